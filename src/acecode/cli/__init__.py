@@ -1,0 +1,23 @@
+"""The ``acecode`` command line entry point.
+
+``acecode hook <event>`` runs on every prompt, so it is dispatched here before
+typer and rich are imported: the hook path must cost little more than the
+interpreter start. Every other command goes through the typer app in
+``acecode.cli.app``.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console-script entry point."""
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["hook"]:
+        from acecode.hooks import run_hook
+
+        sys.exit(run_hook(args[1:]))
+    from acecode.cli.app import build_app
+
+    build_app()(args=args, prog_name="acecode")

@@ -1,0 +1,24 @@
+"""The typer application: one module per command group, each with ``register(app)``."""
+
+from __future__ import annotations
+
+import importlib
+
+import typer
+
+# Command modules, each exposing ``register(app: typer.Typer) -> None``.
+COMMAND_MODULES: tuple[str, ...] = ("acecode.cli.playbook_cmds",)
+
+
+def build_app() -> typer.Typer:
+    """Create the app and let every command module add its commands."""
+    app = typer.Typer(
+        name="acecode",
+        help="Learn a playbook from your Claude Code sessions and inject it into the next one.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+    )
+    for module_name in COMMAND_MODULES:
+        importlib.import_module(module_name).register(app)
+    return app

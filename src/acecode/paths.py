@@ -1,0 +1,42 @@
+"""Where acecode's files live.
+
+Everything project-scoped hangs off ``$CLAUDE_PROJECT_DIR`` (the current
+directory when unset), the same root Claude Code gives its hooks, so the CLI,
+the hooks and the background learner all agree on one playbook.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def project_dir() -> Path:
+    """The project root: ``$CLAUDE_PROJECT_DIR`` or the current directory."""
+    root = os.environ.get("CLAUDE_PROJECT_DIR")
+    return Path(root) if root else Path.cwd()
+
+
+def claude_dir(project: Path | None = None) -> Path:
+    """The project's ``.claude`` folder."""
+    return (project or project_dir()) / ".claude"
+
+
+def playbook_path(project: Path | None = None) -> Path:
+    """The default playbook file: ``<project>/.claude/playbook.json``."""
+    return claude_dir(project) / "playbook.json"
+
+
+def state_dir(project: Path | None = None) -> Path:
+    """acecode's own state (history, cache, queue, reports): ``.claude/acecode``."""
+    return claude_dir(project) / "acecode"
+
+
+def state_dir_for(playbook_file: Path) -> Path:
+    """The state folder that belongs beside a given playbook file."""
+    return playbook_file.parent / "acecode"
+
+
+def user_claude_dir() -> Path:
+    """The user's ``~/.claude`` folder (settings, prompt overrides, sessions)."""
+    return Path.home() / ".claude"
