@@ -1,0 +1,109 @@
+"""acecode settings: one place that says where each knob comes from.
+
+Precedence, highest first: environment variable ``ACECODE_<NAME>`` (upper
+case), the project file ``<project>/.claude/acecode.toml``, the user file
+``~/.claude/acecode.toml``, then the default below. Claude Code's own keys
+``playbook_update_on_exit`` / ``playbook_update_on_clear`` are read from the
+Claude Code settings files, as the earlier system did.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from acecode import paths
+from acecode.diagnostics import warn
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every tunable of acecode with its default. Documented in the README."""
+
+    # Review gate: "flagged" queues only texts the quarantine screen flags;
+    # "all" queues every new text for a human.
+    review: str = "flagged"
+    # Longest rule text accepted into the playbook (characters).
+    max_rule_chars: int = 600
+    # Token budget of the condensed transcript given to the reflector.
+    transcript_budget_tokens: int = 20_000
+    # Share of entries one cycle may remove (delete + prune + merge-away).
+    max_removal_ratio: float = 0.10
+    # Warn when one cycle shrinks the playbook by more than this share.
+    shrink_warning_ratio: float = 0.20
+    # A MERGE text may be at most this much shorter than its longest source.
+    min_merge_length_ratio: float = 0.6
+    # Seconds to wait for the playbook lock before giving up with an error.
+    lock_timeout: float = 10.0
+    # Learn from subagent transcripts at SubagentStop.
+    learn_from_subagents: bool = True
+    # Seconds between sessions during `acecode bootstrap`.
+    bootstrap_delay: float = 2.0
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError:
+        return {}
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        warn(f"ignoring {path}: {exc}")
+        return {}
+
+
+def _coerce(raw: Any, default: Any, source: str) -> Any:
+    """Convert ``raw`` to the type of ``default``; fall back to it when impossible."""
+    try:
+        if isinstance(default, bool):
+            if isinstance(raw, bool):
+                return raw
+            text = str(raw).strip().lower()
+            if text in {"1", "true", "yes", "on"}:
+                return True
+            if text in {"0", "false", "no", "off"}:
+                return False
+            raise ValueError(raw)
+        return type(default)(raw)
+    except (TypeError, ValueError):
+        warn(f"ignoring invalid value {raw!r} for {source}")
+        return default
+
+
+def load_settings(project: Path | None = None) -> Settings:
+    """Merge defaults, user file, project file and environment."""
+    merged: dict[str, Any] = {}
+    for layer in (
+        paths.user_claude_dir() / "acecode.toml",
+        paths.claude_dir(project) / "acecode.toml",
+    ):
+        merged.update(_read_toml(layer))
+    values: dict[str, Any] = {}
+    for field in fields(Settings):
+        env_name = f"ACECODE_{field.name.upper()}"
+        if env_name in os.environ:
+            values[field.name] = _coerce(os.environ[env_name], field.default, env_name)
+        elif field.name in merged:
+            values[field.name] = _coerce(merged[field.name], field.default, field.name)
+    return Settings(**values)
+
+
+def claude_setting(name: str, default: bool = False, project: Path | None = None) -> bool:
+    """A boolean from Claude Code's settings files (user, project, local; last wins)."""
+    value = default
+    for layer in (
+        paths.user_claude_dir() / "settings.json",
+        paths.claude_dir(project) / "settings.json",
+        paths.claude_dir(project) / "settings.local.json",
+    ):
+        try:
+            data = json.loads(layer.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict) and name in data:
+            value = bool(data[name])
+    return value

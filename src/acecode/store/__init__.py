@@ -1,0 +1,182 @@
+"""The playbook file: load with migration, save atomically under a lock.
+
+``update_playbook()`` is the one way the project changes a playbook: it holds
+an exclusive lock from load to save, so concurrent writers (two sessions
+ending together, the CLI, a review) serialise instead of losing each other's
+edits. It is meant for short critical sections, never held across an LLM
+call. A file that is not a valid playbook is never overwritten.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from filelock import FileLock, Timeout
+
+from acecode import paths
+from acecode.playbook.schema import SECTION_NAMES, empty_playbook
+from acecode.store.atomic import atomic_write_text
+from acecode.store.errors import (
+    PlaybookError,
+    PlaybookFileError,
+    PlaybookLockTimeout,
+    PlaybookWriteError,
+)
+from acecode.store.migrate import migrate_playbook
+
+__all__ = [
+    "PlaybookError",
+    "PlaybookFileError",
+    "PlaybookLockTimeout",
+    "PlaybookTransaction",
+    "PlaybookWriteError",
+    "load_playbook",
+    "resolve_path",
+    "save_playbook",
+    "serialize_playbook",
+    "update_playbook",
+]
+
+DEFAULT_LOCK_TIMEOUT = 10.0
+
+
+def resolve_path(path: str | Path | None = None) -> Path:
+    """The explicit path, or ``$CLAUDE_PROJECT_DIR/.claude/playbook.json``."""
+    return Path(path) if path is not None else paths.playbook_path()
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return empty_playbook()
+    except OSError as exc:
+        raise PlaybookFileError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise PlaybookFileError(
+            f"{path}: not UTF-8 text (byte {exc.start}); file left untouched"
+        ) from exc
+    except json.JSONDecodeError as exc:
+        raise PlaybookFileError(
+            f"{path}: invalid JSON at line {exc.lineno} column {exc.colno} ({exc.msg}); "
+            "file left untouched"
+        ) from exc
+    return migrate_playbook(data, path)
+
+
+def load_playbook(path: str | Path | None = None) -> dict[str, Any]:
+    """Read and migrate the playbook; a missing file is an empty playbook.
+
+    Raises ``PlaybookFileError`` for a file that is unreadable, not JSON or
+    not a playbook; the file itself is left exactly as it was.
+    """
+    return _read(resolve_path(path))
+
+
+def serialize_playbook(playbook: dict[str, Any]) -> str:
+    """Stable, diff-friendly JSON: canonical section order, 2-space indent, UTF-8."""
+    ordered: dict[str, Any] = {
+        "version": playbook.get("version", "1.0"),
+        "last_updated": playbook.get("last_updated"),
+        "sections": {name: playbook["sections"].get(name, []) for name in SECTION_NAMES},
+    }
+    for key, value in playbook.items():
+        if key not in ordered and key != "key_points":
+            ordered[key] = value
+    return json.dumps(ordered, indent=2, ensure_ascii=False) + "\n"
+
+
+def _lock_for(path: Path, timeout: float) -> FileLock:
+    return FileLock(str(path.with_name(path.name + ".lock")), timeout=timeout)
+
+
+@contextmanager
+def _locked(path: Path, timeout: float) -> Iterator[None]:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lock = _lock_for(path, timeout)
+        lock.acquire()
+    except Timeout as exc:
+        raise PlaybookLockTimeout(
+            f"{path} is locked by another acecode process (waited {timeout:g} s); "
+            "try again when it has finished"
+        ) from exc
+    except OSError as exc:
+        raise PlaybookWriteError(
+            f"cannot lock {path}: {exc.strerror or exc}; nothing was changed"
+        ) from exc
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def _write(playbook: dict[str, Any], path: Path) -> dict[str, Any]:
+    assert "sections" in playbook, "save_playbook requires a sections-based playbook"
+    stamped = {k: v for k, v in playbook.items() if k != "key_points"}
+    stamped["last_updated"] = datetime.now().astimezone().isoformat(timespec="seconds")
+    atomic_write_text(path, serialize_playbook(stamped))
+    return stamped
+
+
+def save_playbook(
+    playbook: dict[str, Any],
+    path: str | Path | None = None,
+    *,
+    lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+) -> None:
+    """Write ``playbook`` atomically under the exclusive lock (INV-SECT-001/007).
+
+    Refuses (``PlaybookFileError``) to replace an existing file that is not a
+    valid playbook, so a file the user must repair is never silently lost.
+    """
+    target = resolve_path(path)
+    with _locked(target, lock_timeout):
+        _read(target)
+        _write(playbook, target)
+
+
+@dataclass
+class PlaybookTransaction:
+    """The state of one ``update_playbook`` block: reassign ``playbook`` to change it.
+
+    ``original`` is an independent copy of the playbook as loaded.
+    ``meta`` describes the change for the history journal (source, cycle id,
+    operations...).
+    """
+
+    path: Path
+    playbook: dict[str, Any]
+    original: dict[str, Any]
+    meta: dict[str, Any] = field(default_factory=dict)
+    saved: bool = False
+
+
+@contextmanager
+def update_playbook(
+    path: str | Path | None = None,
+    *,
+    lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+) -> Iterator[PlaybookTransaction]:
+    """Lock, load, let the caller edit ``txn.playbook``, then save if it changed.
+
+    An exception inside the block saves nothing. The lock is held throughout,
+    so keep the block short: compute LLM results before entering it.
+    """
+    target = resolve_path(path)
+    with _locked(target, lock_timeout):
+        current = _read(target)
+        before = serialize_playbook(current)
+        txn = PlaybookTransaction(path=target, playbook=current, original=json.loads(before))
+        yield txn
+        if serialize_playbook(txn.playbook) != before:
+            _write(txn.playbook, target)
+            txn.saved = True

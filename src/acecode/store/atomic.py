@@ -1,0 +1,58 @@
+"""Crash-safe file replacement: temp file in the same folder, fsync, ``os.replace``.
+
+A reader sees either the old file or the new one, never a truncated mix,
+even if the writer is killed or the disk fills up half way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+
+from acecode.store.errors import PlaybookWriteError
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` atomically, keeping the old file's mode.
+
+    Raises ``PlaybookWriteError`` (one line, naming the file) when the folder
+    cannot be written or the disk is full; the old file is then unchanged.
+    """
+    folder = path.parent
+    tmp_name = None
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(tmp_name, path.stat().st_mode & 0o7777)
+        os.replace(tmp_name, path)
+        tmp_name = None
+        _fsync_dir(folder)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise PlaybookWriteError(
+            f"could not save {path}: {reason}; the previous file is unchanged"
+        ) from exc
+    finally:
+        if tmp_name is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp_name)
