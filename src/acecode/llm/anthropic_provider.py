@@ -1,0 +1,52 @@
+"""The Anthropic Messages API through the official ``anthropic`` SDK (the default)."""
+
+from __future__ import annotations
+
+from acecode.llm.base import Completion, LLMRequest, ProviderError
+from acecode.llm.errors import from_sdk_error
+
+
+class AnthropicProvider:
+    """Calls ``POST {base_url}/v1/messages``; the SDK's own retries are off (ours apply)."""
+
+    name = "anthropic"
+
+    def __init__(self, *, model: str | None, api_key: str, base_url: str | None = None) -> None:
+        self.model = model
+        self._api_key = api_key
+        self._base_url = base_url
+
+    async def complete(self, request: LLMRequest) -> Completion:
+        import anthropic  # lazy: the hook path must not pay for the SDK
+
+        # A fresh client per call: clients hold connection pools bound to one event loop.
+        client = anthropic.AsyncAnthropic(
+            api_key=self._api_key,
+            base_url=self._base_url,
+            max_retries=0,
+            timeout=request.timeout,
+        )
+        try:
+            async with client:
+                response = await client.messages.create(
+                    model=request.model or self.model or "",
+                    max_tokens=request.max_tokens,
+                    system=request.system,
+                    messages=[{"role": "user", "content": request.prompt}],
+                )
+        except anthropic.AnthropicError as exc:
+            translated = from_sdk_error(exc, anthropic)
+            if translated is None:
+                raise ProviderError(f"anthropic SDK error: {exc}", retryable=False) from exc
+            raise translated from exc
+        text = "".join(
+            getattr(block, "text", "")
+            for block in response.content
+            if getattr(block, "type", None) == "text"
+        )
+        usage = response.usage
+        return Completion(
+            text=text,
+            input_tokens=getattr(usage, "input_tokens", None),
+            output_tokens=getattr(usage, "output_tokens", None),
+        )

@@ -1,0 +1,68 @@
+"""The one interface every LLM provider implements.
+
+Roles and the retry loop only see :class:`LLMRequest`, :class:`Completion` and
+:class:`ProviderError`, so swapping Anthropic for an OpenAI-compatible server
+or the ``claude`` command line changes nothing above this layer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+# Spec (Retry): a 30 s per-request timeout.
+REQUEST_TIMEOUT = 30.0
+DEFAULT_MAX_TOKENS = 4096
+
+
+@dataclass(frozen=True)
+class LLMRequest:
+    """One completion request: a system prompt, a user prompt and its limits."""
+
+    system: str
+    prompt: str
+    model: str | None
+    max_tokens: int = DEFAULT_MAX_TOKENS
+    timeout: float = REQUEST_TIMEOUT
+
+
+@dataclass(frozen=True)
+class Completion:
+    """A provider's answer; token counts are None when the provider did not report them."""
+
+    text: str
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cost_usd: float | None = None
+
+
+class ProviderError(Exception):
+    """A failed completion, already classified for the retry policy.
+
+    Providers translate their own exceptions into this one, so the single
+    retry loop decides with ``retryable`` and ``retry_after`` alone.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        retryable: bool,
+        status: int | None = None,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.retryable = retryable
+        self.status = status
+        self.retry_after = retry_after
+
+
+class Provider(Protocol):
+    """What a provider offers: a name for logs, a default model, one async call."""
+
+    name: str
+    model: str | None
+
+    async def complete(self, request: LLMRequest) -> Completion:
+        """Return the completion or raise :class:`ProviderError`."""
+        ...

@@ -1,0 +1,53 @@
+"""Any OpenAI-compatible chat-completions endpoint through the official ``openai`` SDK.
+
+Covers Ollama, vLLM, the llama.cpp server, OpenRouter and api.openai.com.
+"""
+
+from __future__ import annotations
+
+from acecode.llm.base import Completion, LLMRequest, ProviderError
+from acecode.llm.errors import from_sdk_error
+
+
+class OpenAIProvider:
+    """Calls ``POST {base_url}/chat/completions``; the SDK's own retries are off (ours apply)."""
+
+    name = "openai"
+
+    def __init__(self, *, model: str | None, api_key: str, base_url: str | None = None) -> None:
+        self.model = model
+        self._api_key = api_key
+        self._base_url = base_url
+
+    async def complete(self, request: LLMRequest) -> Completion:
+        import openai  # lazy: the hook path must not pay for the SDK
+
+        client = openai.AsyncOpenAI(
+            api_key=self._api_key,
+            base_url=self._base_url,
+            max_retries=0,
+            timeout=request.timeout,
+        )
+        try:
+            async with client:
+                response = await client.chat.completions.create(
+                    model=request.model or self.model or "",
+                    max_tokens=request.max_tokens,
+                    messages=[
+                        {"role": "system", "content": request.system},
+                        {"role": "user", "content": request.prompt},
+                    ],
+                )
+        except openai.OpenAIError as exc:
+            translated = from_sdk_error(exc, openai)
+            if translated is None:
+                raise ProviderError(f"openai SDK error: {exc}", retryable=False) from exc
+            raise translated from exc
+        choices = response.choices or []
+        text = (choices[0].message.content or "") if choices else ""
+        usage = response.usage
+        return Completion(
+            text=text,
+            input_tokens=getattr(usage, "prompt_tokens", None) if usage else None,
+            output_tokens=getattr(usage, "completion_tokens", None) if usage else None,
+        )

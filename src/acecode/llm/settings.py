@@ -1,0 +1,217 @@
+"""Which LLM provider to use, with what model and endpoint, and why.
+
+Selection order: ``ACECODE_PROVIDER`` when set; otherwise an Anthropic API
+key; otherwise OpenAI-compatible settings; otherwise the ``claude`` command on
+PATH. :func:`explain_provider` returns the decision together with the reason
+and the variable each value came from, so ``acecode doctor`` can print it.
+Secrets are never part of the explanation, only the names of their variables.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from acecode.llm.base import REQUEST_TIMEOUT
+
+PROVIDERS = ("anthropic", "openai", "claude")
+DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-6"
+
+# Each setting with its fallbacks, first set wins (the earlier system's names first).
+ANTHROPIC_MODEL_VARS = (
+    "AGENTIC_CONTEXT_MODEL",
+    "ANTHROPIC_MODEL",
+    "ANTHROPIC_DEFAULT_SONNET_MODEL",
+)
+ANTHROPIC_KEY_VARS = ("AGENTIC_CONTEXT_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_API_KEY")
+ANTHROPIC_URL_VARS = ("AGENTIC_CONTEXT_BASE_URL", "ANTHROPIC_BASE_URL")
+OPENAI_MODEL_VARS = ("ACECODE_OPENAI_MODEL", "AGENTIC_CONTEXT_MODEL", "OPENAI_MODEL")
+OPENAI_KEY_VARS = ("ACECODE_OPENAI_API_KEY", "OPENAI_API_KEY")
+OPENAI_URL_VARS = ("ACECODE_OPENAI_BASE_URL", "OPENAI_BASE_URL")
+CLAUDE_MODEL_VARS = ("ACECODE_CLAUDE_MODEL", "AGENTIC_CONTEXT_MODEL")
+CLAUDE_BIN_VAR = "ACECODE_CLAUDE_BIN"
+PROVIDER_VAR = "ACECODE_PROVIDER"
+TIMEOUT_VAR = "ACECODE_LLM_TIMEOUT"
+
+# Local servers (Ollama, llama.cpp, vLLM) ignore the key, but the SDKs insist on one.
+PLACEHOLDER_KEY = "acecode-no-key"
+
+HOW_TO_CONFIGURE = """\
+no LLM provider is configured. Choose one:
+  - Anthropic API: set AGENTIC_CONTEXT_API_KEY (or ANTHROPIC_API_KEY); optional
+    AGENTIC_CONTEXT_MODEL and AGENTIC_CONTEXT_BASE_URL.
+  - OpenAI-compatible server (Ollama, vLLM, llama.cpp, OpenRouter): set
+    ACECODE_OPENAI_BASE_URL (e.g. http://127.0.0.1:11434/v1) and ACECODE_OPENAI_MODEL;
+    ACECODE_OPENAI_API_KEY if the server needs one.
+  - Claude Code subscription: install the `claude` command (or set ACECODE_CLAUDE_BIN).
+Set ACECODE_PROVIDER=anthropic|openai|claude to choose explicitly."""
+
+
+class ProviderConfigError(RuntimeError):
+    """No usable provider, or an explicit choice that lacks a required setting."""
+
+
+@dataclass(frozen=True)
+class ProviderChoice:
+    """The resolved provider configuration, safe to print (it holds no secret)."""
+
+    provider: str
+    reason: str
+    model: str | None
+    base_url: str | None = None
+    api_key_var: str | None = None
+    executable: str | None = None
+    timeout: float = REQUEST_TIMEOUT
+    sources: dict[str, str] = field(default_factory=dict)
+
+    def describe(self) -> str:
+        """Human-readable lines for ``acecode doctor``."""
+        lines = [f"provider: {self.provider} ({self.reason})"]
+        lines.append(f"model: {self.model or '(provider default)'}{self._src('model')}")
+        if self.base_url:
+            lines.append(f"base URL: {self.base_url}{self._src('base_url')}")
+        if self.provider != "claude":
+            key = f"from {self.api_key_var}" if self.api_key_var else "none (placeholder sent)"
+            lines.append(f"API key: {key}")
+        if self.executable:
+            lines.append(f"executable: {self.executable}")
+        lines.append(f"timeout: {self.timeout:g} s per request{self._src('timeout')}")
+        return "\n".join(lines)
+
+    def _src(self, name: str) -> str:
+        source = self.sources.get(name)
+        return f" (from {source})" if source else ""
+
+
+def _first(env: Mapping[str, str], names: tuple[str, ...]) -> tuple[str | None, str | None]:
+    """The first non-empty variable among ``names``: (value, variable name)."""
+    for name in names:
+        value = env.get(name, "").strip()
+        if value:
+            return value, name
+    return None, None
+
+
+def _timeout(env: Mapping[str, str]) -> tuple[float, str | None]:
+    raw = env.get(TIMEOUT_VAR, "").strip()
+    if not raw:
+        return REQUEST_TIMEOUT, None
+    try:
+        value = float(raw)
+    except ValueError as exc:
+        raise ProviderConfigError(
+            f"{TIMEOUT_VAR} must be a number of seconds, got {raw!r}"
+        ) from exc
+    if value <= 0:
+        raise ProviderConfigError(f"{TIMEOUT_VAR} must be positive, got {raw!r}")
+    return value, TIMEOUT_VAR
+
+
+def _anthropic(env: Mapping[str, str], reason: str) -> ProviderChoice:
+    model, model_var = _first(env, ANTHROPIC_MODEL_VARS)
+    key, key_var = _first(env, ANTHROPIC_KEY_VARS)
+    url, url_var = _first(env, ANTHROPIC_URL_VARS)
+    if key is None and url is None:
+        raise ProviderConfigError(
+            "the anthropic provider needs AGENTIC_CONTEXT_API_KEY (or ANTHROPIC_AUTH_TOKEN, "
+            "ANTHROPIC_API_KEY), or AGENTIC_CONTEXT_BASE_URL for a local keyless server"
+        )
+    timeout, timeout_var = _timeout(env)
+    sources = {"model": model_var or "default", "base_url": url_var or "", "timeout": timeout_var}
+    return ProviderChoice(
+        provider="anthropic",
+        reason=reason,
+        model=model or DEFAULT_ANTHROPIC_MODEL,
+        base_url=url,
+        api_key_var=key_var,
+        timeout=timeout,
+        sources={k: v for k, v in sources.items() if v},
+    )
+
+
+def _openai(env: Mapping[str, str], reason: str) -> ProviderChoice:
+    model, model_var = _first(env, OPENAI_MODEL_VARS)
+    _key, key_var = _first(env, OPENAI_KEY_VARS)
+    url, url_var = _first(env, OPENAI_URL_VARS)
+    if model is None:
+        raise ProviderConfigError(
+            "the openai provider needs a model name: set ACECODE_OPENAI_MODEL "
+            "(or AGENTIC_CONTEXT_MODEL, OPENAI_MODEL)"
+        )
+    if url is None and key_var is None:
+        raise ProviderConfigError(
+            "the openai provider needs ACECODE_OPENAI_BASE_URL (or OPENAI_BASE_URL) for a "
+            "compatible server, or ACECODE_OPENAI_API_KEY (or OPENAI_API_KEY) for api.openai.com"
+        )
+    timeout, timeout_var = _timeout(env)
+    sources = {"model": model_var, "base_url": url_var or "", "timeout": timeout_var}
+    return ProviderChoice(
+        provider="openai",
+        reason=reason,
+        model=model,
+        base_url=url,
+        api_key_var=key_var,
+        timeout=timeout,
+        sources={k: v for k, v in sources.items() if v},
+    )
+
+
+def _claude_executable(env: Mapping[str, str]) -> str | None:
+    explicit = env.get(CLAUDE_BIN_VAR, "").strip()
+    if explicit:
+        return shutil.which(explicit, path=env.get("PATH")) or None
+    return shutil.which("claude", path=env.get("PATH"))
+
+
+def _claude(env: Mapping[str, str], reason: str) -> ProviderChoice:
+    executable = _claude_executable(env)
+    if executable is None:
+        raise ProviderConfigError(
+            "the claude provider needs the `claude` command on PATH "
+            f"(or {CLAUDE_BIN_VAR} pointing at it)"
+        )
+    model, model_var = _first(env, CLAUDE_MODEL_VARS)
+    timeout, timeout_var = _timeout(env)
+    sources = {"model": model_var or "", "timeout": timeout_var}
+    return ProviderChoice(
+        provider="claude",
+        reason=reason,
+        model=model,
+        executable=executable,
+        timeout=timeout,
+        sources={k: v for k, v in sources.items() if v},
+    )
+
+
+_BUILDERS = {"anthropic": _anthropic, "openai": _openai, "claude": _claude}
+
+
+def explain_provider(env: Mapping[str, str] | None = None) -> ProviderChoice:
+    """Decide which provider a call would use and say why; raise when none fits."""
+    env = os.environ if env is None else env
+    explicit = env.get(PROVIDER_VAR, "").strip().lower()
+    if explicit:
+        if explicit not in _BUILDERS:
+            raise ProviderConfigError(
+                f"{PROVIDER_VAR}={explicit!r} is not one of {', '.join(PROVIDERS)}"
+            )
+        return _BUILDERS[explicit](env, f"{PROVIDER_VAR}={explicit}")
+    _key, key_var = _first(env, ANTHROPIC_KEY_VARS)
+    if key_var:
+        return _anthropic(env, f"{key_var} is set")
+    _url, openai_var = _first(env, OPENAI_URL_VARS + OPENAI_KEY_VARS)
+    if openai_var:
+        return _openai(env, f"{openai_var} is set")
+    if _claude_executable(env):
+        return _claude(env, "`claude` found on PATH")
+    raise ProviderConfigError(HOW_TO_CONFIGURE)
+
+
+def api_key(choice: ProviderChoice, env: Mapping[str, str] | None = None) -> str:
+    """The secret for ``choice``, read only at call time so it never sits in a printable object."""
+    env = os.environ if env is None else env
+    if choice.api_key_var:
+        return env.get(choice.api_key_var, "").strip() or PLACEHOLDER_KEY
+    return PLACEHOLDER_KEY
