@@ -1,0 +1,94 @@
+"""The plumbing every role shares: fill a template, call the LLM, parse JSON, never raise.
+
+A role is "build fields -> :func:`ask_json` -> shape the dict". Failures of
+any kind (no provider configured, retries exhausted, a reply without JSON, a
+bug) surface as exceptions here and are turned into the role's documented
+empty result by :func:`never_raises`, with a diagnostic and one stderr line.
+"""
+
+from __future__ import annotations
+
+import functools
+import traceback
+from collections.abc import Awaitable, Callable
+from typing import Any, ParamSpec
+
+from acecode.diagnostics import diagnose, warn
+from acecode.llm import complete, extract_json
+from acecode.llm.base import DEFAULT_MAX_TOKENS
+from acecode.roles.prompt import fill_template
+from acecode.templates import load_template
+
+SYSTEM_PROMPT = (
+    "You are a careful reviewer inside acecode, a tool that helps a coding agent learn "
+    "from its sessions. Follow the instructions in the user message and answer with "
+    "exactly one JSON object, without any text before or after it."
+)
+
+P = ParamSpec("P")
+
+
+class NoJSONError(ValueError):
+    """The reply contained no JSON object."""
+
+
+async def ask_json(
+    *,
+    role: str,
+    template: str,
+    fields: dict[str, str],
+    diagnostic_name: str,
+    max_tokens: int = DEFAULT_MAX_TOKENS,
+) -> dict[str, Any]:
+    """Send ``template`` filled with ``fields`` and return the JSON object of the reply."""
+    prompt = fill_template(load_template(template), **fields)
+    completion = await complete(
+        SYSTEM_PROMPT,
+        prompt,
+        role=role,
+        diagnostic_name=diagnostic_name,
+        max_tokens=max_tokens,
+    )
+    diagnose(
+        diagnostic_name,
+        f"# PROMPT\n{prompt}\n\n{'=' * 80}\n\n# RESPONSE\n{completion.text}\n",
+    )
+    data = extract_json(completion.text)
+    if data is None:
+        preview = completion.text.strip()[:200] or "(empty reply)"
+        raise NoJSONError(f"the reply contained no JSON object: {preview!r}")
+    return data
+
+
+def never_raises(
+    role: str, empty: Callable[[], dict[str, Any]]
+) -> Callable[[Callable[P, Awaitable[dict[str, Any]]]], Callable[P, Awaitable[dict[str, Any]]]]:
+    """Decorate a role so any exception becomes a fresh copy of its empty result."""
+
+    def decorate(
+        func: Callable[P, Awaitable[dict[str, Any]]],
+    ) -> Callable[P, Awaitable[dict[str, Any]]]:
+        @functools.wraps(func)
+        async def wrapper(*args: P.args, **kwargs: P.kwargs) -> dict[str, Any]:
+            try:
+                return await func(*args, **kwargs)
+            except Exception as exc:
+                warn(f"{role} skipped: {exc}")
+                diagnose(
+                    f"{role}_error", f"{type(exc).__name__}: {exc}\n\n{traceback.format_exc()}"
+                )
+                return empty()
+
+        return wrapper
+
+    return decorate
+
+
+def as_text(value: Any) -> str:
+    """A string field of a reply; anything else becomes ``""``."""
+    return value if isinstance(value, str) else ""
+
+
+def dict_items(value: Any) -> list[dict[str, Any]]:
+    """The dict elements of a list field; a non-list becomes ``[]``."""
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []

@@ -1,0 +1,47 @@
+"""Building role prompts: template filling and the texts that go into them.
+
+Templates use ``str.format`` conventions (``{name}`` placeholders, ``{{`` and
+``}}`` for literal braces), so templates written for the earlier system keep
+working as user overrides. Filling is a single regex pass rather than
+``str.format``: values are never re-scanned, and a placeholder the code does
+not know is left as written instead of raising ``KeyError``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from acecode.redact import redact
+
+_TOKEN = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}")
+EMPTY_PLAYBOOK = "(the playbook is empty)"
+
+
+def fill_template(template: str, **fields: str) -> str:
+    """Replace known ``{name}`` placeholders and unescape ``{{``/``}}``."""
+
+    def replace(match: re.Match[str]) -> str:
+        token = match.group(0)
+        if token == "{{":
+            return "{"
+        if token == "}}":
+            return "}"
+        name = match.group(1)
+        return fields.get(name, token)
+
+    return _TOKEN.sub(replace, template)
+
+
+def render_transcript(messages: list[dict[str, Any]]) -> str:
+    """The transcript as the LLM sees it: condensed to its budget, secrets redacted."""
+    from acecode.transcript.condense import condense  # lazy: transcript layer is heavier
+
+    return redact(condense(messages))
+
+
+def render_playbook(playbook: dict[str, Any]) -> str:
+    """The formatted playbook (REQ-SECT-003), or a plain note when it has no entries."""
+    from acecode.playbook.formatting import format_playbook
+
+    return format_playbook(playbook) or EMPTY_PLAYBOOK
