@@ -7,7 +7,10 @@ import importlib
 import typer
 
 # Command modules, each exposing ``register(app: typer.Typer) -> None``.
-COMMAND_MODULES: tuple[str, ...] = ("acecode.cli.playbook_cmds",)
+COMMAND_MODULES: tuple[str, ...] = (
+    "acecode.cli.playbook_cmds",
+    "acecode.cli.learn_cmds",
+)
 
 
 def build_app() -> typer.Typer:

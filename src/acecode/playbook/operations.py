@@ -174,8 +174,8 @@ def _apply_update(index: _PlaybookIndex, op: dict[str, Any], outcome: OperationO
     outcome.applied = True
     diagnose(
         "curator_update_audit",
-        f"UPDATE applied: target_id={target_id!r}, old=\"{_short(before['text'])}\", "
-        f"new=\"{_short(text)}\"",
+        f'UPDATE applied: target_id={target_id!r}, old="{_short(before["text"])}", '
+        f'new="{_short(text)}"',
     )
 
 
@@ -226,7 +226,7 @@ def _apply_delete(index: _PlaybookIndex, op: dict[str, Any], outcome: OperationO
     outcome.applied = True
     diagnose(
         "curator_delete_audit",
-        f"DELETE applied: target_id={target_id!r}, text=\"{_short(entry['text'])}\", "
+        f'DELETE applied: target_id={target_id!r}, text="{_short(entry["text"])}", '
         f"reason={op.get('reason', '')!r}",
     )
 

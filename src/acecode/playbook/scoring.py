@@ -78,7 +78,9 @@ def prune_harmful_detailed(
     result = isolated_copy(playbook)
     doomed = {id(entry) for _, entry in pruned}
     for section in SECTION_NAMES:
-        result["sections"][section] = [e for e in result["sections"][section] if id(e) not in doomed]
+        result["sections"][section] = [
+            e for e in result["sections"][section] if id(e) not in doomed
+        ]
     lines = []
     for section, entry in pruned:
         line = (

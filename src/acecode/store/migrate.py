@@ -102,9 +102,7 @@ def migrate_playbook(data: Any, path: Path) -> dict[str, Any]:
         sections = empty_sections()
         for raw_name, raw_entries in raw_sections.items():
             canonical = _SECTION_BY_FOLDED.get(str(raw_name).strip().casefold(), DEFAULT_SECTION)
-            sections[canonical].extend(
-                _migrate_entries(raw_entries, f"section {raw_name!r}", path)
-            )
+            sections[canonical].extend(_migrate_entries(raw_entries, f"section {raw_name!r}", path))
     elif "key_points" in data:
         sections = empty_sections()
         sections[DEFAULT_SECTION] = _migrate_entries(data["key_points"], "key_points", path)

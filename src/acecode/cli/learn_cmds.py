@@ -1,0 +1,117 @@
+"""``acecode learn`` and ``acecode bootstrap``: run learning cycles by hand."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from acecode.cli.common import console, fail, playbook_option
+
+
+def _use_project(project: Path | None) -> None:
+    """Make ``project`` the project root for everything that follows."""
+    if project is not None:
+        os.environ["CLAUDE_PROJECT_DIR"] = str(project.resolve())
+
+
+def learn(
+    transcripts: Annotated[list[Path], typer.Argument(help="Claude Code session .jsonl files.")],
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Print the operations; save nothing.")
+    ] = False,
+    source: Annotated[str, typer.Option(help="Who started the cycle (for the report).")] = "cli",
+    project: Annotated[
+        Path | None, typer.Option(help="Project root (default: $CLAUDE_PROJECT_DIR or cwd).")
+    ] = None,
+    playbook: playbook_option = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the cycle reports as JSON.")
+    ] = False,
+) -> None:
+    """Learn from one or more transcripts now (reflector, curator, save)."""
+    from acecode.pipeline import run_cycle_sync
+    from acecode.store import PlaybookError
+
+    _use_project(project)
+    reports = []
+    for transcript in transcripts:
+        try:
+            report = run_cycle_sync(
+                transcript, playbook_path=playbook, source=source, dry_run=dry_run
+            )
+        except PlaybookError as exc:
+            fail(str(exc))
+        reports.append(report)
+        if as_json:
+            continue
+        console.print(report.summary(), markup=False, highlight=False)
+        if dry_run:
+            for op in report.operations:
+                state = "apply" if op["applied"] else f"skip ({op['reason']})"
+                created = op.get("created") or op.get("updated_after") or {}
+                console.print(
+                    f"  {op['type']:<7} {state}: {created.get('text', '')}",
+                    markup=False,
+                    highlight=False,
+                )
+    if as_json:
+        print(json.dumps([report.as_dict() for report in reports], indent=2, ensure_ascii=False))
+
+
+def bootstrap(
+    project: Annotated[
+        Path | None, typer.Option(help="Project root (default: $CLAUDE_PROJECT_DIR or cwd).")
+    ] = None,
+    skip_subagents: Annotated[
+        bool, typer.Option("--skip-subagents", help="Learn from main sessions only.")
+    ] = False,
+    delay: Annotated[
+        float | None, typer.Option(help="Seconds between sessions (rate limits).")
+    ] = None,
+    playbook: playbook_option = None,
+) -> None:
+    """Learn from this project's existing sessions, oldest first; rerun to resume."""
+    from rich.progress import Progress
+
+    from acecode import paths
+    from acecode.config import load_settings
+    from acecode.pipeline.bootstrap import bootstrap as run_bootstrap
+    from acecode.pipeline.sessions import find_sessions, sessions_dir
+
+    _use_project(project)
+    root = paths.project_dir()
+    transcripts = find_sessions(root, include_subagents=not skip_subagents)
+    if not transcripts:
+        fail(f"no Claude Code sessions found in {sessions_dir(root)}")
+    settings = load_settings()
+    with Progress(console=console, transient=False) as progress:
+        task = progress.add_task("learning", total=len(transcripts))
+
+        def on_progress(transcript: Path, report, error: str | None) -> None:
+            if error:
+                progress.console.print(f"[red]failed[/red] {transcript.name}: {error}")
+            progress.advance(task)
+
+        try:
+            learned, skipped, failed = run_bootstrap(
+                transcripts,
+                state_path=paths.state_dir(root) / "bootstrap.json",
+                playbook_path=playbook,
+                delay=settings.bootstrap_delay if delay is None else delay,
+                on_progress=on_progress,
+            )
+        except KeyboardInterrupt:
+            console.print("interrupted: progress saved; run `acecode bootstrap` again to resume")
+            raise typer.Exit(130) from None
+    console.print(f"learned {learned}, already done {skipped}, failed {failed}")
+    if failed:
+        raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(learn)
+    app.command()(bootstrap)
