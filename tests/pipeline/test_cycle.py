@@ -1,0 +1,188 @@
+"""The learning cycle end to end: real transcript file, real HTTP LLM, real playbook file."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import is_curator, write_transcript
+
+from acecode.pipeline import run_cycle_sync
+from acecode.store import load_playbook, save_playbook
+
+REFLECTION = {
+    "analysis": "pytest failed on a missing yaml module; [pat-001] helped.",
+    "bullet_tags": [
+        {"name": "pat-001", "tag": "helpful", "rationale": "cited and applied"},
+        {"name": "pat-404", "tag": "harmful", "rationale": "no such entry"},
+    ],
+}
+CURATION = {
+    "reasoning": "Record the missing dependency lesson.",
+    "operations": [
+        {
+            "type": "ADD",
+            "text": "Install PyYAML before running the test suite; it is an undeclared test dependency.",
+            "section": "MISTAKES TO AVOID",
+        },
+        {"type": "DELETE", "target_id": "oth-999", "reason": "stale"},
+    ],
+}
+
+
+def router(system: str, prompt: str) -> str:
+    return json.dumps(CURATION if is_curator(system, prompt) else REFLECTION)
+
+
+@pytest.fixture
+def playbook_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    project = tmp_path / "project"
+    (project / ".claude").mkdir(parents=True)
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    path = project / ".claude" / "playbook.json"
+    save_playbook(
+        {
+            "version": "1.0",
+            "last_updated": None,
+            "sections": {
+                "PATTERNS & APPROACHES": [
+                    {"name": "pat-001", "text": "Run pytest -x first.", "helpful": 1, "harmful": 0}
+                ]
+            },
+        },
+        path,
+    )
+    return path
+
+
+def test_cycle_applies_tags_and_operations_and_reports(routed_llm, playbook_file, tmp_path):
+    llm = routed_llm(router)
+    transcript = write_transcript(
+        tmp_path / "s.jsonl", "Please fix the failing tests", "Fixed it, following [pat-001]."
+    )
+
+    report = run_cycle_sync(transcript)
+
+    saved = load_playbook(playbook_file)
+    assert saved["sections"]["PATTERNS & APPROACHES"][0]["helpful"] == 2
+    mistakes = saved["sections"]["MISTAKES TO AVOID"]
+    assert [e["name"] for e in mistakes] == ["mis-001"]
+    assert mistakes[0]["text"].startswith("Install PyYAML")
+    assert report.saved and report.status == "ok" and report.llm_ok
+    assert report.cited_ids == ["pat-001"]
+    assert [t["name"] for t in report.tags_applied] == ["pat-001"]
+    assert report.tags_skipped == [
+        {"name": "pat-404", "tag": "harmful", "reason": "unknown entry or tag"}
+    ]
+    assert [(o["type"], o["applied"]) for o in report.operations] == [
+        ("ADD", True),
+        ("DELETE", False),
+    ]
+    assert "not found" in report.operations[1]["reason"]
+    assert report.tokens["total_tokens"] == 240
+    assert (report.entries_before, report.entries_after) == (1, 2)
+    # The reflector saw the failing tool call; the curator never saw the transcript.
+    assert len(llm.bodies) == 2
+    assert "No module named" in llm.bodies[0]
+    assert "No module named" not in llm.bodies[1]
+
+
+def test_dry_run_reports_but_saves_nothing(routed_llm, playbook_file, tmp_path):
+    routed_llm(router)
+    before = playbook_file.read_bytes()
+    transcript = write_transcript(tmp_path / "s.jsonl", "fix tests", "done [pat-001]")
+
+    report = run_cycle_sync(transcript, dry_run=True)
+
+    assert playbook_file.read_bytes() == before
+    assert not report.saved
+    assert report.operations[0]["applied"] is True
+    assert report.entries_after == 2
+
+
+def test_empty_transcript_makes_no_llm_call(routed_llm, playbook_file, tmp_path):
+    llm = routed_llm(router)
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")
+
+    report = run_cycle_sync(empty)
+
+    assert report.status == "empty-transcript"
+    assert llm.bodies == []
+
+
+def test_unparseable_llm_reply_leaves_playbook_unchanged(routed_llm, playbook_file, tmp_path):
+    routed_llm(lambda system, prompt: "I cannot answer in JSON today.")
+    before = load_playbook(playbook_file)
+    transcript = write_transcript(tmp_path / "s.jsonl", "fix tests", "done")
+
+    report = run_cycle_sync(transcript)
+
+    assert load_playbook(playbook_file)["sections"] == before["sections"]
+    assert report.status == "no-reflection"
+    assert not report.saved
+
+
+def test_secrets_in_the_transcript_never_reach_the_llm(routed_llm, playbook_file, tmp_path):
+    llm = routed_llm(router)
+    key = "AKIA" + "Q3EGRT5NWXAMPLE7"
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    transcript = write_transcript(
+        tmp_path / "s.jsonl",
+        f"deploy with AWS_ACCESS_KEY_ID={key} and GITHUB_TOKEN={token}",
+        "done",
+        error=f"fatal: could not read from https://user:{token}@github.com/org/repo.git",
+    )
+
+    run_cycle_sync(transcript)
+
+    assert llm.bodies, "the reflector was called"
+    for body in llm.bodies:
+        assert key not in body
+        assert token not in body
+
+
+def _learn_process(transcript: Path, env: dict[str, str]) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "acecode", "learn", str(transcript), "--json"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_two_cycles_started_together_lose_nothing(routed_llm, playbook_file, tmp_path):
+    def by_marker(system: str, prompt: str) -> str:
+        marker = "alpha" if "MARKER-alpha" in prompt else "beta"
+        if is_curator(system, prompt):
+            text = f"Lesson from session {marker}: check the fixtures before editing tests."
+            return json.dumps({"reasoning": marker, "operations": [{"type": "ADD", "text": text}]})
+        return json.dumps({"analysis": f"MARKER-{marker} session", "bullet_tags": []})
+
+    # Each reply takes a while, so both cycles read the same snapshot before either saves.
+    routed_llm(by_marker, delay=0.8)
+    env = dict(os.environ)
+    first = write_transcript(tmp_path / "a.jsonl", "MARKER-alpha fix it", "ok")
+    second = write_transcript(tmp_path / "b.jsonl", "MARKER-beta fix it", "ok")
+
+    processes = [_learn_process(first, env), _learn_process(second, env)]
+    outputs = [p.communicate(timeout=60) for p in processes]
+
+    for process, (out, err) in zip(processes, outputs, strict=True):
+        assert process.returncode == 0, err
+        assert json.loads(out)[0]["saved"] is True
+    texts = [e["text"] for e in load_playbook(playbook_file)["sections"]["OTHERS"]]
+    assert sorted(texts) == [
+        "Lesson from session alpha: check the fixtures before editing tests.",
+        "Lesson from session beta: check the fixtures before editing tests.",
+    ]
+    assert sorted(e["name"] for e in load_playbook(playbook_file)["sections"]["OTHERS"]) == [
+        "oth-001",
+        "oth-002",
+    ]
