@@ -1,0 +1,55 @@
+"""Reading Claude Code session transcripts (JSONL) into flat message dicts.
+
+``load_transcript(path)`` is what most callers need; ``read_transcript``
+also returns what had to be skipped; ``iter_messages`` streams for callers
+that never need the whole list. See :mod:`acecode.transcript.messages` for
+the message shape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from acecode.transcript.messages import Message, MessageBuilder
+from acecode.transcript.reader import TranscriptStats, iter_records
+from acecode.transcript.subagents import find_subagent_transcripts
+
+__all__ = [
+    "Message",
+    "Transcript",
+    "TranscriptStats",
+    "find_subagent_transcripts",
+    "iter_messages",
+    "load_transcript",
+    "read_transcript",
+]
+
+
+@dataclass
+class Transcript:
+    """The messages of one transcript file and what reading it met."""
+
+    messages: list[Message]
+    stats: TranscriptStats
+
+
+def iter_messages(path: str | Path, stats: TranscriptStats | None = None) -> Iterator[Message]:
+    """Stream the messages of a transcript, one record at a time."""
+    stats = stats if stats is not None else TranscriptStats()
+    builder = MessageBuilder(stats)
+    for record in iter_records(Path(path), stats):
+        yield from builder.convert(record)
+
+
+def read_transcript(path: str | Path) -> Transcript:
+    """All messages of a transcript plus counts of skipped and damaged lines."""
+    stats = TranscriptStats()
+    messages = list(iter_messages(path, stats))
+    return Transcript(messages, stats)
+
+
+def load_transcript(path: str | Path) -> list[Message]:
+    """All messages of a transcript; a missing file is an empty transcript."""
+    return read_transcript(path).messages
