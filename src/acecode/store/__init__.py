@@ -178,5 +178,8 @@ def update_playbook(
         txn = PlaybookTransaction(path=target, playbook=current, original=json.loads(before))
         yield txn
         if serialize_playbook(txn.playbook) != before:
-            _write(txn.playbook, target)
+            saved = _write(txn.playbook, target)
             txn.saved = True
+            from acecode.store.history import journal_saved_change  # sqlite3 off the hook path
+
+            journal_saved_change(target, txn.original, saved, txn.meta)
