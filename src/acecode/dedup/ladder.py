@@ -1,0 +1,208 @@
+"""The de-duplication ladder applied to each curator ADD and UPDATE before it lands.
+
+From ``ace-curator-consolidation.md`` ("De-duplication Rules", "Deterministic
+Merge Logic"), with similarities on the spec's calibrated scale
+(:mod:`acecode.dedup.similarity`) against every entry of the playbook:
+
+1. best match >= ``identical`` (0.90), any section: do not add; credit the
+   existing entry (helpful + 1).
+2. best match in the *same section* >= ``similar`` (0.85): consolidate into
+   it; do not add; credit it.
+3. best match >= ``related`` (0.75): if the candidate is more specific than
+   that entry (:func:`is_more_specific`), replace the entry's text with the
+   candidate's and credit it; otherwise only credit it.
+4. otherwise keep separate: apply the operation as proposed.
+
+How the pipeline uses it::
+
+    decision = decide(text, section, playbook, backend=b, cache=c, exclude=name_if_update)
+    if decision.action == "add":
+        ... apply the curator's ADD / UPDATE as proposed ...
+    else:
+        playbook = apply_decision(playbook, decision)   # credit or update the match
+    report.append(decision.to_dict())
+
+For a curator UPDATE of entry X pass ``exclude=X`` so the entry is not
+compared with its own old text; a non-"add" decision then means the new text
+duplicates another entry, and the UPDATE is replaced by the decision.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import re
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+from acecode.dedup.backends import EmbeddingBackend, load_backend
+from acecode.dedup.cache import EmbeddingCache, embed_texts
+from acecode.dedup.similarity import calibrate
+from acecode.diagnostics import warn
+from acecode.playbook.schema import iter_entries
+
+Action = Literal["add", "credit", "update"]
+_ENV = {
+    "identical": "ACECODE_LADDER_IDENTICAL",
+    "similar": "ACECODE_LADDER_SIMILAR",
+    "related": "ACECODE_LADDER_RELATED",
+}
+_WORD = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-/]*[A-Za-z0-9_]|[A-Za-z0-9]")
+_STOPWORD_TEXT = """
+a an and are as at be before by do does for from has have if in into is it its not of on or so
+than that the then there these this to was were when which while will with you your always never
+should must can use using
+"""
+_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+
+
+@dataclass(frozen=True)
+class LadderThresholds:
+    """Rungs of the ladder, on the calibrated similarity scale."""
+
+    identical: float = 0.90
+    similar: float = 0.85
+    related: float = 0.75
+
+    @classmethod
+    def from_env(cls) -> LadderThresholds:
+        """Defaults overridden by ``ACECODE_LADDER_IDENTICAL/SIMILAR/RELATED``.
+
+        A value that is not a number is ignored with a warning; values are
+        clamped to [0, 1].
+        """
+        values: dict[str, float] = {}
+        for field_name, var in _ENV.items():
+            raw = os.environ.get(var)
+            if raw is None or not raw.strip():
+                continue
+            try:
+                number = float(raw)
+            except ValueError:
+                number = float("nan")
+            if number != number:  # NaN
+                warn(f"{var}={raw!r} is not a number; using the default")
+                continue
+            values[field_name] = min(1.0, max(0.0, number))
+        return cls(**values)
+
+
+@dataclass(frozen=True)
+class LadderDecision:
+    """What to do with one candidate, and why (recorded in the cycle report)."""
+
+    action: Action
+    rung: Literal["identical", "similar", "related", "separate"]
+    candidate_text: str
+    candidate_section: str
+    matched_name: str | None = None
+    matched_section: str | None = None
+    similarity: float | None = None
+    reason: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form for the curation report."""
+        data = asdict(self)
+        if self.similarity is not None:
+            data["similarity"] = round(self.similarity, 4)
+        return data
+
+
+def content_terms(text: str) -> set[str]:
+    """Lower-cased words that carry meaning: no stop words, no one-letter tokens."""
+    return {
+        w.lower()
+        for w in _WORD.findall(text)
+        if w.lower() not in _STOPWORDS and (len(w) > 1 or w.isdigit())
+    }
+
+
+def is_more_specific(candidate: str, existing: str) -> bool:
+    """True when ``candidate`` refines ``existing`` rather than saying something else.
+
+    Rule: the candidate has more distinct content terms (identifiers, tool
+    names, numbers, domain words) than the existing text, and keeps at least
+    half of the existing text's terms. The second half keeps a longer but
+    different tip from overwriting the one it merely resembles.
+    """
+    new, old = content_terms(candidate), content_terms(existing)
+    return len(new) > len(old) and len(new & old) * 2 >= len(old)
+
+
+def decide(
+    candidate_text: str,
+    candidate_section: str,
+    playbook: dict[str, Any],
+    *,
+    thresholds: LadderThresholds | None = None,
+    backend: EmbeddingBackend | None = None,
+    cache: EmbeddingCache | None = None,
+    exclude: str | None = None,
+) -> LadderDecision:
+    """Place one candidate on the ladder against ``playbook`` (not modified).
+
+    ``candidate_section`` must be a canonical section name. ``backend``
+    defaults to :func:`load_backend`; if that raises ``BackendUnavailable`` the
+    caller should add the candidate unchecked (the degrade path).
+    """
+    rungs = thresholds or LadderThresholds.from_env()
+    others = [(s, e) for s, e in iter_entries(playbook) if e.get("name") != exclude]
+    if not others:
+        return LadderDecision(
+            "add", "separate", candidate_text, candidate_section, reason="no other entry"
+        )
+    backend = backend or load_backend()
+    texts = [str(e.get("text", "")) for _, e in others]
+    vectors = embed_texts([candidate_text, *texts], backend, cache)
+    sims = calibrate(vectors[1:] @ vectors[0], backend.paraphrase_cosine)
+    for i, text in enumerate(texts):
+        if text == candidate_text:
+            sims[i] = 1.0
+
+    best = int(sims.argmax())
+    same = [i for i, (s, _) in enumerate(others) if s == candidate_section]
+    best_same = max(same, key=lambda i: sims[i]) if same else None
+
+    def on(index: int, action: Action, rung: str, reason: str) -> LadderDecision:
+        section, entry = others[index]
+        return LadderDecision(
+            action=action,
+            rung=rung,  # type: ignore[arg-type]
+            candidate_text=candidate_text,
+            candidate_section=candidate_section,
+            matched_name=str(entry.get("name")),
+            matched_section=section,
+            similarity=float(sims[index]),
+            reason=reason,
+        )
+
+    if sims[best] >= rungs.identical:
+        return on(best, "credit", "identical", "nearly identical to an existing entry")
+    if best_same is not None and sims[best_same] >= rungs.similar:
+        return on(best_same, "credit", "similar", "consolidated into a similar entry")
+    if sims[best] >= rungs.related:
+        existing = str(others[best][1].get("text", ""))
+        if is_more_specific(candidate_text, existing):
+            return on(best, "update", "related", "candidate is more specific than the entry")
+        return on(best, "credit", "related", "related entry is at least as specific")
+    return on(best, "add", "separate", "no entry is related enough")
+
+
+def apply_decision(playbook: dict[str, Any], decision: LadderDecision) -> dict[str, Any]:
+    """A copy of ``playbook`` with a credit / update decision carried out.
+
+    "credit" adds 1 to the matched entry's ``helpful``; "update" also replaces
+    its text with the candidate's. "add" returns an unchanged copy: adding is
+    the curator operation's job. A matched entry that no longer exists is
+    ignored (the copy is unchanged).
+    """
+    result = copy.deepcopy(playbook)
+    if decision.action == "add":
+        return result
+    for section, entry in iter_entries(result):
+        if entry.get("name") == decision.matched_name and section == decision.matched_section:
+            entry["helpful"] = int(entry.get("helpful", 0)) + 1
+            if decision.action == "update":
+                entry["text"] = decision.candidate_text
+            break
+    return result
