@@ -23,6 +23,7 @@ from acecode.playbook.schema import (
     _resolve_section,
     format_keypoint_name,
     isolated_copy,
+    match_section,
     max_slug_number,
     new_entry,
 )
@@ -198,11 +199,8 @@ def _apply_merge(index: _PlaybookIndex, op: dict[str, Any], outcome: OperationOu
     if len(valid) < 2:
         outcome.reason = "fewer than 2 valid source_ids remain after filtering"
         return
-    raw_section = op.get("section")
-    if isinstance(raw_section, str) and raw_section.strip():
-        section = _resolve_section(raw_section)
-    else:
-        section = valid[0][1]
+    # REQ-CUR-003: an absent, empty or unknown section means the first valid source's.
+    section = match_section(op.get("section")) or valid[0][1]
     helpful = sum(entry["helpful"] for _, _, entry in valid)
     harmful = sum(entry["harmful"] for _, _, entry in valid)
     outcome.removed = [index.remove(name) for name, _, _ in valid]

@@ -45,6 +45,13 @@ def new_entry(name: str, text: str, helpful: int = 0, harmful: int = 0) -> dict[
     return {"name": name, "text": text, "helpful": helpful, "harmful": harmful}
 
 
+def match_section(raw: Any) -> str | None:
+    """The canonical section ``raw`` names (stripped, case-insensitive), else None."""
+    if not isinstance(raw, str):
+        return None
+    return _SECTION_BY_FOLDED.get(raw.strip().casefold())
+
+
 def _resolve_section(raw: Any) -> str:
     """Map an LLM-given section name to a canonical one (REQ-SECT-005).
 
@@ -52,16 +59,12 @@ def _resolve_section(raw: Any) -> str:
     empty gives OTHERS silently; a non-empty unknown name gives OTHERS and
     emits OBS-SECT-002.
     """
-    if not isinstance(raw, str):
-        return DEFAULT_SECTION
-    stripped = raw.strip()
-    if not stripped:
-        return DEFAULT_SECTION
-    resolved = _SECTION_BY_FOLDED.get(stripped.casefold())
-    if resolved is None:
+    resolved = match_section(raw)
+    if resolved is not None:
+        return resolved
+    if isinstance(raw, str) and raw.strip():
         diagnose("sections_unknown_section", f"OBS-SECT-002: unknown section {raw!r} -> OTHERS")
-        return DEFAULT_SECTION
-    return resolved
+    return DEFAULT_SECTION
 
 
 @lru_cache(maxsize=32)

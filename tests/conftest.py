@@ -1,0 +1,50 @@
+"""Shared fixtures: every test runs in a throw-away project and home folder.
+
+The autouse fixture points ``CLAUDE_PROJECT_DIR`` and ``HOME`` at fresh
+temporary folders, makes the project the current directory and drops the
+credential and configuration variables acecode reads, so no test can read or
+write the developer's real playbook, settings, prompt overrides or API keys.
+Subprocesses started by a test inherit the same isolated environment.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+# Variables that would let a test reach a real account or a real config.
+_SCRUBBED_PREFIXES = ("AGENTIC_CONTEXT_", "ANTHROPIC_", "OPENAI_", "CLAUDE_", "XDG_")
+
+
+@pytest.fixture(autouse=True)
+def project_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The isolated project root (also the cwd); ``HOME`` is its sibling ``home``."""
+    root = tmp_path_factory.mktemp("acecode")
+    project, home = root / "project", root / "home"
+    project.mkdir()
+    home.mkdir()
+    for name in list(os.environ):
+        if name.startswith(_SCRUBBED_PREFIXES):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("USERPROFILE", str(home))
+    monkeypatch.chdir(project)
+    return project
+
+
+@pytest.fixture
+def home_dir(project_dir: Path) -> Path:
+    """The isolated home folder (``~``) of the current test."""
+    return project_dir.parent / "home"
+
+
+@pytest.fixture
+def diagnostic_mode(project_dir: Path) -> Path:
+    """Turn diagnostic mode on; returns the folder diagnostics are written to."""
+    claude = project_dir / ".claude"
+    claude.mkdir(exist_ok=True)
+    (claude / "diagnostic_mode").touch()
+    return claude / "diagnostic"
