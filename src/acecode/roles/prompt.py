@@ -12,8 +12,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from acecode.redact import redact
-
 _TOKEN = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}")
 EMPTY_PLAYBOOK = "(the playbook is empty)"
 
@@ -34,10 +32,22 @@ def fill_template(template: str, **fields: str) -> str:
 
 
 def render_transcript(messages: list[dict[str, Any]]) -> str:
-    """The transcript as the LLM sees it: condensed to its budget, secrets redacted."""
+    """The transcript as the LLM sees it: condensed to the configured token budget.
+
+    ``condense`` redacts every rendering it produces, so no secret reaches a provider.
+    Messages that carry only ``role`` and ``content`` (the spec's minimal shape, as
+    library callers write them) are read as a user request or an assistant text.
+    """
+    from acecode.config import load_settings
     from acecode.transcript.condense import condense  # lazy: transcript layer is heavier
 
-    return redact(condense(messages))
+    typed = [message if "kind" in message else _with_kind(message) for message in messages]
+    return condense(typed, budget_tokens=load_settings().transcript_budget_tokens)
+
+
+def _with_kind(message: dict[str, Any]) -> dict[str, Any]:
+    kind = "text" if message.get("role") == "assistant" else "prompt"
+    return {**message, "kind": kind}
 
 
 def render_playbook(playbook: dict[str, Any]) -> str:
