@@ -56,6 +56,7 @@ _COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
 _COMMAND_OUTPUT = re.compile(
     r"<(local-command-stdout|local-command-stderr|bash-stdout|bash-stderr)>(.*?)</\1>", re.DOTALL
 )
+_BASH_INPUT = re.compile(r"^<bash-input>(.*?)</bash-input>$", re.DOTALL)
 _TOOL_USE_ERROR = re.compile(r"^\s*<tool_use_error>(.*?)</tool_use_error>\s*$", re.DOTALL)
 _INTERRUPT_PREFIX = "[Request interrupted by user"
 
@@ -129,6 +130,11 @@ class MessageBuilder:
             command = name.group(1).strip()
             if args and args.group(1).strip():
                 command = f"{command} {args.group(1).strip()}"
+            return self._base(record, "user", "command", clip(command, META_CHARS))
+        bash_input = _BASH_INPUT.match(stripped)
+        if bash_input:
+            # A "!" shell command typed by the user in bash mode.
+            command = f"! {bash_input.group(1).strip()}"
             return self._base(record, "user", "command", clip(command, META_CHARS))
         output = _COMMAND_OUTPUT.match(stripped)
         if output:
