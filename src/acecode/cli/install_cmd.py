@@ -1,0 +1,80 @@
+"""``acecode install`` / ``acecode uninstall``: acecode's hooks in a Claude Code settings file."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from acecode import install as installer
+from acecode.cli.common import console, fail
+
+
+class Scope(StrEnum):
+    """Which Claude Code settings file to change."""
+
+    user = "user"
+    project = "project"
+    local = "local"
+
+
+scope_option = Annotated[
+    Scope,
+    typer.Option(
+        "--scope",
+        help="user: ~/.claude/settings.json (every project); project: .claude/settings.json "
+        "(committed, shared); local: .claude/settings.local.json (this project, only you).",
+    ),
+]
+
+_STYLES = {"added": "green", "updated": "yellow", "removed": "red", "unchanged": "dim"}
+
+
+def _line(text: str) -> None:
+    console.print(text, markup=False, highlight=False, soft_wrap=True)
+
+
+def _show(update: installer.SettingsUpdate) -> None:
+    """The per-event changes as a table, then what was written where."""
+    if update.changes:
+        table = Table("event", "acecode hook")
+        for change in update.changes:
+            style = _STYLES.get(change.action, "")
+            table.add_row(change.event, f"[{style}]{change.action}[/{style}]")
+        console.print(table)
+    if not update.written:
+        _line(f"nothing to change in {update.path}")
+        return
+    _line(f"wrote {update.path}")
+    if update.backup is not None:
+        _line(f"previous version kept in {update.backup}")
+
+
+def install(scope: scope_option = Scope.user) -> None:
+    """Add acecode's hooks (inject the playbook, learn at session end) to Claude Code."""
+    try:
+        update = installer.install(scope.value)
+    except installer.SettingsFileError as exc:
+        fail(str(exc))
+    _show(update)
+    if update.written and scope is Scope.project:
+        console.print(
+            "the project hooks call `acecode` from PATH: each teammate needs acecode installed"
+        )
+
+
+def uninstall(scope: scope_option = Scope.user) -> None:
+    """Remove acecode's hooks from a Claude Code settings file; everything else stays."""
+    try:
+        update = installer.uninstall(scope.value)
+    except installer.SettingsFileError as exc:
+        fail(str(exc))
+    _show(update)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``install`` and ``uninstall`` to the app."""
+    app.command()(install)
+    app.command()(uninstall)

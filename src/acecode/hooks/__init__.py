@@ -1,0 +1,120 @@
+"""``acecode hook <event>``: Claude Code's hook contract, kept cheap and harmless.
+
+Claude Code runs these commands with one JSON object on stdin. Two rules shape
+this package:
+
+- Never break the session. Exit code 2 would block the user's prompt, so every
+  path returns 0; problems become one ``acecode: ...`` line on stderr (and a
+  diagnostic file in diagnostic mode).
+- Stay cheap. The injection hooks run at every session start and the first
+  prompt, so this module imports only ``json``, ``os`` and ``sys`` at import
+  time; the store, the settings and ``subprocess`` are imported by the code
+  paths that need them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+# Claude Code's event names and the argument acecode's commands use for each.
+# ``acecode install`` and the plugin's hooks/hooks.json are built from this table.
+EVENT_ARGUMENTS: dict[str, str] = {
+    "SessionStart": "session-start",
+    "UserPromptSubmit": "user-prompt-submit",
+    "PreCompact": "pre-compact",
+    "SessionEnd": "session-end",
+    "SubagentStop": "subagent-stop",
+}
+
+DISABLE_ENV = "ACECODE_HOOKS_DISABLED"
+_TRUE = {"1", "true", "yes", "on"}
+
+
+def _canonical(name: str) -> str:
+    """``session-start``, ``SessionStart`` and ``session_start`` all fold to one key."""
+    return name.replace("-", "").replace("_", "").lower()
+
+
+_EVENT_BY_KEY = {_canonical(event): event for event in EVENT_ARGUMENTS}
+
+
+class HookInputError(ValueError):
+    """Claude Code's stdin could not be understood; the hook does nothing."""
+
+
+def _read_payload() -> dict:
+    """The hook input object; ``{}`` for an empty or interactive stdin."""
+    stream = sys.stdin
+    if stream is None or stream.isatty():
+        return {}
+    raw = stream.buffer.read() if hasattr(stream, "buffer") else stream.read().encode()
+    text = raw.decode("utf-8", errors="replace").strip()
+    if not text:
+        return {}
+    try:
+        payload = json.loads(text)
+    except ValueError as exc:
+        raise HookInputError(f"hook input is not valid JSON ({exc}); nothing done") from None
+    if not isinstance(payload, dict):
+        raise HookInputError(
+            f"hook input is a JSON {type(payload).__name__}, expected an object; nothing done"
+        )
+    return payload
+
+
+def _dispatch(event: str, payload: dict) -> dict | None:
+    if event in ("SessionStart", "UserPromptSubmit"):
+        from acecode.hooks import inject
+
+        if event == "SessionStart":
+            return inject.on_session_start(payload)
+        return inject.on_user_prompt_submit(payload)
+    from acecode.hooks import learn
+
+    handlers = {
+        "PreCompact": learn.on_pre_compact,
+        "SessionEnd": learn.on_session_end,
+        "SubagentStop": learn.on_subagent_stop,
+    }
+    return handlers[event](payload)
+
+
+def _report(exc: BaseException) -> None:
+    """One stderr line and, in diagnostic mode, the traceback. Must not raise."""
+    try:
+        import traceback
+
+        from acecode.diagnostics import diagnose, warn
+
+        message = str(exc) if isinstance(exc, HookInputError) else f"hook failed: {exc!r}"
+        warn(message)
+        diagnose("hook_error", "".join(traceback.format_exception(exc)))
+    except BaseException:  # the error path itself must never escape
+        pass
+
+
+def run_hook(argv: list[str]) -> int:
+    """Run one hook event; always returns 0 (see the module docstring).
+
+    ``argv[0]`` names the event (``session-start`` or ``SessionStart`` style);
+    without it the input's ``hook_event_name`` is used. Output for Claude Code,
+    if any, is one JSON object on stdout.
+    """
+    if os.environ.get(DISABLE_ENV, "").strip().lower() in _TRUE:
+        return 0
+    try:
+        payload = _read_payload()
+        name = argv[0] if argv else str(payload.get("hook_event_name") or "")
+        event = _EVENT_BY_KEY.get(_canonical(name))
+        if event is None:
+            known = ", ".join(EVENT_ARGUMENTS.values())
+            raise HookInputError(f"unknown hook event {name!r} (known: {known}); nothing done")
+        output = _dispatch(event, payload)
+        if output is not None:
+            sys.stdout.write(json.dumps(output) + "\n")
+            sys.stdout.flush()
+    except BaseException as exc:  # a hook must never break the session, whatever happened
+        _report(exc)
+    return 0

@@ -1,0 +1,92 @@
+"""The injected text, cached so that the common case costs one small file read.
+
+Rendering needs the store (file lock, migration) and the formatter (templates,
+``importlib.resources``): together several times the interpreter's own start
+time. The text only changes when one of its inputs does, so it is cached in
+``.claude/acecode/injection-cache.json`` under a key made of those inputs: the
+playbook file's ``stat`` (an atomic save always gives a new inode), the user's
+template override, the packaged template and acecode's version. The key is
+taken *before* rendering, so a playbook saved meanwhile just causes one more
+render on the next hook.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import acecode
+from acecode.hooks.context import playbook_file, state_path, user_template_override
+
+TEMPLATE = "playbook.txt"
+CACHE_NAME = "injection-cache.json"
+
+
+def _stat_key(path: str) -> list[int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [st.st_mtime_ns, st.st_size, st.st_ino]
+
+
+def _inputs_key(playbook: str) -> list[Any]:
+    packaged = os.path.join(os.path.dirname(acecode.__file__), "prompts", TEMPLATE)
+    return [
+        acecode.__version__,
+        _stat_key(playbook),
+        _stat_key(user_template_override(TEMPLATE)),
+        _stat_key(packaged),
+    ]
+
+
+def _read_cache(path: str) -> dict[str, Any] | None:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _render(playbook: str) -> str:
+    """Load (with migration) and format; raises ``PlaybookError`` for a bad file."""
+    from acecode.playbook.formatting import format_playbook
+    from acecode.store import load_playbook
+
+    return format_playbook(load_playbook(playbook))
+
+
+def _write_cache(path: str, key: list[Any], text: str) -> None:
+    """Best effort: a project we cannot write to simply renders every time."""
+    from pathlib import Path
+
+    from acecode.store import PlaybookError
+    from acecode.store.atomic import atomic_write_text
+
+    try:
+        atomic_write_text(Path(path), json.dumps({"key": key, "text": text}))
+    except PlaybookError as exc:
+        from acecode.diagnostics import diagnose
+
+        diagnose("injection_cache", f"could not write the injection cache: {exc}")
+
+
+def injection_text(project: str) -> str:
+    """The formatted playbook of ``project``; ``""`` when it has no entries or no file.
+
+    Raises ``acecode.store.PlaybookError`` (one-line message) for a playbook
+    that cannot be read; nothing is cached then.
+    """
+    playbook = playbook_file(project)
+    key = _inputs_key(playbook)
+    if key[1] is None:  # no playbook yet: nothing to inject, nothing to cache
+        return ""
+    cache = state_path(project, CACHE_NAME)
+    cached = _read_cache(cache)
+    if cached is not None and cached.get("key") == key and isinstance(cached.get("text"), str):
+        return cached["text"]
+    text = _render(playbook)
+    _write_cache(cache, key, text)
+    return text
