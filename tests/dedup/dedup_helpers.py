@@ -1,0 +1,83 @@
+"""Helpers for the de-duplication tests: playbook builders and test backends."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from acecode.dedup.backends import EmbeddingBackend
+from acecode.playbook.schema import SECTION_NAMES, iter_entries
+
+PAT, MIS, PREF, CTX, OTH = SECTION_NAMES
+
+
+def entry(name: str, text: str, helpful: int = 0, harmful: int = 0) -> dict[str, Any]:
+    """One playbook entry with the on-disk keys."""
+    return {"name": name, "text": text, "helpful": helpful, "harmful": harmful}
+
+
+def playbook(**sections: list[dict[str, Any]]) -> dict[str, Any]:
+    """A playbook; keyword names are section slugs (pat, mis, pref, ctx, oth)."""
+    by_slug = dict(zip(("pat", "mis", "pref", "ctx", "oth"), SECTION_NAMES, strict=True))
+    body = {name: [] for name in SECTION_NAMES}
+    for slug, entries in sections.items():
+        body[by_slug[slug]] = entries
+    return {"version": "1.0", "last_updated": None, "sections": body}
+
+
+def names(pb: dict[str, Any]) -> list[str]:
+    """Entry names in canonical order."""
+    return [e["name"] for _, e in iter_entries(pb)]
+
+
+class CountingBackend:
+    """Wraps a backend and records every text it is asked to embed."""
+
+    def __init__(self, inner: EmbeddingBackend) -> None:
+        self.inner = inner
+        self.model_id = inner.model_id
+        self.paraphrase_cosine = inner.paraphrase_cosine
+        self.calls: list[list[str]] = []
+
+    @property
+    def embedded(self) -> int:
+        """Total number of texts embedded so far."""
+        return sum(len(c) for c in self.calls)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        self.calls.append(list(texts))
+        return self.inner.embed(texts)
+
+
+class HashBackend:
+    """Deterministic bag-of-words vectors: cheap enough for thousands of examples.
+
+    Used only by the hypothesis property test with many examples; it has the
+    same interface and normalisation as a real backend, and texts sharing
+    words get high cosine, so groups and chains occur.
+    """
+
+    model_id = "test-hash-bow-64"
+    paraphrase_cosine = 0.85
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(texts), 64), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in text.lower().split():
+                out[row, hashlib.sha256(word.encode()).digest()[0] % 64] += 1.0
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        norms[norms == 0] = 1.0
+        return out / norms
+
+
+class ExplodingBackend:
+    """A backend that fails the test if anything is embedded."""
+
+    model_id = "must-not-be-used"
+    paraphrase_cosine = 0.85
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        raise AssertionError(f"embedding was computed for {len(texts)} texts")
