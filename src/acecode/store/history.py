@@ -185,6 +185,23 @@ def diff_playbooks(before: dict[str, Any], after: dict[str, Any]) -> list[EntryC
     return changes
 
 
+def annotate_removals(changes: list[EntryChange], removals: Any) -> list[EntryChange]:
+    """Set cause and reason of removed entries from ``{name: {"cause", "reason"}}``.
+
+    A removal the writer did not explain gets cause ``removed``. Returns ``changes``.
+    """
+    known = removals if isinstance(removals, dict) else {}
+    for change in changes:
+        if change.after is not None:
+            continue
+        detail = known.get(change.name)
+        if isinstance(detail, dict):
+            change.cause, change.reason = detail.get("cause"), detail.get("reason")
+        else:
+            change.cause = "removed"
+    return changes
+
+
 def count_changes(changes: list[EntryChange]) -> dict[str, int]:
     """Per-cycle counts: added, updated, rated, merged, deleted, pruned, removed.
 
@@ -231,19 +248,25 @@ def _load(text: str | None) -> Any:
 
 @contextmanager
 def _connect(playbook_path: Path, *, create: bool) -> Iterator[sqlite3.Connection | None]:
-    """A connection to the journal (None when it does not exist and ``create`` is False)."""
+    """A connection to the journal (None when it does not exist and ``create`` is False).
+
+    Any SQLite failure inside the block becomes a one-line ``HistoryError``.
+    """
     target = journal_path(playbook_path)
     if not create and not target.exists():
         yield None
         return
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with closing(sqlite3.connect(target, timeout=10.0)) as conn:
-        conn.execute("PRAGMA journal_mode=WAL")
-        if conn.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
-            with conn:
-                conn.executescript(_SCHEMA)
-                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        yield conn
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with closing(sqlite3.connect(target, timeout=10.0)) as conn:
+            conn.execute("PRAGMA journal_mode=WAL")
+            if conn.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
+                with conn:
+                    conn.executescript(_SCHEMA)
+                    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            yield conn
+    except sqlite3.Error as exc:
+        raise HistoryError(f"history journal {target} is unusable: {exc}") from exc
 
 
 def _unique_cycle_id(conn: sqlite3.Connection, wanted: Any) -> str:
@@ -263,17 +286,10 @@ def record_cycle(
     """Append the change from ``before`` to ``after`` as one cycle; return its id.
 
     Called by ``update_playbook`` under the playbook lock, right after the
-    save. Raises ``sqlite3.Error``/``OSError``/``TypeError`` on failure; use
+    save. Raises ``HistoryError``/``OSError``/``TypeError`` on failure; use
     ``journal_saved_change`` where a failure must not propagate.
     """
-    changes = diff_playbooks(before, after)
-    removals = meta.get("removals") if isinstance(meta.get("removals"), dict) else {}
-    for change in changes:
-        detail = removals.get(change.name) if change.after is None else None
-        if isinstance(detail, dict):
-            change.cause, change.reason = detail.get("cause"), detail.get("reason")
-        elif change.after is None:
-            change.cause = "removed"
+    changes = annotate_removals(diff_playbooks(before, after), meta.get("removals"))
     counts = count_changes(changes)
     known = {"cycle_id", "kind", "source", "operations", "removals", "undoes"}
     extra = {key: value for key, value in meta.items() if key not in known}
@@ -329,7 +345,7 @@ def journal_saved_change(
     """
     try:
         cycle_id = record_cycle(playbook_path, before, after, meta)
-    except (sqlite3.Error, OSError, TypeError, ValueError) as exc:
+    except (PlaybookError, OSError, TypeError, ValueError) as exc:
         warn(f"history journal not updated for {playbook_path} ({exc}); the playbook was saved")
         return None
     meta["cycle_id"] = cycle_id

@@ -1,0 +1,180 @@
+"""``acecode stats``, ``history``, ``undo`` and ``restore``: inspect and repair learning.
+
+Thin wrappers: the health numbers come from ``acecode.playbook.health``, the
+journal and its undo/restore rules from ``acecode.store.history``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import typer
+
+from acecode.cli.common import console, fail, playbook_option
+
+
+def stats(
+    playbook: playbook_option = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the metrics as JSON.")] = False,
+) -> None:
+    """Show the playbook's health: size per section, effectiveness, growth phase.
+
+    The "this cycle" counts are those of the last journaled cycle.
+    """
+    from rich.table import Table
+
+    from acecode.diagnostics import warn
+    from acecode.playbook.health import HEALTHY_BAND, compute_health
+    from acecode.store import PlaybookError, load_playbook, resolve_path
+    from acecode.store.history import list_cycles
+
+    path = resolve_path(playbook)
+    try:
+        data = load_playbook(path)
+    except PlaybookError as exc:
+        fail(str(exc))
+    try:
+        cycles = list_cycles(path)
+    except PlaybookError as exc:  # a damaged journal must not hide the playbook's numbers
+        warn(str(exc))
+        cycles = []
+    metrics = compute_health(data, cycles[-1].counts if cycles else None)
+    if as_json:
+        print(json.dumps(metrics, indent=2))
+        return
+    table = Table(title=f"Playbook health: {path}", show_header=False)
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    rows: list[tuple[str, Any]] = [("entries", metrics["total_entries"])]
+    rows += [
+        (f"  {section.title()}", count) for section, count in metrics["entries_per_section"].items()
+    ]
+    ratio = metrics["effectiveness_ratio"]
+    average = metrics["average_text_length"]
+    low, high = HEALTHY_BAND
+    rows += [
+        ("helpful / harmful", f"{metrics['helpful_total']} / {metrics['harmful_total']}"),
+        ("effectiveness", "n/a (no evaluations)" if ratio is None else f"{ratio:.0%}"),
+        ("untested entries", metrics["untested_entries"]),
+        ("average text length", "n/a" if average is None else f"{average:.0f} chars"),
+        ("growth phase", metrics["growth_phase"]),
+        (f"healthy band {low}-{high}", "yes" if metrics["in_healthy_band"] else "no"),
+    ]
+    rows += [(f"last cycle: {key}", value) for key, value in metrics["this_cycle"].items()]
+    for label, value in rows:
+        table.add_row(label, str(value))
+    console.print(table)
+
+
+def history(
+    playbook: playbook_option = None,
+    limit: Annotated[
+        int, typer.Option("--limit", "-n", help="Show the last N cycles (0 = all).")
+    ] = 20,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the cycles as JSON.")] = False,
+) -> None:
+    """List the journaled cycles, newest last: what each added, updated, merged, removed."""
+    from rich.table import Table
+
+    from acecode.store import PlaybookError, resolve_path
+    from acecode.store.history import list_cycles
+
+    path = resolve_path(playbook)
+    try:
+        cycles = list_cycles(path)
+    except PlaybookError as exc:
+        fail(str(exc))
+    shown = cycles[-limit:] if limit > 0 else cycles
+    if as_json:
+        print(json.dumps([cycle.summary() for cycle in shown], indent=2))
+        return
+    if not shown:
+        console.print(f"(no history for {path})")
+        return
+    table = Table(title=f"History: {path}")
+    for column in ("cycle", "time", "kind", "source"):
+        table.add_column(column, overflow="fold")
+    for column in ("added", "updated", "merged", "deleted", "pruned"):
+        table.add_column(column, justify="right")
+    table.add_column("status", overflow="fold")
+    for cycle in shown:
+        status = f"undone by {cycle.undone_by}" if cycle.undone_by else ""
+        if cycle.undoes:
+            status = f"undoes {cycle.undoes}" + (f"; {status}" if status else "")
+        table.add_row(
+            cycle.cycle_id,
+            cycle.created_at,
+            cycle.kind,
+            cycle.source or "",
+            *(
+                str(cycle.counts.get(key, 0))
+                for key in ("added", "updated", "merged", "deleted", "pruned")
+            ),
+            status,
+        )
+    console.print(table)
+
+
+def undo(
+    cycle: Annotated[
+        str | None,
+        typer.Argument(help="Cycle id or unique prefix (default: the last cycle not undone)."),
+    ] = None,
+    playbook: playbook_option = None,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force", help="Revert what can be reverted; leave entries changed later as they are."
+        ),
+    ] = False,
+) -> None:
+    """Undo one cycle: put back the entries it changed, keeping later unrelated changes."""
+    from acecode.store import PlaybookError, resolve_path
+    from acecode.store.history import undo_cycle
+
+    try:
+        result = undo_cycle(resolve_path(playbook), cycle, force=force)
+    except PlaybookError as exc:
+        fail(str(exc))
+    for name, why in result.skipped:
+        console.print(f"kept {name}: {why}", markup=False, highlight=False)
+    if not result.reverted:
+        console.print(f"nothing reverted for cycle {result.undone}", markup=False)
+        return
+    console.print(
+        f"undid cycle {result.undone}: {len(result.reverted)} entries reverted "
+        f"({', '.join(result.reverted)}); recorded as cycle {result.journal_cycle}",
+        markup=False,
+        highlight=False,
+    )
+
+
+def restore(
+    name: Annotated[str, typer.Argument(help="ID of a pruned, deleted or merged-away entry.")],
+    playbook: playbook_option = None,
+) -> None:
+    """Bring back a removed entry from the history journal."""
+    from acecode.store import PlaybookError, resolve_path
+    from acecode.store.history import restore_entry
+
+    try:
+        result = restore_entry(resolve_path(playbook), name)
+    except PlaybookError as exc:
+        fail(str(exc))
+    renamed = f" as {result.restored_as}" if result.restored_as != result.name else ""
+    reset = "; counters reset to 0/0 so it is not pruned again" if result.counters_reset else ""
+    console.print(
+        f"restored {result.name}{renamed} into {result.section} "
+        f"(removed in cycle {result.from_cycle}){reset}",
+        markup=False,
+        highlight=False,
+    )
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``stats``, ``history``, ``undo`` and ``restore`` to ``app``."""
+    app.command()(stats)
+    app.command()(history)
+    app.command()(undo)
+    app.command()(restore)
