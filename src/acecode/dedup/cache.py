@@ -115,7 +115,7 @@ class EmbeddingCache:
                     vector = np.frombuffer(blob, dtype=np.float32)
                     if vector.shape == (dim,):
                         found[key] = vector
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, OSError) as exc:
             self._failed("read", exc)
         return found
 
@@ -137,14 +137,15 @@ class EmbeddingCache:
                     "INSERT OR REPLACE INTO embeddings VALUES (?, ?, ?, ?)",
                     rows,
                 )
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, OSError) as exc:
             self._failed("write", exc)
 
-    def _failed(self, what: str, exc: sqlite3.Error) -> None:
+    def _failed(self, what: str, exc: sqlite3.Error | OSError) -> None:
         """Record a failed access; rebuild when the file itself is damaged.
 
-        ``OperationalError`` (locked, disk full, read-only) is transient and the
-        file is kept; any other ``DatabaseError`` means damage.
+        ``OSError`` (folder cannot be created) and ``OperationalError`` (locked,
+        disk full, read-only) leave the file alone: the pass runs uncached. Any
+        other ``DatabaseError`` means damage.
         """
         diagnose(f"dedup_cache_{what}", f"embedding cache {what} failed: {exc}")
         self.close()

@@ -47,7 +47,7 @@ _ENV = {
     "similar": "ACECODE_LADDER_SIMILAR",
     "related": "ACECODE_LADDER_RELATED",
 }
-_WORD = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-/]*[A-Za-z0-9_]|[A-Za-z0-9]")
+_WORD = re.compile(r"[A-Za-z0-9_]+")
 _STOPWORD_TEXT = """
 a an and are as at be before by do does for from has have if in into is it its not of on or so
 than that the then there these this to was were when which while will with you your always never
@@ -109,12 +109,14 @@ class LadderDecision:
 
 
 def content_terms(text: str) -> set[str]:
-    """Lower-cased words that carry meaning: no stop words, no one-letter tokens."""
-    return {
-        w.lower()
-        for w in _WORD.findall(text)
-        if w.lower() not in _STOPWORDS and (len(w) > 1 or w.isdigit())
-    }
+    """Lower-cased words that carry meaning: no stop words, no one-letter words.
+
+    Identifiers are split at punctuation (``pathlib.Path`` gives ``pathlib``
+    and ``path``) so that a tip naming ``pathlib`` and one naming
+    ``pathlib.Path`` share terms.
+    """
+    words = (w.lower() for w in _WORD.findall(text))
+    return {w for w in words if w not in _STOPWORDS and (len(w) > 1 or w.isdigit())}
 
 
 def is_more_specific(candidate: str, existing: str) -> bool:
