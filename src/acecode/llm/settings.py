@@ -159,10 +159,16 @@ def _openai(env: Mapping[str, str], reason: str) -> ProviderChoice:
 
 
 def _claude_executable(env: Mapping[str, str]) -> str | None:
-    explicit = env.get(CLAUDE_BIN_VAR, "").strip()
-    if explicit:
-        return shutil.which(explicit, path=env.get("PATH")) or None
-    return shutil.which("claude", path=env.get("PATH"))
+    """The `claude` to run: ``ACECODE_CLAUDE_BIN`` (a path or a name) or `claude` on PATH.
+
+    Only the given environment's PATH is searched, so a custom ``env`` never
+    picks up this process's PATH.
+    """
+    name = env.get(CLAUDE_BIN_VAR, "").strip() or "claude"
+    search = env.get("PATH", "")
+    if not search and os.sep not in name:
+        return None
+    return shutil.which(name, path=search)
 
 
 def _claude(env: Mapping[str, str], reason: str) -> ProviderChoice:

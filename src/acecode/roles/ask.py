@@ -73,7 +73,7 @@ def never_raises(
             try:
                 return await func(*args, **kwargs)
             except Exception as exc:
-                warn(f"{role} skipped: {exc}")
+                warn(f"{role} skipped: {' '.join(str(exc).split())}")
                 diagnose(
                     f"{role}_error", f"{type(exc).__name__}: {exc}\n\n{traceback.format_exc()}"
                 )
