@@ -10,11 +10,15 @@ Design choices:
 * Every pattern is compiled once at import and uses only bounded or
   possessive repetition, so a pass is linear in the text length even on
   adversarial input (long base64 runs, megabyte lines).
-* Matches from all patterns are collected on the original text, overlaps are
+* Each rule names literals its matches must contain (``ghp_``, ``AKIA``,
+  ``://``); a rule whose literals are absent is not run at all. Substring
+  tests are far cheaper than a regex scan, so ordinary text costs a few
+  ``in`` checks per rule.
+* Matches from all rules are collected on the original text, overlaps are
   resolved (earliest, then longest, then most specific), and the text is
-  rebuilt in a single pass. Offsets therefore stay meaningful for
-  :func:`find_secrets`, and a marker is never re-scanned.
-* Provider patterns match the real key shapes (prefix plus length), so short
+  rebuilt in one pass. Offsets stay meaningful for :func:`find_secrets`, and
+  a marker is never re-scanned.
+* Provider rules match the real key shapes (prefix plus length), so short
   placeholders such as ``ghp_xxx`` or ``your-api-key`` pass through unchanged.
   Name-based rules (``password = ...``) redact only values that look like a
   literal, never code such as ``token = get_token()`` or ``max_tokens=4096``.
@@ -24,8 +28,8 @@ from __future__ import annotations
 
 import math
 import re
+import string
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 
 MARKER = "[REDACTED:{kind}]"
@@ -40,132 +44,167 @@ class SecretMatch:
     end: int
 
 
-# --- provider key shapes -------------------------------------------------------------------------
-# (kind, pattern, group to replace). Group 0 is the whole match.
-_NOT_WORD_BEFORE = r"(?<![A-Za-z0-9_])"
-_NOT_WORD_AFTER = r"(?![A-Za-z0-9_])"
+@dataclass(frozen=True, slots=True)
+class _Rule:
+    """A provider key shape: pattern, the group to replace, and its trigger literals."""
 
-_PROVIDER_PATTERNS: tuple[tuple[str, str, int], ...] = (
-    (
+    kind: str
+    pattern: re.Pattern[str]
+    group: int
+    literals: tuple[str, ...]
+    # Pattern and literals apply to the lowercased text (spans are the same).
+    fold: bool = False
+    # The match must not continue a word (checked in code: a leading lookbehind
+    # would stop the regex engine from jumping to the literal prefix).
+    left_boundary: bool = True
+
+
+_NOT_WORD_AFTER = r"(?![A-Za-z0-9_])"
+_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+
+
+def _rule(
+    kind: str,
+    pattern: str,
+    literals: tuple[str, ...],
+    group: int = 0,
+    fold: bool = False,
+    left_boundary: bool = True,
+) -> _Rule:
+    return _Rule(kind, re.compile(pattern), group, literals, fold, left_boundary)
+
+
+# Order matters only for naming: when two rules cover the same span, the earlier names it.
+_RULES: tuple[_Rule, ...] = (
+    _rule(
         "private-key",
-        r"-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY( BLOCK)?-----"
+        r"-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
         r"(?:[A-Za-z0-9+/=\s\\:,.]|-(?!----))*+"
-        r"(?:-----END[A-Z0-9 ]{0,40}PRIVATE KEY( BLOCK)?-----)?",
-        0,
+        r"(?:-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----)?",
+        ("PRIVATE KEY",),
+        left_boundary=False,
     ),
-    (
+    _rule(
         "aws-access-key",
-        _NOT_WORD_BEFORE + r"(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)"
+        r"(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)"
         r"[A-Z0-9]{16}" + _NOT_WORD_AFTER,
-        0,
+        ("AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "APKA"),
     ),
-    (
+    _rule(
         "aws-secret-key",
-        r"(?i:aws)[A-Za-z0-9_ .-]{0,30}?(?i:secret|key)[A-Za-z0-9_ .-]{0,20}?"
-        r"\\?[\"']?\s{0,3}(?:=|:|=>)\s{0,3}\\?[\"']?([A-Za-z0-9/+]{40})" + _NOT_WORD_AFTER,
-        1,
+        r"aws[a-z0-9_ .-]{0,30}?(?:secret|key)[a-z0-9_ .-]{0,20}?"
+        r"\\?[\"']?\s{0,3}(?:=|:|=>)\s{0,3}\\?[\"']?([a-z0-9/+]{40})" + _NOT_WORD_AFTER,
+        ("aws",),
+        group=1,
+        fold=True,
+        left_boundary=False,
     ),
-    (
+    _rule(
         "github-token",
-        _NOT_WORD_BEFORE
-        + r"(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,251})"
-        + _NOT_WORD_AFTER,
-        0,
+        r"(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,251})" + _NOT_WORD_AFTER,
+        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
     ),
-    ("gitlab-token", _NOT_WORD_BEFORE + r"glpat-[A-Za-z0-9_-]{20,64}", 0),
-    ("anthropic-key", _NOT_WORD_BEFORE + r"sk-ant-[A-Za-z0-9_-]{20,255}", 0),
-    (
+    _rule("gitlab-token", r"glpat-[A-Za-z0-9_-]{20,64}", ("glpat-",)),
+    _rule("anthropic-key", r"sk-ant-[A-Za-z0-9_-]{20,255}", ("sk-ant-",)),
+    _rule(
         "openai-key",
-        _NOT_WORD_BEFORE + r"(?:sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,255}"
+        r"(?:sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,255}"
         r"|sk-[A-Za-z0-9]{32,255}" + _NOT_WORD_AFTER + r")",
-        0,
+        ("sk-",),
     ),
-    ("slack-token", _NOT_WORD_BEFORE + r"xox[abposre]-[A-Za-z0-9-]{10,255}", 0),
-    (
+    _rule("slack-token", r"xox[abposre]-[A-Za-z0-9-]{10,255}", ("xox",)),
+    _rule(
         "slack-webhook",
         r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]{8,255}",
-        0,
+        ("hooks.slack.com",),
+        left_boundary=False,
     ),
-    (
+    _rule(
         "stripe-key",
-        _NOT_WORD_BEFORE + r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,255}",
-        0,
+        r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,255}",
+        ("_live_", "_test_"),
     ),
-    ("stripe-webhook-secret", _NOT_WORD_BEFORE + r"whsec_[A-Za-z0-9]{24,255}", 0),
-    ("google-api-key", _NOT_WORD_BEFORE + r"AIza[0-9A-Za-z_-]{35}" + _NOT_WORD_AFTER, 0),
-    ("google-oauth-token", _NOT_WORD_BEFORE + r"ya29\.[0-9A-Za-z_-]{20,2048}", 0),
-    ("huggingface-token", _NOT_WORD_BEFORE + r"hf_[A-Za-z0-9]{34,64}" + _NOT_WORD_AFTER, 0),
-    ("npm-token", _NOT_WORD_BEFORE + r"npm_[A-Za-z0-9]{36}" + _NOT_WORD_AFTER, 0),
-    (
+    _rule("stripe-webhook-secret", r"whsec_[A-Za-z0-9]{24,255}", ("whsec_",)),
+    _rule("google-api-key", r"AIza[0-9A-Za-z_-]{35}" + _NOT_WORD_AFTER, ("AIza",)),
+    _rule("google-oauth-token", r"ya29\.[0-9A-Za-z_-]{20,2048}", ("ya29.",)),
+    _rule("huggingface-token", r"hf_[A-Za-z0-9]{34,64}" + _NOT_WORD_AFTER, ("hf_",)),
+    _rule("npm-token", r"npm_[A-Za-z0-9]{36}" + _NOT_WORD_AFTER, ("npm_",)),
+    _rule(
         "jwt",
-        _NOT_WORD_BEFORE + r"eyJ[A-Za-z0-9_-]{5,4096}\.eyJ[A-Za-z0-9_-]{5,8192}"
+        r"eyJ[A-Za-z0-9_-]{5,4096}\.eyJ[A-Za-z0-9_-]{5,8192}"
         r"\.[A-Za-z0-9_-]{10,4096}",
-        0,
+        ("eyJ",),
     ),
-    (
+    _rule(
         # scheme://user:password@host -> only the password is replaced.
         "url-password",
-        r"\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/@\"'<>\\]{1,128}:([^\s/@\"'<>\\]{1,256})@",
-        1,
+        # The scheme before "://" is checked in code, so the scan can jump to the literal.
+        r"://[^\s:/@\"'<>\\]{1,128}:([^\s/@\"'<>\\]{1,256})@",
+        ("://",),
+        group=1,
+        left_boundary=False,
     ),
-    (
+    _rule(
         "bearer-token",
-        r"(?:\bBearer|(?i:authorization)\\?[\"']?:[ \t]{0,3}\\?[\"']?(?:Basic|Bearer|token))"
-        r"[ \t]{1,4}([A-Za-z0-9_\-+/=.~]{16,2048})",
-        1,
+        r"(?:\bbearer|authorization\\?[\"']?:[ \t]{0,3}\\?[\"']?(?:basic|bearer|token))"
+        r"[ \t]{1,4}([a-z0-9_\-+/=.~]{16,2048})",
+        ("bearer", "authorization"),
+        group=1,
+        fold=True,
+        left_boundary=False,
     ),
 )
-
-_COMPILED_PROVIDERS: tuple[tuple[str, re.Pattern[str], int], ...] = tuple(
-    (kind, re.compile(pattern), group) for kind, pattern, group in _PROVIDER_PATTERNS
-)
-
-# Most specific first: when two rules cover the same span, the earlier kind names it.
-_PRIORITY: dict[str, int] = {kind: rank for rank, (kind, _, _) in enumerate(_PROVIDER_PATTERNS)}
+_PRIORITY: dict[str, int] = {rule.kind: rank for rank, rule in enumerate(_RULES)}
 
 # --- secret-looking names ------------------------------------------------------------------------
+# Matched on the ASCII-lowercased text; offsets are the same in the original.
 _SECRET_WORD = (
     r"(?:pass(?:word|wd|phrase)|secret|token|api[_-]?key|apikey|access[_-]?key"
     r"|private[_-]?key|credentials?|auth[_-]?key|session[_-]?key|signing[_-]?key)"
 )
-# name = letters/digits/_/- around a secret word; the word must start at a non-letter.
+_SECRET_LITERALS = ("pass", "secret", "token", "key", "credential")
 _ASSIGNMENT = re.compile(
-    r"(?<![A-Za-z])(?P<name>(?i:" + _SECRET_WORD + r")[A-Za-z0-9_-]{0,40}+)"
+    r"(?P<name>" + _SECRET_WORD + r"[a-z0-9_-]{0,40}+)"
     r"\\?[\"']?[ \t]{0,3}(?::=|=>|=|:)[ \t]{0,3}"
-    r"(?:(?P<q>\\?[\"'])(?P<qval>[^\"'\\\n]{1,512})(?P=q)|(?P<val>[^\s\"'`,;)}\]\[(<>]{1,512}))"
+    r"(?:(?P<q>\\?[\"'])(?P<qval>[^\"'\\\n]{1,512})(?P=q)"
+    r"|(?P<val>[^\s\"'`,;)}\]\[(<>\\]{1,512}))"
 )
 # A high-entropy run shortly after a secret word, in prose or logs ("token is 3fa9...").
 _NEAR_NAME = re.compile(
-    r"(?<![A-Za-z])(?i:" + _SECRET_WORD + r"|bearer)s?\b[^\S\n]{0,3}(?:is|was|:|=)?[^\S\n]{0,3}"
-    r"[\"'`]?(?P<val>[A-Za-z0-9_\-+/=.~]{16,512})"
+    r"(?:" + _SECRET_WORD + r"|bearer)s?\b"
+    r"(?:[^\S\n]{1,3}(?:is|was)?[^\S\n]{0,3}|[^\S\n]{0,3}[:=][^\S\n]{0,3})"
+    r"[\"'`]?(?P<val>[a-z0-9_\-+/=.~]{16,512})"
 )
 
 # Name suffixes that describe something other than the secret itself.
-_NAME_SUFFIX_EXCLUDED = (
-    "file",
-    "path",
-    "url",
-    "uri",
-    "dir",
-    "count",
-    "len",
-    "length",
-    "type",
-    "name",
-    "id",
-    "env",
-    "var",
-    "limit",
-    "size",
-    "prefix",
-    "header",
-    "field",
-    "hash",
-    "usage",
-    "used",
-    "budget",
+_NAME_SUFFIX_EXCLUDED = frozenset(
+    {
+        "file",
+        "path",
+        "url",
+        "uri",
+        "dir",
+        "count",
+        "len",
+        "length",
+        "type",
+        "name",
+        "id",
+        "env",
+        "var",
+        "limit",
+        "size",
+        "prefix",
+        "header",
+        "field",
+        "hash",
+        "usage",
+        "used",
+        "budget",
+        "base",
+    }
 )
-_PLACEHOLDER_WORDS = ("your", "redacted", "placeholder", "changeme", "dummy", "xxxx", "****")
+_PLACEHOLDER_WORDS = ("your", "redacted", "placeholder", "changeme", "dummy", "xxxx", "****", "...")
 _LITERAL_WORDS = frozenset(
     {"none", "null", "nil", "true", "false", "undefined", "string", "str", "bytes", "optional"}
 )
@@ -203,63 +242,111 @@ def _entropy(value: str) -> float:
 
 
 def _looks_random(value: str) -> bool:
-    """Letters mixed with digits and a spread of characters: a key, not a word."""
-    has_digit = any(c.isdigit() for c in value)
-    has_alpha = any(c.isalpha() for c in value)
-    return has_digit and has_alpha and _entropy(value) >= 3.3
+    """Letters mixed with digits and a spread of characters: a key, not a word or a path."""
+    digits = sum(c.isdigit() for c in value)
+    letters = sum(c.isalpha() for c in value)
+    return digits >= 2 and letters >= 2 and _entropy(value) >= 3.3
 
 
-def _assignment_matches(text: str) -> list[SecretMatch]:
+_SCHEME_END = re.compile(r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}\Z")
+
+
+def _looks_like_token(value: str) -> bool:
+    """A bearer value is a credential when it is not a placeholder and carries digits."""
+    return not _is_placeholder(value) and any(c.isdigit() for c in value)
+
+
+def _lower_same_length(text: str) -> str:
+    """``text`` lowercased with every character at its original offset.
+
+    ``str.lower`` is fast but a few characters (``İ``) lower to two; only
+    then is the slower ASCII-only translation used.
+    """
+    lowered = text.lower()
+    return lowered if len(lowered) == len(text) else text.translate(_ASCII_LOWER)
+
+
+def _is_word_char(char: str) -> bool:
+    return char.isascii() and (char.isalnum() or char == "_")
+
+
+def _word_start(text: str, index: int) -> bool:
+    """The name starts a word: ``db_password`` and ``PASSWORD`` count, ``bypass`` does not."""
+    return index == 0 or not text[index - 1].isalpha()
+
+
+def _assignment_matches(text: str, lowered: str) -> list[SecretMatch]:
     found: list[SecretMatch] = []
-    for m in _ASSIGNMENT.finditer(text):
-        name = m.group("name")
+    for m in _ASSIGNMENT.finditer(lowered):
+        if not _word_start(text, m.start()):
+            continue
+        name = text[m.start("name") : m.end("name")]
         if not _name_is_secret(name):
             continue
-        quoted = m.group("qval")
-        value = quoted if quoted is not None else m.group("val")
-        stripped = value.strip()
-        if not stripped or _is_placeholder(stripped):
+        quoted = m.group("qval") is not None
+        group = "qval" if quoted else "val"
+        value = text[m.start(group) : m.end(group)].strip()
+        if not value or _is_placeholder(value):
             continue
-        if quoted is not None:
-            keep = len(stripped) >= 4 and (" " not in stripped or _looks_random(stripped))
+        if quoted:
+            keep = len(value) >= 4 and (" " not in value or _looks_random(value))
         elif name.isupper():
             # Environment style (``DB_PASSWORD=hunter2``): any literal value.
-            keep = len(stripped) >= 4
+            keep = len(value) >= 4
         else:
             # Code style: ``password = user_password`` is a reference, not a literal.
-            keep = len(stripped) >= 6 and (
-                any(c.isdigit() for c in stripped) or not re.fullmatch(r"[A-Za-z_][\w.]*", stripped)
+            is_call = text[m.end(group) : m.end(group) + 1] == "("
+            reference = re.fullmatch(r"[A-Za-z_][\w.]*", value) is not None
+            keep = (
+                len(value) >= 6
+                and not is_call
+                and (not reference or ("." not in value and any(c.isdigit() for c in value)))
             )
         if keep:
-            group = "qval" if quoted is not None else "val"
             found.append(SecretMatch("secret-assignment", m.start(group), m.end(group)))
     return found
 
 
-def _near_name_matches(text: str) -> list[SecretMatch]:
+_DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+
+
+def _near_name_matches(text: str, lowered: str) -> list[SecretMatch]:
     found: list[SecretMatch] = []
-    for m in _NEAR_NAME.finditer(text):
-        value = m.group("val")
+    for m in _NEAR_NAME.finditer(lowered):
+        if not _word_start(text, m.start()):
+            continue
+        value = text[m.start("val") : m.end("val")]
+        if text[m.end("val") : m.end("val") + 1] == "(" or _DOTTED_NAME.fullmatch(value):
+            continue  # code: ``token = Base.url_encode64(...)``
         if _looks_random(value) and not _is_placeholder(value):
             found.append(SecretMatch("high-entropy-secret", m.start("val"), m.end("val")))
     return found
 
 
-_RULES: tuple[Callable[[str], list[SecretMatch]], ...] = (
-    _assignment_matches,
-    _near_name_matches,
-)
-
-
 def find_secrets(text: str) -> list[SecretMatch]:
     """All secrets in ``text`` as non-overlapping spans, in order of position."""
+    lowered = _lower_same_length(text)
     candidates: list[SecretMatch] = []
-    for kind, pattern, group in _COMPILED_PROVIDERS:
-        for m in pattern.finditer(text):
-            if m.end(group) > m.start(group):
-                candidates.append(SecretMatch(kind, m.start(group), m.end(group)))
     for rule in _RULES:
-        candidates.extend(rule(text))
+        haystack = lowered if rule.fold else text
+        if not any(literal in haystack for literal in rule.literals):
+            continue
+        for m in rule.pattern.finditer(haystack):
+            if rule.left_boundary and m.start() and _is_word_char(text[m.start() - 1]):
+                continue
+            if rule.kind == "url-password" and not _SCHEME_END.search(
+                text, max(0, m.start() - 22), m.start()
+            ):
+                continue
+            if rule.kind == "bearer-token" and not _looks_like_token(text[m.start(1) : m.end(1)]):
+                continue
+            if m.end(rule.group) > m.start(rule.group):
+                candidates.append(SecretMatch(rule.kind, m.start(rule.group), m.end(rule.group)))
+    if "PRIVATE KEY" in text:
+        candidates.extend(_orphan_key_tails(text))
+    if any(literal in lowered for literal in _SECRET_LITERALS):
+        candidates.extend(_assignment_matches(text, lowered))
+        candidates.extend(_near_name_matches(text, lowered))
     candidates.sort(key=lambda s: (s.start, -(s.end - s.start), _PRIORITY.get(s.kind, 99)))
     chosen: list[SecretMatch] = []
     for candidate in candidates:
@@ -267,6 +354,41 @@ def find_secrets(text: str) -> list[SecretMatch]:
             continue
         chosen.append(candidate)
     return chosen
+
+
+_PEM_END = re.compile(r"-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
+# Line breaks as written, or escaped inside a JSON string.
+_LINE_BREAK = re.compile(r"\r?\n|\\r?\\n")
+_PEM_LINE = re.compile(r"[ \t]*(?:[A-Za-z0-9+/=]{8,}|Proc-Type:.*|DEK-Info:.*|)[ \t]*")
+_PEM_PARTIAL = re.compile(r"[A-Za-z0-9+/=]{8,}[ \t]*$")
+_PEM_MAX_BODY = 16_384
+
+
+def _orphan_key_tails(text: str) -> list[SecretMatch]:
+    """The base64 lines before an END line whose BEGIN is gone (a clipped or split key)."""
+    found: list[SecretMatch] = []
+    for m in _PEM_END.finditer(text):
+        floor = max(0, m.start() - _PEM_MAX_BODY)
+        segment = text[floor : m.start()]
+        start = m.start()
+        line_end = len(segment)
+        for line_break in reversed(list(_LINE_BREAK.finditer(segment))):
+            if not _PEM_LINE.fullmatch(segment, line_break.end(), line_end):
+                # A line that only ends in key material: take that end.
+                partial = _PEM_PARTIAL.search(segment, line_break.end(), line_end)
+                if partial:
+                    start = floor + partial.start()
+                break
+            start = floor + line_break.start()
+            line_end = line_break.start()
+        else:
+            partial = _PEM_PARTIAL.search(segment, 0, line_end)
+            if _PEM_LINE.fullmatch(segment, 0, line_end):
+                start = floor
+            elif partial:
+                start = floor + partial.start()
+        found.append(SecretMatch("private-key", start, m.end()))
+    return found
 
 
 def redact(text: str) -> str:
