@@ -1,0 +1,79 @@
+"""Helpers for the hook tests: real ``python -m acecode hook`` subprocesses.
+
+The root conftest already isolates ``HOME`` and the project (``CLAUDE_PROJECT_DIR``);
+``run_hook`` adds the hook's stdin and extra environment and returns what
+Claude Code would see: exit code, stdout, stderr and the wall time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ACECODE = [sys.executable, "-m", "acecode"]
+
+
+@dataclass
+class HookRun:
+    """The outcome of one hook process."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+    seconds: float
+
+    def output(self) -> dict[str, Any]:
+        """The JSON object printed for Claude Code."""
+        return json.loads(self.stdout)
+
+    def context(self) -> str:
+        """The injected ``additionalContext``."""
+        return self.output()["hookSpecificOutput"]["additionalContext"]
+
+
+def run_hook(
+    event: str,
+    payload: dict[str, Any] | bytes | None = None,
+    *,
+    env: dict[str, str] | None = None,
+    drop_env: tuple[str, ...] = (),
+    command: list[str] | None = None,
+) -> HookRun:
+    """Run ``acecode hook EVENT`` with ``payload`` (a dict is sent as JSON) on stdin."""
+    data = payload if isinstance(payload, bytes) else json.dumps(payload or {}).encode()
+    full_env = {
+        k: v for k, v in os.environ.items() if not k.startswith("ACECODE_") and k not in drop_env
+    }
+    full_env.update(env or {})
+    started = time.perf_counter()
+    proc = subprocess.run(
+        command or [*ACECODE, "hook", event],
+        input=data,
+        capture_output=True,
+        env=full_env,
+        timeout=60,
+    )
+    return HookRun(
+        proc.returncode,
+        proc.stdout.decode(),
+        proc.stderr.decode(),
+        time.perf_counter() - started,
+    )
+
+
+def entry(name: str, text: str, helpful: int = 0, harmful: int = 0) -> dict[str, Any]:
+    return {"name": name, "text": text, "helpful": helpful, "harmful": harmful}
+
+
+def write_playbook(project: Path, sections: dict[str, list[dict[str, Any]]]) -> Path:
+    """Write a sections playbook to ``<project>/.claude/playbook.json``."""
+    path = project / ".claude" / "playbook.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"version": "1.0", "sections": sections}), encoding="utf-8")
+    return path

@@ -1,0 +1,259 @@
+"""Learning hooks end to end: SessionEnd, PreCompact and SubagentStop.
+
+The background learner is a stub (``ACECODE_LEARN_COMMAND``) that sleeps,
+then records its arguments and environment: it proves that the hook returns
+long before the learner is done, and exactly what the learner was given. The
+real ``acecode learn`` run by these hooks is covered by the pipeline tests.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hook_helpers import run_hook
+
+STUB = """
+import json, os, sys, time
+time.sleep(float(os.environ.get("STUB_SLEEP", "0")))
+print("stub learner ran", file=sys.stderr)
+record = {
+    "argv": sys.argv[1:],
+    "disabled": os.environ.get("ACECODE_HOOKS_DISABLED"),
+    "project_env": os.environ.get("CLAUDE_PROJECT_DIR"),
+    "cwd": os.getcwd(),
+    "session_leader": os.getsid(0) == os.getpid(),
+}
+with open(os.environ["STUB_OUT"], "w") as handle:
+    json.dump(record, handle)
+"""
+
+
+@pytest.fixture
+def learner(tmp_path: Path) -> dict[str, str]:
+    """Environment that makes the hooks start the stub learner."""
+    stub = tmp_path / "stub_learner.py"
+    stub.write_text(STUB, encoding="utf-8")
+    return {
+        "ACECODE_LEARN_COMMAND": f"{shlex.quote(sys.executable)} {shlex.quote(str(stub))}",
+        "STUB_OUT": str(tmp_path / "learner.json"),
+        "STUB_SLEEP": "0",
+    }
+
+
+@pytest.fixture
+def transcript(tmp_path: Path) -> Path:
+    path = tmp_path / "session.jsonl"
+    path.write_text('{"type": "user", "message": {"role": "user", "content": "hi"}}\n')
+    return path
+
+
+def _wait_for(path: Path, timeout: float = 15.0) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if path.exists() and path.stat().st_size:
+            return json.loads(path.read_text())
+        time.sleep(0.05)
+    raise AssertionError(f"the background learner did not finish within {timeout} s")
+
+
+def _log(project: Path) -> Path:
+    return project / ".claude" / "acecode" / "logs" / "learn.log"
+
+
+def _end(transcript: Path, reason: str = "logout") -> dict:
+    return {
+        "session_id": "s1",
+        "hook_event_name": "SessionEnd",
+        "transcript_path": str(transcript),
+        "reason": reason,
+    }
+
+
+def test_session_end_returns_before_the_learner_finishes(
+    project_dir: Path, transcript: Path, learner: dict[str, str]
+) -> None:
+    run = run_hook("session-end", _end(transcript), env={**learner, "STUB_SLEEP": "3"})
+    assert (run.returncode, run.stdout, run.stderr) == (0, "", "")
+    assert run.seconds < 2.0, f"SessionEnd took {run.seconds:.2f} s"
+    assert not Path(learner["STUB_OUT"]).exists()  # still sleeping: the hook did not wait
+    record = _wait_for(Path(learner["STUB_OUT"]))
+    assert record["argv"] == [
+        "learn",
+        str(transcript),
+        "--source",
+        "session-end",
+        "--project",
+        str(project_dir),
+    ]
+    assert record["disabled"] == "1"
+    assert record["project_env"] == str(project_dir)
+    assert record["cwd"] == str(project_dir)
+    assert record["session_leader"] is True  # detached: survives Claude Code exiting
+    deadline = time.monotonic() + 5
+    while "stub learner ran" not in _log(project_dir).read_text() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    log = _log(project_dir).read_text()
+    assert f"session-end: learning from {transcript}" in log
+    assert "stub learner ran" in log
+
+
+@pytest.mark.parametrize("reason", ["prompt_input_exit", "clear"])
+def test_opt_in_reasons_do_not_learn_by_default(
+    project_dir: Path, transcript: Path, learner: dict[str, str], reason: str
+) -> None:
+    run = run_hook("session-end", _end(transcript, reason), env=learner)
+    assert (run.returncode, run.stdout, run.stderr) == (0, "", "")
+    assert not _log(project_dir).exists()  # the log line is written before any start
+
+
+@pytest.mark.parametrize(
+    ("reason", "setting", "scope_file"),
+    [
+        ("prompt_input_exit", "playbook_update_on_exit", "home"),
+        ("clear", "playbook_update_on_clear", "local"),
+    ],
+)
+def test_opt_in_reasons_learn_when_the_setting_is_on(
+    project_dir: Path,
+    home_dir: Path,
+    transcript: Path,
+    learner: dict[str, str],
+    reason: str,
+    setting: str,
+    scope_file: str,
+) -> None:
+    settings = (
+        home_dir / ".claude" / "settings.json"
+        if scope_file == "home"
+        else project_dir / ".claude" / "settings.local.json"
+    )
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(json.dumps({setting: True}))
+    run_hook("session-end", _end(transcript, reason), env=learner)
+    assert _wait_for(Path(learner["STUB_OUT"]))["argv"][:2] == ["learn", str(transcript)]
+
+
+@pytest.mark.parametrize("reason", ["logout", "other", "bypass_permissions_disabled", None])
+def test_other_reasons_learn(transcript: Path, learner: dict[str, str], reason: str | None) -> None:
+    run_hook("session-end", _end(transcript, reason), env=learner)
+    assert _wait_for(Path(learner["STUB_OUT"]))["argv"][3] == "session-end"
+
+
+def test_pre_compact_always_learns(
+    project_dir: Path, transcript: Path, learner: dict[str, str]
+) -> None:
+    payload = {"session_id": "s1", "transcript_path": str(transcript), "trigger": "auto"}
+    run = run_hook("pre-compact", payload, env=learner)
+    assert (run.returncode, run.stdout, run.stderr) == (0, "", "")
+    assert _wait_for(Path(learner["STUB_OUT"]))["argv"][2:4] == ["--source", "pre-compact"]
+
+
+@pytest.mark.parametrize("event", ["pre-compact", "session-end"])
+@pytest.mark.parametrize("kind", ["empty", "missing", "absent"])
+def test_nothing_to_learn_returns_at_once(
+    project_dir: Path, tmp_path: Path, learner: dict[str, str], event: str, kind: str
+) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    payload: dict = {"session_id": "s1", "reason": "logout"}
+    if kind != "absent":
+        payload["transcript_path"] = str(empty if kind == "empty" else tmp_path / "nope.jsonl")
+    run = run_hook(event, payload, env=learner)
+    assert (run.returncode, run.stdout, run.stderr) == (0, "", "")
+    assert not _log(project_dir).exists()
+
+
+def test_subagent_stop_learns_from_the_subagent_transcript(
+    project_dir: Path, tmp_path: Path, transcript: Path, learner: dict[str, str]
+) -> None:
+    agent = tmp_path / "agent-a1.jsonl"
+    agent.write_text(transcript.read_text())
+    payload = {
+        "session_id": "s1",
+        "transcript_path": str(transcript),
+        "agent_id": "a1",
+        "agent_type": "general-purpose",
+        "agent_transcript_path": str(agent),
+        "stop_hook_active": False,
+    }
+    run = run_hook("subagent-stop", payload, env=learner)
+    assert (run.returncode, run.stdout, run.stderr) == (0, "", "")
+    argv = _wait_for(Path(learner["STUB_OUT"]))["argv"]
+    assert argv[:4] == ["learn", str(agent), "--source", "subagent-stop"]
+
+
+def test_subagent_stop_respects_learn_from_subagents(
+    project_dir: Path, tmp_path: Path, transcript: Path, learner: dict[str, str]
+) -> None:
+    payload = {"session_id": "s1", "agent_transcript_path": str(transcript)}
+    run = run_hook(
+        "subagent-stop", payload, env={**learner, "ACECODE_LEARN_FROM_SUBAGENTS": "false"}
+    )
+    assert (run.returncode, run.stderr) == (0, "")
+    assert not _log(project_dir).exists()
+
+
+def test_subagent_stop_without_agent_transcript_does_nothing(
+    project_dir: Path, transcript: Path, learner: dict[str, str]
+) -> None:
+    payload = {"session_id": "s1", "transcript_path": str(transcript)}
+    run = run_hook("subagent-stop", payload, env=learner)
+    assert (run.returncode, run.stdout, run.stderr) == (0, "", "")
+    assert not _log(project_dir).exists()
+
+
+def test_learning_hooks_are_disabled_by_env(
+    project_dir: Path, transcript: Path, learner: dict[str, str]
+) -> None:
+    env = {**learner, "ACECODE_HOOKS_DISABLED": "1"}
+    for event in ("session-end", "pre-compact"):
+        assert run_hook(event, _end(transcript), env=env).returncode == 0
+    assert not _log(project_dir).exists()
+
+
+def test_unwritable_project_is_one_line_not_a_failure(
+    project_dir: Path, transcript: Path, learner: dict[str, str]
+) -> None:
+    (project_dir / ".claude").write_text("a file where a folder should be")
+    run = run_hook("session-end", _end(transcript), env=learner)
+    assert run.returncode == 0
+    assert run.stdout == ""
+    lines = run.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("acecode: could not start the background")
+
+
+GARBAGE = [b"garbage", b"[1, 2]", b"\xff\xfe\x00", b'{"session_id": 5, "cwd": 7}']
+
+
+@pytest.mark.parametrize("data", GARBAGE)
+@pytest.mark.parametrize(
+    "event",
+    ["session-start", "user-prompt-submit", "session-end", "pre-compact", "subagent-stop", "nope"],
+)
+def test_garbage_input_never_exits_2(
+    playbook: Path, learner: dict[str, str], event: str, data: bytes
+) -> None:
+    run = run_hook(event, data, env=learner)
+    assert run.returncode == 0
+    assert "Traceback" not in run.stderr
+    assert len(run.stderr.splitlines()) <= 1
+    assert run.stdout == "" or json.loads(run.stdout)["hookSpecificOutput"]
+
+
+def test_no_stdin_at_all_is_harmless(playbook: Path) -> None:
+    import subprocess
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "acecode", "hook", "session-end"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        env={k: v for k, v in os.environ.items() if not k.startswith("ACECODE_")},
+        timeout=60,
+    )
+    assert (proc.returncode, proc.stderr) == (0, b"")
