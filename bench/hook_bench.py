@@ -1,0 +1,164 @@
+"""Whole-process time of the injection hook against a bare interpreter start.
+
+Usage: ``python bench/hook_bench.py [--runs 31] [--sizes 50 500]``
+
+Every row is a fresh process started the way Claude Code starts a hook, fed
+the hook's JSON on stdin; rows are interleaved run by run so that machine
+noise hits them alike. Figures are medians in milliseconds; ``ratio`` divides
+by the median of ``python -c pass`` measured in the same run. The goal from
+issue #5 is at most 3x.
+
+- ``SessionStart, N entries``: the usual case, the rendered text comes from
+  the injection cache (one small JSON file).
+- ``... cache miss``: the cache is deleted before each run, so the hook loads
+  the playbook through the store and formats it (after every playbook change).
+- ``UserPromptSubmit, already injected``: what every later prompt costs.
+
+Bytecode is cached under a temporary ``PYTHONPYCACHEPREFIX`` (and
+``PYTHONDONTWRITEBYTECODE`` is cleared) so acecode's modules load from
+``.pyc`` as in a normal install, not recompiled on every run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+BENCH_DIR = Path(__file__).resolve().parent
+GOAL_RATIO = 3.0
+
+
+def _hook_command() -> list[str]:
+    """The installed console script, as ``acecode install`` writes it."""
+    script = Path(sys.executable).parent / ("acecode.exe" if os.name == "nt" else "acecode")
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "acecode"]
+
+
+def _write_playbook(project: Path, size: int) -> None:
+    sys.path.insert(0, str(BENCH_DIR))
+    from _corpus import coding_tips
+    from acecode.playbook.schema import SECTION_NAMES, SECTION_SLUGS
+
+    sections: dict[str, list[dict]] = {name: [] for name in SECTION_NAMES}
+    for i, text in enumerate(coding_tips(size)):
+        section = SECTION_NAMES[i % len(SECTION_NAMES)]
+        name = f"{SECTION_SLUGS[section]}-{len(sections[section]) + 1:03d}"
+        sections[section].append({"name": name, "text": text, "helpful": i % 4, "harmful": 0})
+    folder = project / ".claude"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "playbook.json").write_text(
+        json.dumps({"version": "1.0", "sections": sections}, indent=2), encoding="utf-8"
+    )
+
+
+class Row:
+    """One measured command: label, argv, stdin, and what to do before each run."""
+
+    def __init__(
+        self,
+        label: str,
+        argv: list[str],
+        stdin: bytes = b"",
+        before: Callable[[], None] | None = None,
+        expect_context: bool = False,
+    ) -> None:
+        self.label, self.argv, self.stdin = label, argv, stdin
+        self.before, self.expect_context = before, expect_context
+        self.times: list[float] = []
+
+    def run(self, env: dict[str, str]) -> None:
+        if self.before is not None:
+            self.before()
+        started = time.perf_counter()
+        proc = subprocess.run(self.argv, input=self.stdin, capture_output=True, env=env)
+        self.times.append(time.perf_counter() - started)
+        if proc.returncode != 0 or proc.stderr:
+            raise SystemExit(f"{self.label}: exit {proc.returncode}: {proc.stderr.decode()}")
+        if self.expect_context and b"additionalContext" not in proc.stdout:
+            raise SystemExit(f"{self.label}: nothing was injected")
+
+    def median_ms(self) -> float:
+        return statistics.median(self.times) * 1000
+
+
+def _rows(workdir: Path, sizes: list[int]) -> list[Row]:
+    hook = _hook_command()
+    rows = [Row("python -c pass", [sys.executable, "-c", "pass"])]
+    for size in sizes:
+        project = workdir / f"project-{size}"
+        _write_playbook(project, size)
+        start = json.dumps(
+            {"session_id": "bench", "source": "startup", "cwd": str(project)}
+        ).encode()
+        cache = project / ".claude" / "acecode" / "injection-cache.json"
+        rows.append(
+            Row(
+                f"SessionStart, {size} entries",
+                [*hook, "hook", "session-start"],
+                start,
+                expect_context=True,
+            )
+        )
+        rows.append(
+            Row(
+                f"SessionStart, {size} entries, cache miss",
+                [*hook, "hook", "session-start"],
+                start,
+                before=lambda cache=cache: cache.unlink(missing_ok=True),
+                expect_context=True,
+            )
+        )
+    prompt = json.dumps(
+        {"session_id": "bench", "prompt": "hi", "cwd": str(workdir / f"project-{sizes[0]}")}
+    ).encode()
+    rows.append(
+        Row("UserPromptSubmit, already injected", [*hook, "hook", "user-prompt-submit"], prompt)
+    )
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=31, help="runs per row (median reported)")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[50, 500])
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="acecode-hook-bench-") as tmp:
+        workdir = Path(tmp)
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in {"PYTHONDONTWRITEBYTECODE", "CLAUDE_PROJECT_DIR"}
+            and not k.startswith("ACECODE_")
+        }
+        env["PYTHONPYCACHEPREFIX"] = str(workdir / "pycache")
+        rows = _rows(workdir, args.sizes)
+        for row in rows:  # warm-up: bytecode, page cache, injection cache
+            row.run(env)
+            row.times.clear()
+        for _ in range(args.runs):
+            for row in rows:
+                row.run(env)
+
+    base = rows[0].median_ms()
+    print(f"hook command: {' '.join(_hook_command())} hook <event>")
+    print(f"python {sys.version.split()[0]}, {args.runs} runs per row, median wall time\n")
+    width = max(len(row.label) for row in rows)
+    print(f"| {'command':<{width}} | median ms | ratio | goal <= {GOAL_RATIO:g}x |")
+    print(f"|{'-' * (width + 2)}|----------:|------:|:---------:|")
+    for row in rows:
+        ratio = row.median_ms() / base
+        verdict = "-" if row is rows[0] else ("yes" if ratio <= GOAL_RATIO else "no")
+        print(f"| {row.label:<{width}} | {row.median_ms():9.1f} | {ratio:5.2f} | {verdict:^9} |")
+
+
+if __name__ == "__main__":
+    main()
