@@ -139,7 +139,7 @@ _RULES: tuple[_Rule, ...] = (
         # scheme://user:password@host -> only the password is replaced.
         "url-password",
         # The scheme before "://" is checked in code, so the scan can jump to the literal.
-        r"://[^\s:/@\"'<>\\]{1,128}:([^\s/@\"'<>\\]{1,256})@",
+        r"://[^\s:/@\"'<>\\\[\]]{1,128}:([^\s/@\"'<>\\]{1,256})@",
         ("://",),
         group=1,
         left_boundary=False,
@@ -290,18 +290,15 @@ def _assignment_matches(text: str, lowered: str) -> list[SecretMatch]:
             continue
         if quoted:
             keep = len(value) >= 4 and (" " not in value or _looks_random(value))
+        elif text[m.end(group) : m.end(group) + 1] in ("(", "[") or _DOTTED_NAME.fullmatch(value):
+            keep = False  # code: ``API_KEY = os.environ[...]``, ``token = make_token()``
         elif name.isupper():
             # Environment style (``DB_PASSWORD=hunter2``): any literal value.
             keep = len(value) >= 4
         else:
             # Code style: ``password = user_password`` is a reference, not a literal.
-            is_call = text[m.end(group) : m.end(group) + 1] == "("
-            reference = re.fullmatch(r"[A-Za-z_][\w.]*", value) is not None
-            keep = (
-                len(value) >= 6
-                and not is_call
-                and (not reference or ("." not in value and any(c.isdigit() for c in value)))
-            )
+            reference = re.fullmatch(r"[A-Za-z_]\w*", value) is not None
+            keep = len(value) >= 6 and (not reference or any(c.isdigit() for c in value))
         if keep:
             found.append(SecretMatch("secret-assignment", m.start(group), m.end(group)))
     return found
