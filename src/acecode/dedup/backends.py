@@ -102,6 +102,11 @@ class MiniLMOnnxBackend:
         # for a 6-layer int8 model on short texts; a warm cycle loads once and
         # embeds a handful of texts, so loading fast matters more.
         options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_DISABLE_ALL
+        # One thread: learning runs in the background while the user works, and a
+        # second thread cost ~40% more CPU (spin-waiting) for a wall-time gain only
+        # on an idle machine.
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
         self._session = onnxruntime.InferenceSession(
             str(model_file), options, providers=["CPUExecutionProvider"]
         )

@@ -163,6 +163,8 @@ def deduplicate(
             warn(f"semantic de-duplication skipped: no embedding backend ({exc})")
             return DedupResult(result_playbook, limit, skipped=f"no embedding backend: {exc}")
 
+    import numpy as np
+
     texts = [str(entry.get("text", "")) for _, entry in located]
     vectors = embed_texts(texts, backend, cache)
     sims = similarity_matrix(vectors, backend.paraphrase_cosine, texts)
@@ -176,6 +178,9 @@ def deduplicate(
             survivor["helpful"] = int(survivor.get("helpful", 0)) + int(gone.get("helpful", 0))
             survivor["harmful"] = int(survivor.get("harmful", 0)) + int(gone.get("harmful", 0))
             doomed.add(id(gone))
+        within = sims[np.ix_(members, members)].copy()
+        np.fill_diagonal(within, -np.inf)
+        linked_by = within.max(axis=1)
         groups.append(
             DuplicateGroup(
                 survivor=_ref(located[keep]),
@@ -183,9 +188,9 @@ def deduplicate(
                     MergedEntry(
                         entry=_ref(located[i]),
                         similarity_to_survivor=float(sims[keep, i]),
-                        linked_by=float(max(sims[i, j] for j in members if j != i)),
+                        linked_by=float(linked_by[k]),
                     )
-                    for i in rest
+                    for k, i in enumerate(rest, start=1)
                 ),
             )
         )
