@@ -217,6 +217,7 @@ def build_report(
         {
             "index": indices[o.index] if o.index < len(indices) else o.index,
             "type": o.type,
+            "operation": operations[o.index] if o.index < len(operations) else None,
             "reason": o.reason,
         }
         for o in outcomes
