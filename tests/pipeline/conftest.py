@@ -109,8 +109,8 @@ def routed_llm(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., Routed
 
 
 def is_curator(system: str, prompt: str) -> bool:
-    """The curator's prompt carries the reflector output and asks for operations."""
-    return "curator" in (system + prompt[:400]).lower()
+    """The curator's template introduces itself; the reflector's does not."""
+    return "you are the curator" in (system + prompt).lower()
 
 
 def write_transcript(path: Path, request: str, reply: str, *, error: str | None = None) -> Path:

@@ -10,6 +10,9 @@ import typer
 COMMAND_MODULES: tuple[str, ...] = (
     "acecode.cli.playbook_cmds",
     "acecode.cli.learn_cmds",
+    "acecode.cli.consolidation_cmds",
+    "acecode.cli.install_cmd",
+    "acecode.cli.condense_cmd",
 )
 
 
