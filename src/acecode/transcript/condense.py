@@ -261,7 +261,7 @@ def _result_item(
         return _Item(_P_RESULT, [f"RESULT of {name}: (empty)", ""], name)
     if name in _QUIET_TOOLS:
         lines = content.count("\n") + 1
-        summary = f"({lines} lines) {clip(one_line(content), 160)}"
+        summary = f"({lines} lines) {clip(one_line(content), 160, 0.0)}"
         return _ladder(f"RESULT of {name}: ", summary, _P_RESULT, (200,), name)
     return _ladder(f"RESULT of {name}: ", content, _P_RESULT, (600, 150), name, tail_share=0.5)
 

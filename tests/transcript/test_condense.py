@@ -1,0 +1,202 @@
+"""Condensation: every request and every failure reaches the reflector, within the budget."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from transcript_data import TRANSCRIPTS, SourceRow
+
+from acecode.transcript import load_transcript
+from acecode.transcript.condense import DEFAULT_BUDGET_TOKENS, condense
+from acecode.transcript.text import estimate_tokens
+
+REQUEST_CHARS = 200
+ERROR_CHARS = 100
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+def missing_parts(messages: list[dict], rendering: str) -> list[str]:
+    """Requests and errors absent from a rendering.
+
+    "Present" means: the first 200 characters of each human request and the
+    first 100 characters of each failed tool call's error appear verbatim
+    (whitespace collapsed) in the rendering.
+    """
+    flat = _norm(rendering)
+    missing = []
+    for message in messages:
+        if message["kind"] == "prompt":
+            needle = _norm(message["content"])[:REQUEST_CHARS]
+        elif message["kind"] == "tool_result" and message["is_error"]:
+            needle = _norm(message["content"])[:ERROR_CHARS]
+        else:
+            continue
+        if needle not in flat:
+            missing.append(needle)
+    return missing
+
+
+def test_every_request_and_error_kept_within_default_budget(source_row: SourceRow) -> None:
+    messages = load_transcript(source_row.path)
+    rendering = condense(messages)
+    assert estimate_tokens(rendering) <= DEFAULT_BUDGET_TOKENS
+    assert missing_parts(messages, rendering) == []
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "claude-code-log/-Users-dain-workspace-claude-code-log-sample/"
+        "37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl",
+        "claude-code-viewer/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl",
+        "spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl",
+    ],
+)
+def test_small_budget_still_keeps_requests_and_errors(name: str) -> None:
+    """A quarter of the default budget: the volume goes, the requests and failures stay."""
+    messages = load_transcript(TRANSCRIPTS / name)
+    rendering = condense(messages, 5_000)
+    assert estimate_tokens(rendering) <= 5_000
+    assert missing_parts(messages, rendering) == []
+    assert "omitted to fit the budget" in rendering
+
+
+@pytest.mark.parametrize("budget", [1, 200, 500, 1_000, 3_000])
+def test_any_budget_is_respected(budget: int) -> None:
+    path = TRANSCRIPTS / "claude-code-viewer/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl"
+    rendering = condense(load_transcript(path), budget)
+    assert estimate_tokens(rendering) <= max(budget, 200)
+    assert rendering.startswith("Claude Code session")
+
+
+def _record(role: str, content: object, **extra: object) -> dict:
+    message = {"role": role, "content": content}
+    if role == "assistant":
+        message["id"] = extra.pop("msg_id", "m")
+    return {"type": role, "message": message, **extra}
+
+
+def _call(tool_id: str, name: str, tool_input: dict, msg_id: str) -> dict:
+    block = {"type": "tool_use", "id": tool_id, "name": name, "input": tool_input}
+    return _record("assistant", [block], msg_id=msg_id)
+
+
+def _result(tool_id: str, content: object, is_error: bool = False) -> dict:
+    block = {
+        "type": "tool_result",
+        "tool_use_id": tool_id,
+        "content": content,
+        "is_error": is_error,
+    }
+    return _record("user", [block])
+
+
+def _write(path: Path, records: list[dict]) -> Path:
+    path.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+    return path
+
+
+def test_errors_and_their_fix_outrank_bulk_output(tmp_path: Path) -> None:
+    """Under pressure, file dumps go first; the failure and the edit that fixed it stay."""
+    records = [_record("user", "Make the test suite pass")]
+    for n in range(60):
+        records.append(_call(f"r{n}", "Read", {"file_path": f"src/mod{n}.py"}, f"m{n}"))
+        records.append(
+            _result(f"r{n}", "\n".join(f"{i}\tcode line {i} of mod{n}" for i in range(300)))
+        )
+    records += [
+        _call("t1", "Bash", {"command": "pytest -x tests/test_api.py"}, "mt1"),
+        _result("t1", "Exit code 1\nFAILED tests/test_api.py::test_get - KeyError: 'id'", True),
+        _record(
+            "assistant", [{"type": "text", "text": "The handler drops the id field."}], msg_id="mx"
+        ),
+        _call(
+            "e1",
+            "Edit",
+            {"file_path": "src/api.py", "old_string": "del row['id']", "new_string": "pass"},
+            "me1",
+        ),
+        _result("e1", "The file src/api.py has been updated."),
+        _call("t2", "Bash", {"command": "pytest -x tests/test_api.py"}, "mt2"),
+        _result("t2", "1 passed in 0.1s"),
+        _record("assistant", [{"type": "text", "text": "All tests pass now."}], msg_id="my"),
+    ]
+    rendering = condense(load_transcript(_write(tmp_path / "s.jsonl", records)), 1_500)
+    assert estimate_tokens(rendering) <= 1_500
+    assert "Make the test suite pass" in rendering
+    assert "KeyError: 'id'" in rendering
+    assert "del row['id']" in rendering  # the fix, with its key arguments
+    assert "The handler drops the id field." in rendering
+    assert "All tests pass now." in rendering
+    assert "code line 17 of mod3" not in rendering
+    assert "omitted to fit the budget" in rendering
+
+
+def test_repeated_reads_images_and_test_failures_in_output(tmp_path: Path) -> None:
+    big = "\n".join(f"line {i}" for i in range(500))
+    image = {
+        "type": "image",
+        "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo" * 5000},
+    }
+    records = [
+        _record("user", [{"type": "text", "text": "What does this screenshot show?"}, image]),
+        _call("a", "Read", {"file_path": "x.py"}, "m1"),
+        _result("a", big),
+        _call("b", "Read", {"file_path": "x.py"}, "m2"),
+        _result("b", big),
+        _call("c", "Bash", {"command": "pytest | tail -3"}, "m3"),
+        _result(
+            "c",
+            "collected 3 items\n"
+            + "ok\n" * 300
+            + "FAILED tests/t.py::test_x - assert 1 == 2\n1 failed, 2 passed",
+        ),
+    ]
+    rendering = condense(load_transcript(_write(tmp_path / "s.jsonl", records)))
+    assert "[image: image/png]" in rendering and "iVBORw0KGgo" not in rendering
+    assert "(same output as before)" in rendering
+    assert "line 499" not in rendering  # a file dump is summarised, not copied
+    assert "FAILED tests/t.py::test_x - assert 1 == 2" in rendering
+    assert "1 failed, 2 passed" in rendering
+
+
+def test_empty_transcript_and_determinism() -> None:
+    assert condense([]).startswith("Claude Code session, condensed for review: 0 messages")
+    messages = load_transcript(TRANSCRIPTS / "spotter/short.jsonl")
+    assert condense(messages) == condense(messages)
+
+
+def test_condense_command_prints_exactly_the_llm_input(tmp_path: Path) -> None:
+    """`acecode condense` as a real process: stdout equals condense(), nothing added or eaten."""
+    path = TRANSCRIPTS / "agtrace/claude_session.jsonl"
+    program = (
+        "import typer\n"
+        "from acecode.cli.condense_cmd import register\n"
+        "app = typer.Typer()\n"
+        "app.callback()(lambda: None)\n"
+        "register(app)\n"
+        "app()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program, "condense", str(path), "--budget", "700"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    assert done.stdout == condense(load_transcript(path), 700) + "\n"
+    missing = subprocess.run(
+        [sys.executable, "-c", program, "condense", str(tmp_path / "nope.jsonl")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert missing.returncode == 1
+    assert "transcript not found" in missing.stderr
