@@ -273,3 +273,39 @@ def test_journal_failure_warns_and_keeps_the_saved_playbook(path: Path, capsys) 
     seed(path, 2)
     assert len(texts(path)) == 2
     assert "history journal" in capsys.readouterr().err
+
+
+def test_causes_derived_from_outcomes_and_pruned_records(path: Path) -> None:
+    """The meta the learning cycle records (outcome dicts, pruned records) gives the causes."""
+    from acecode.playbook.scoring import prune_harmful_detailed
+
+    seed(path, 4)
+    with update_playbook(path) as txn:
+        playbook = txn.playbook
+        harmful = {**playbook["sections"]["PATTERNS & APPROACHES"][3], "harmful": 3}
+        playbook["sections"]["PATTERNS & APPROACHES"][3] = harmful
+        playbook, outcomes = apply_operations_with_outcomes(
+            playbook,
+            [
+                {"type": "DELETE", "target_id": "pat-001"},
+                {"type": "MERGE", "source_ids": ["pat-002", "pat-003"], "merged_text": "m" * 60},
+            ],
+        )
+        playbook, pruned = prune_harmful_detailed(playbook)
+        txn.playbook = playbook
+        txn.meta.update(
+            operations=[outcome.as_dict() for outcome in outcomes],
+            pruned=[{"section": s, "entry": e, "reason": "harmful"} for s, e in pruned],
+        )
+    cycle = get_cycle(path)
+    causes = {c.name: c.cause for c in cycle.changes if c.after is None}
+    assert causes == {
+        "pat-001": "delete",
+        "pat-002": "merge",
+        "pat-003": "merge",
+        "pat-004": "prune",
+    }
+    assert cycle.counts["deleted"] == 1
+    assert cycle.counts["merged"] == 2
+    assert cycle.counts["pruned"] == 1
+    assert cycle.counts["added"] == 1

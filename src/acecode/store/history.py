@@ -24,7 +24,10 @@ What the writer puts in ``txn.meta`` (every key optional):
 * ``source`` (str): the transcript path or command that caused the change.
 * ``operations`` (list): the operations or their outcomes, stored as JSON.
 * ``removals`` (dict): entry name -> ``{"cause": ..., "reason": ...}`` for
-  removed entries; unlisted removals get cause ``removed``.
+  removed entries; unlisted removals get cause ``removed``. Without it the
+  causes are derived from ``operations`` (``OperationOutcome.as_dict()``
+  records) and ``pruned`` (``{"entry", "reason"}`` records), see
+  ``removals_from_meta``.
 * anything else JSON-serialisable is kept in the cycle's ``meta`` column.
 """
 
@@ -202,6 +205,35 @@ def annotate_removals(changes: list[EntryChange], removals: Any) -> list[EntryCh
     return changes
 
 
+def removals_from_meta(meta: dict[str, Any]) -> dict[str, Any]:
+    """Why entries were removed: ``meta["removals"]``, or derived from what a cycle recorded.
+
+    Without an explicit ``removals`` mapping, causes are read from
+    ``operations`` given as ``OperationOutcome.as_dict()`` records (DELETE,
+    MERGE) and from ``pruned`` given as ``{"entry": {...}, "reason"}`` or
+    ``{"name", "reason"}`` records.
+    """
+    if isinstance(meta.get("removals"), dict):
+        return meta["removals"]
+    removals: dict[str, Any] = {}
+    for outcome in meta.get("operations") or ():
+        if not isinstance(outcome, dict) or not outcome.get("applied"):
+            continue
+        created = (outcome.get("created") or {}).get("name")
+        for removed in outcome.get("removed") or ():
+            name = (removed.get("entry") or {}).get("name") if isinstance(removed, dict) else None
+            if outcome.get("type") == "MERGE" and name:
+                removals[name] = {"cause": "merge", "reason": f"merged into {created}"}
+            elif outcome.get("type") == "DELETE" and name:
+                removals[name] = {"cause": "delete", "reason": outcome.get("reason") or ""}
+    for item in meta.get("pruned") or ():
+        if isinstance(item, dict):
+            name = item.get("name") or (item.get("entry") or {}).get("name")
+            if name:
+                removals[name] = {"cause": "prune", "reason": item.get("reason") or ""}
+    return removals
+
+
 def count_changes(changes: list[EntryChange]) -> dict[str, int]:
     """Per-cycle counts: added, updated, rated, merged, deleted, pruned, removed.
 
@@ -289,7 +321,7 @@ def record_cycle(
     save. Raises ``HistoryError``/``OSError``/``TypeError`` on failure; use
     ``journal_saved_change`` where a failure must not propagate.
     """
-    changes = annotate_removals(diff_playbooks(before, after), meta.get("removals"))
+    changes = annotate_removals(diff_playbooks(before, after), removals_from_meta(meta))
     counts = count_changes(changes)
     known = {"cycle_id", "kind", "source", "operations", "removals", "undoes"}
     extra = {key: value for key, value in meta.items() if key not in known}
