@@ -15,18 +15,7 @@ from acecode.playbook.operations import apply_operations_with_outcomes
 from acecode.store import load_playbook, update_playbook
 from acecode.store.history import list_cycles
 
-# The commands are not yet listed in acecode.cli.app.COMMAND_MODULES, so the
-# subprocess builds a typer app with this module's ``register``; once listed,
-# this becomes ``[sys.executable, "-m", "acecode"]``.
-CLI = [
-    sys.executable,
-    "-c",
-    "import typer\n"
-    "from acecode.cli.consolidation_cmds import register\n"
-    "app = typer.Typer(pretty_exceptions_enable=False)\n"
-    "register(app)\n"
-    "app(prog_name='acecode')\n",
-]
+CLI = [sys.executable, "-m", "acecode"]
 
 
 def acecode(*args: str) -> subprocess.CompletedProcess[str]:
