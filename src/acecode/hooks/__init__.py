@@ -64,21 +64,24 @@ def _read_payload() -> dict:
     return payload
 
 
+# Event -> handler in ``inject`` (the first two) or ``learn``. The modules are
+# imported on use, so an injection never loads the learning code or vice versa.
+_HANDLERS: dict[str, str] = {
+    "SessionStart": "on_session_start",
+    "UserPromptSubmit": "on_user_prompt_submit",
+    "PreCompact": "on_pre_compact",
+    "SessionEnd": "on_session_end",
+    "SubagentStop": "on_subagent_stop",
+}
+
+
 def _dispatch(event: str, payload: dict) -> dict | None:
+    """Run the event's handler; its return value is the JSON output, if any."""
     if event in ("SessionStart", "UserPromptSubmit"):
-        from acecode.hooks import inject
-
-        if event == "SessionStart":
-            return inject.on_session_start(payload)
-        return inject.on_user_prompt_submit(payload)
-    from acecode.hooks import learn
-
-    handlers = {
-        "PreCompact": learn.on_pre_compact,
-        "SessionEnd": learn.on_session_end,
-        "SubagentStop": learn.on_subagent_stop,
-    }
-    return handlers[event](payload)
+        from acecode.hooks import inject as handlers
+    else:
+        from acecode.hooks import learn as handlers
+    return getattr(handlers, _HANDLERS[event])(payload)
 
 
 def _report(exc: BaseException) -> None:
