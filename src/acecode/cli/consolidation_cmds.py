@@ -7,6 +7,7 @@ journal and its undo/restore rules from ``acecode.store.history``.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -102,11 +103,15 @@ def history(
         status = f"undone by {cycle.undone_by}" if cycle.undone_by else ""
         if cycle.undoes:
             status = f"undoes {cycle.undoes}" + (f"; {status}" if status else "")
+        transcript = cycle.meta.get("transcript")
+        source = cycle.source or ""
+        if isinstance(transcript, str) and transcript and transcript != source:
+            source = f"{source} ({Path(transcript).name})" if source else transcript
         table.add_row(
             cycle.cycle_id,
-            cycle.created_at,
+            cycle.created_at[:19].replace("T", " "),  # local time as recorded, no offset
             cycle.kind,
-            cycle.source or "",
+            source,
             *(
                 str(cycle.counts.get(key, 0))
                 for key in ("added", "updated", "merged", "deleted", "pruned")

@@ -144,6 +144,7 @@ class Cycle:
             "created_at": self.created_at,
             "kind": self.kind,
             "source": self.source,
+            "transcript": self.meta.get("transcript"),
             "counts": self.counts,
             "undoes": self.undoes,
             "undone_by": self.undone_by,
