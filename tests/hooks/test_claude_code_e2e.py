@@ -1,0 +1,163 @@
+"""From ``acecode install`` to a learned entry, as Claude Code would drive it.
+
+A temporary HOME and project, ``python -m acecode install``, then the exact
+hook commands written to settings.json, run through a shell with Claude Code's
+JSON on stdin. The LLM is a local Anthropic-protocol server with scripted
+reflector and curator replies, each delayed so that the background cycle
+visibly outlasts the SessionEnd hook.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from pytest_httpserver import HTTPServer
+from werkzeug import Request, Response
+
+TRANSCRIPTS = Path(__file__).resolve().parents[1] / "data" / "transcripts"
+TRANSCRIPT = TRANSCRIPTS / "spotter" / "short.jsonl"
+LLM_DELAY = 1.0  # seconds per LLM reply: the cycle takes at least two of them
+NEW_RULE = "Run the spotter test suite with make test before pushing."
+
+REFLECTION = {
+    "analysis": "The session ran the tests; [pat-001] helped.",
+    "bullet_tags": [{"name": "pat-001", "tag": "helpful", "rationale": "applied"}],
+}
+CURATION = {
+    "reasoning": "Record how this project runs its tests.",
+    "operations": [{"type": "ADD", "section": "PROJECT CONTEXT", "text": NEW_RULE}],
+}
+
+
+def _reply(request: Request) -> Response:
+    body = json.loads(request.get_data(as_text=True))
+    system = body.get("system") or ""
+    if isinstance(system, list):
+        system = " ".join(block.get("text", "") for block in system)
+    everything = (system + json.dumps(body["messages"])).lower()
+    answer = CURATION if "you are the curator" in everything else REFLECTION
+    time.sleep(LLM_DELAY)
+    message = {
+        "id": "msg_e2e",
+        "type": "message",
+        "role": "assistant",
+        "model": "scripted-model",
+        "content": [{"type": "text", "text": json.dumps(answer)}],
+        "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 100, "output_tokens": 20},
+    }
+    return Response(json.dumps(message), status=200, content_type="application/json")
+
+
+@pytest.fixture
+def llm_env() -> dict[str, str]:
+    server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
+    server.expect_request("/v1/messages", method="POST").respond_with_handler(_reply)
+    server.start()
+    yield {
+        "ACECODE_PROVIDER": "anthropic",
+        "AGENTIC_CONTEXT_API_KEY": "test-key",
+        "AGENTIC_CONTEXT_BASE_URL": server.url_for("/").rstrip("/"),
+        "AGENTIC_CONTEXT_MODEL": "scripted-model",
+    }
+    server.clear()
+    server.stop()
+
+
+def _env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ACECODE_")}
+    env.update(extra or {})
+    return env
+
+
+def _run_installed(settings: dict, event: str, payload: dict, env: dict[str, str]):
+    command = settings["hooks"][event][-1]["hooks"][0]["command"]
+    started = time.perf_counter()
+    proc = subprocess.run(
+        ["/bin/sh", "-c", command],
+        input=json.dumps({"hook_event_name": event, **payload}).encode(),
+        capture_output=True,
+        env=env,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc, time.perf_counter() - started
+
+
+def _context(proc: subprocess.CompletedProcess) -> str:
+    return json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
+@pytest.mark.slow
+def test_install_inject_learn_inject_uninstall(
+    project_dir: Path, home_dir: Path, tmp_path: Path, llm_env: dict[str, str]
+) -> None:
+    install = subprocess.run(
+        [sys.executable, "-m", "acecode", "install"], capture_output=True, env=_env(), timeout=60
+    )
+    assert install.returncode == 0, install.stderr
+    settings_file = home_dir / ".claude" / "settings.json"
+    settings = json.loads(settings_file.read_text())
+
+    playbook = project_dir / ".claude" / "playbook.json"
+    playbook.parent.mkdir()
+    playbook.write_text(
+        json.dumps(
+            {
+                "sections": {
+                    "PATTERNS & APPROACHES": [
+                        {"name": "pat-001", "text": "Read the Makefile first.", "helpful": 0}
+                    ]
+                }
+            }
+        )
+    )
+    env = _env(llm_env)
+    session = {"session_id": "e2e", "cwd": str(project_dir)}
+    started, _ = _run_installed(settings, "SessionStart", {**session, "source": "startup"}, env)
+    assert "[pat-001] helpful=0 harmful=0 :: Read the Makefile first." in _context(started)
+    compacted, _ = _run_installed(settings, "SessionStart", {**session, "source": "compact"}, env)
+    assert _context(compacted) == _context(started)
+    prompt, _ = _run_installed(settings, "UserPromptSubmit", {**session, "prompt": "go"}, env)
+    assert prompt.stdout == b""
+
+    transcript = tmp_path / "e2e.jsonl"
+    shutil.copy(TRANSCRIPT, transcript)
+    before = playbook.read_bytes()
+    ended, seconds = _run_installed(
+        settings,
+        "SessionEnd",
+        {**session, "transcript_path": str(transcript), "reason": "logout"},
+        env,
+    )
+    assert ended.stdout == b""
+    assert seconds < 2 * LLM_DELAY, f"SessionEnd waited {seconds:.2f} s"
+    assert playbook.read_bytes() == before  # the cycle is still running
+
+    deadline = time.monotonic() + 45
+    while NEW_RULE not in playbook.read_text() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    log = (project_dir / ".claude" / "acecode" / "logs" / "learn.log").read_text()
+    saved = json.loads(playbook.read_text())
+    assert saved["sections"]["PROJECT CONTEXT"][0]["text"] == NEW_RULE, log
+    assert saved["sections"]["PATTERNS & APPROACHES"][0]["helpful"] == 1
+    assert f"session-end: learning from {transcript}" in log
+
+    next_session = {"session_id": "e2e-2", "cwd": str(project_dir), "source": "startup"}
+    learned, _ = _run_installed(settings, "SessionStart", next_session, env)
+    assert f":: {NEW_RULE}" in _context(learned)
+    assert "[pat-001] helpful=1" in _context(learned)
+
+    uninstall = subprocess.run(
+        [sys.executable, "-m", "acecode", "uninstall"], capture_output=True, env=_env(), timeout=60
+    )
+    assert uninstall.returncode == 0, uninstall.stderr
+    assert json.loads(settings_file.read_text()) == {}
