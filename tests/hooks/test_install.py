@@ -228,3 +228,12 @@ def test_executable_prefers_the_running_install() -> None:
 )
 def test_acecode_commands_are_recognised(command: str | None, ours: bool) -> None:
     assert installer.is_acecode_command(command) is ours
+
+
+def test_install_warns_when_the_plugin_is_enabled_too(home_dir: Path) -> None:
+    path = home_dir / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps({"enabledPlugins": {"acecode@acecode": True}}))
+    result = _cli("install")
+    assert result.exit_code == 0
+    assert "plugin is also enabled (user settings)" in " ".join(result.output.split())

@@ -59,6 +59,12 @@ def install(scope: scope_option = Scope.user) -> None:
     except installer.SettingsFileError as exc:
         fail(str(exc))
     _show(update)
+    plugin_scopes = installer.plugin_enabled()
+    if plugin_scopes:
+        _line(
+            f"warning: the acecode plugin is also enabled ({', '.join(plugin_scopes)} settings); "
+            "every hook would run twice. Disable the plugin or run `acecode uninstall`."
+        )
     if update.written and scope is Scope.project:
         console.print(
             "the project hooks call `acecode` from PATH: each teammate needs acecode installed"
