@@ -13,6 +13,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "acecode.cli.consolidation_cmds",
     "acecode.cli.install_cmd",
     "acecode.cli.condense_cmd",
+    "acecode.cli.doctor_cmd",
 )
 
 

@@ -1,0 +1,137 @@
+"""``acecode doctor``: everything a user needs to know when something seems off.
+
+Each check prints one line (or a few) and never raises: a broken piece of the
+setup must not hide the others.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from acecode.cli.common import console, playbook_option
+
+TEMPLATES = ("playbook.txt", "reflector.txt", "curator.txt", "reflection.txt")
+
+
+def _provider() -> list[str]:
+    from acecode.llm import ProviderConfigError, explain_provider
+
+    try:
+        return explain_provider().describe().splitlines()
+    except ProviderConfigError as exc:
+        first, *rest = str(exc).splitlines()
+        return [f"[problem] {first}", *rest]
+
+
+def _hooks() -> list[str]:
+    from acecode.install import installations, plugin_enabled
+
+    found = installations()
+    lines = [f"{i.scope}: {i.path} ({', '.join(i.events)})" for i in found]
+    lines += [f"plugin enabled in {scope} settings" for scope in plugin_enabled()]
+    return lines or ["[problem] not installed: run `acecode install`"]
+
+
+def _playbook(path: Path | None) -> list[str]:
+    from acecode.playbook.health import compute_health
+    from acecode.store import PlaybookError, load_playbook, resolve_path
+
+    target = resolve_path(path)
+    try:
+        data = load_playbook(target)
+    except PlaybookError as exc:
+        return [f"[problem] {exc}"]
+    health = compute_health(data)
+    ratio = health["effectiveness_ratio"]
+    return [
+        f"{target}: {health['total_entries']} entries "
+        f"({health['growth_phase']} phase, healthy band 50-150: "
+        f"{'yes' if health['in_healthy_band'] else 'no'})",
+        f"effectiveness: {'n/a' if ratio is None else f'{ratio:.2f}'}, "
+        f"untested entries: {health['untested_entries']}",
+    ]
+
+
+def _templates() -> list[str]:
+    from acecode.templates import template_override, user_template_dir
+
+    overrides = [str(p) for name in TEMPLATES if (p := template_override(name))]
+    return [f"override: {o}" for o in overrides] or [
+        f"packaged (no overrides in {user_template_dir()})"
+    ]
+
+
+def _embeddings() -> list[str]:
+    from acecode.dedup import BackendUnavailable, load_backend
+
+    try:
+        backend = load_backend()
+    except BackendUnavailable as exc:
+        return [f"[problem] semantic de-duplication disabled: {exc}"]
+    return [f"backend: {backend.model_id}"]
+
+
+def _last_cycle(path: Path | None) -> list[str]:
+    from acecode import paths
+    from acecode.store import resolve_path
+
+    state = paths.state_dir_for(resolve_path(path))
+    reports = sorted((state / "reports").glob("*/curation_*.json"))
+    lines = []
+    if reports:
+        report = json.loads(reports[-1].read_text(encoding="utf-8"))
+        summary = report.get("processing_summary", {})
+        lines.append(
+            f"{report.get('cycle_id')} at {report.get('curation_timestamp')}: "
+            f"{summary.get('operations_applied', 0)} operations applied, "
+            f"{summary.get('operations_rejected', 0)} rejected, "
+            f"entries {summary.get('entries_before')} -> {summary.get('entries_after')}"
+        )
+        lines += [f"[warning] {w}" for w in report.get("warnings", [])]
+    else:
+        lines.append("no learning cycle has run yet")
+    log = state / "logs" / "learn.log"
+    if log.is_file():
+        tail = [line for line in log.read_text(errors="replace").splitlines() if line.strip()]
+        if tail:
+            lines.append(f"last line of {log}: {tail[-1]}")
+    return lines
+
+
+def _diagnostics() -> list[str]:
+    from acecode.diagnostics import is_diagnostic_mode
+
+    return ["on (writing to .claude/diagnostic/)" if is_diagnostic_mode() else "off"]
+
+
+def doctor(playbook: playbook_option = None) -> None:
+    """Check the provider, hooks, playbook, templates, embeddings and last cycle."""
+    checks: list[tuple[str, Callable[[], list[str]]]] = [
+        ("LLM provider", _provider),
+        ("Claude Code hooks", _hooks),
+        ("playbook", lambda: _playbook(playbook)),
+        ("prompt templates", _templates),
+        ("semantic de-duplication", _embeddings),
+        ("last learning cycle", lambda: _last_cycle(playbook)),
+        ("diagnostic mode", _diagnostics),
+    ]
+    problems = 0
+    for title, check in checks:
+        try:
+            lines: list[Any] = check()
+        except Exception as exc:
+            lines = [f"[problem] check failed: {type(exc).__name__}: {exc}"]
+        problems += sum(1 for line in lines if str(line).startswith("[problem]"))
+        console.print(f"[bold]{title}[/bold]")
+        for line in lines:
+            console.print(f"  {line}", markup=False, highlight=False, soft_wrap=True)
+    console.print(f"{problems} problem(s) found" if problems else "all good")
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(doctor)
