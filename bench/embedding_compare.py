@@ -219,13 +219,17 @@ def format_table(results: dict[str, dict[str, object]]) -> str:
         ("correct_at_0.85", 15),
     )
     lines = ["  ".join(f"{c:<{w}}" for c, w in cols)]
+    notes = []
     for name, row in results.items():
+        if "note" in row:
+            notes.append(f"note: {row['note']}")
+            continue
         if "disqualified" in row:
             lines.append(f"{name:<24}  disqualified: {row['disqualified']}")
             continue
         cells = [f"{name:<24}"] + [f"{row.get(c, '-')!s:<{w}}" for c, w in cols[1:]]
         lines.append("  ".join(cells))
-    return "\n".join(lines)
+    return "\n".join(lines + notes)
 
 
 def main() -> None:

@@ -46,6 +46,7 @@ def test_cache_second_run_over_same_playbook_embeds_nothing(real_backend, cache)
     assert second.playbook == first.playbook
 
 
+@pytest.mark.slow
 def test_cache_500_entries_with_5_new_embeds_exactly_5(real_backend, cache):
     texts = coding_tips(505)
     counting = CountingBackend(real_backend)
