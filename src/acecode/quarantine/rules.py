@@ -252,7 +252,7 @@ INSTRUCTION_OVERRIDE = Rule(
             + r"\b(?:instructions?|prompts?|rules?|directions?|directives?|guidelines?|"
             r"guidance|polic(?:y|ies)|constraints?|restrictions?|messages?|requests?|orders|"
             r"commands|wishes|claude\.md|agents\.md)\b"
-        ),  # fmt: skip
+        ),
         _p(
             r"(?:" + _verbs("ignore", "disregard", "override", "forget") + r"|\b(?:don'?t|do\s+not|"
             r"never)\s+(?:follow|obey))\s+(?:the\s+|any\s+|all\s+)?(?:claude\.md|agents\.md|"
@@ -400,7 +400,7 @@ CREDENTIAL_ACCESS = Rule(
             r"[^\n;|&]{0,40}?(?:\.env(?![.\w-])|\.netrc|\.npmrc|\.pypirc|\.docker/config\.json|"
             r"\.kube/config|credentials\.json|service[-_]?account[\w-]*\.json|"
             r"\bid_(?:rsa|dsa|ecdsa|ed25519)\b|secrets?\.(?:ya?ml|json|toml|env)|\.aws/config)"
-        ),  # fmt: skip
+        ),
         _p(
             r"\b(?:echo|print\w*|cat|console\.log|puts|log\w*|write-host|out-file)\b[^\n|;]{0,40}?"
             r"\$\{?[a-z_]*(?:token|secret|password|passwd|credential|api_?key|access_?key|"
@@ -435,7 +435,7 @@ CREDENTIAL_ACCESS = Rule(
             + _clause_gap(50)
             + r"(?<![\w-])"
             + _CREDENTIAL_NOUN
-        ),  # fmt: skip
+        ),
         _p(
             _verbs("read", "open", "cat", "access", "retrieve", "fetch", "get", imperative=True)
             + r"\s+"
@@ -514,12 +514,12 @@ DESTRUCTIVE_COMMAND = Rule(
                 "rewrite",
             )
             + _clause_gap(30)
-            + r"(?:\.git\b|\b(?:the\s+)?(?:user'?s?\s+)?home\s+(?:dir\w*|folder)|\b(?:the\s+)?(?:git|"
-            r"commit|published|shared|public)\s+history|\b(?:the\s+)?(?:entire|whole)\s+(?:repo\w*|"
+            + r"(?:\.git\b|\b(?:the\s+)?(?:user'?s?\s+)?home\s+(?:dir\w*|folder)|"
+            r"\b(?:the\s+)?(?:git|commit|published|shared|public)\s+history|\b(?:the\s+)?(?:entire|whole)\s+(?:repo\w*|"
             r"project|disk|drive|file\s?system|database)|(?:production|prod|live)\s+(?:data\w*|"
             r"db|tables?)|all\s+(?:branches|tags|backups|commits|remote\s+branches)|"
             r"backups|(?:remote|other\s+people'?s?)\s+branches)"
-        ),  # fmt: skip
+        ),
     ),
 )
 
@@ -588,7 +588,7 @@ DISABLE_CHECKS = Rule(
             + r"\b(?:until|so\s+(?:that\s+)?|to\s+make)\s+(?:it|they|ci|the\s+(?:tests?|suite|"
             r"ci|build|checks?|pipeline))\s+(?:passes|pass|goes\s+green|go\s+green|is\s+green|"
             r"are\s+green|succeeds?|stops?\s+failing)"
-        ),  # fmt: skip
+        ),
         _p(
             r"\b(?:tests?|specs?|checks?|hooks?)\b[^.;\n]{0,40}\b(?:broken|failing|flaky|fail|red)"
             r"\b[^.\n]{0,20}?[;:,-]\s*(?:just\s+|so\s+)?(?:delete|remove|skip|disable|xfail|"
@@ -645,7 +645,7 @@ WEAKEN_PERMISSIONS = Rule(
             + r"\b(?:full|all|unrestricted|broad|root|admin\w*|elevated|world[- ]?(?:writable|"
             r"readable)|everyone|777|wide[- ]open|maximum)\s+(?:permissions?|access|privileges?|"
             r"rights|mode)"
-        ),  # fmt: skip
+        ),
         _p(r"\bworld[- ]writ(?:e)?able\b|\bprivilege\s+escalation\b"),
         _p(
             r"(?:"
@@ -703,7 +703,7 @@ SELF_MODIFICATION = Rule(
             + _clause_gap(30)
             + r"\b(?:as\s+)?helpful\b|\bhelpful\s*[=:]\s*\d{2,}|"
             r"\bharmful\s*[=:]\s*0\b"
-        ),  # fmt: skip
+        ),
     ),
 )
 

@@ -1,0 +1,128 @@
+"""``acecode review``: look at the texts held back from the playbook and decide.
+
+``acecode review`` (or ``review list``) shows each pending text with the rule
+that held it back and the session it came from; ``review approve ID
+[--text NEW]`` puts it (or your edit of it) into the playbook; ``review
+reject ID`` drops it for good, so the same text is never proposed again.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from acecode.cli.common import console, fail, playbook_option
+
+review_app = typer.Typer(
+    help="Review the texts the quarantine held back: list, approve (optionally edited), reject.",
+    no_args_is_help=False,
+)
+
+
+def _playbook(ctx: typer.Context, own: Path | None) -> Path | None:
+    """The subcommand's ``--playbook``, else the one given to ``acecode review``."""
+    return own if own is not None else ctx.obj
+
+
+def _show_pending(playbook: Path | None) -> None:
+    from rich.table import Table
+
+    from acecode.quarantine.queue import QueueError, list_pending, queue_path
+
+    try:
+        items = list_pending(playbook)
+    except QueueError as exc:
+        fail(str(exc))
+    if not items:
+        console.print("No texts are waiting for review.")
+        return
+    table = Table(title=f"Pending review ({queue_path(playbook)})")
+    for column in ("id", "proposed", "section", "reason", "session", "text"):
+        table.add_column(column, overflow="fold")
+    for item in items:
+        proposed = item.operation
+        if item.target_ids:
+            proposed += " " + ", ".join(item.target_ids)
+        reason = item.rule + (f": {item.detail}" if item.detail else "")
+        source = item.session or item.transcript or "-"
+        table.add_row(item.id, proposed, item.section, reason, source, item.text)
+    console.print(table, markup=False, highlight=False)
+    console.print(
+        "Approve with `acecode review approve ID [--text NEW]`, reject with "
+        "`acecode review reject ID`.",
+        markup=False,
+        highlight=False,
+    )
+
+
+@review_app.callback(invoke_without_command=True)
+def review(ctx: typer.Context, playbook: playbook_option = None) -> None:
+    """List the texts waiting for review (the default), or approve/reject one."""
+    ctx.obj = playbook
+    if ctx.invoked_subcommand is None:
+        _show_pending(playbook)
+
+
+@review_app.command("list")
+def list_command(ctx: typer.Context, playbook: playbook_option = None) -> None:
+    """List pending texts with the reason they were held back and their session."""
+    _show_pending(_playbook(ctx, playbook))
+
+
+@review_app.command("approve")
+def approve_command(
+    ctx: typer.Context,
+    item_id: Annotated[str, typer.Argument(metavar="ID", help="ID (or unique prefix) to approve.")],
+    text: Annotated[
+        str | None, typer.Option("--text", help="Approve this edited text instead.")
+    ] = None,
+    playbook: playbook_option = None,
+) -> None:
+    """Put a pending text into the playbook with a generated ID, then remove it from the queue."""
+    from acecode.quarantine.queue import QueueError, approve
+    from acecode.store import PlaybookError
+
+    try:
+        result = approve(item_id, text, playbook=_playbook(ctx, playbook))
+    except (QueueError, PlaybookError) as exc:
+        fail(str(exc))
+    if result.entry is None:
+        console.print(
+            f"{result.item.id}: not applied ({result.note}); removed from the queue.",
+            markup=False,
+            highlight=False,
+        )
+        return
+    verb = {"UPDATE": "updated", "MERGE": "merged into"}.get(result.applied_as or "", "added")
+    console.print(
+        f"Approved {result.item.id}: {verb} [{result.entry['name']}] in {result.section}.",
+        markup=False,
+        highlight=False,
+    )
+
+
+@review_app.command("reject")
+def reject_command(
+    ctx: typer.Context,
+    item_id: Annotated[str, typer.Argument(metavar="ID", help="ID (or unique prefix) to reject.")],
+    playbook: playbook_option = None,
+) -> None:
+    """Drop a pending text; the same text will not be proposed again."""
+    from acecode.quarantine.queue import QueueError, reject
+
+    try:
+        item = reject(item_id, playbook=_playbook(ctx, playbook))
+    except QueueError as exc:
+        fail(str(exc))
+    console.print(
+        f"Rejected {item.id}; the same text will not be proposed again.",
+        markup=False,
+        highlight=False,
+    )
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``review`` command group to the acecode app."""
+    app.add_typer(review_app, name="review")

@@ -1,0 +1,376 @@
+"""The review queue: texts held back from the playbook until a human decides.
+
+Lives in ``<playbook dir>/acecode/pending.json`` (``.claude/acecode/`` for
+the default playbook)::
+
+    {"version": 1,
+     "pending": [{"id", "text", "section", "operation", "target_ids", "rule",
+                  "detail", "session", "transcript", "queued_at"}],
+     "rejected": {"<text key>": {"text", "rule", "item_id", "rejected_at"}}}
+
+Every change is a read-modify-write under the queue's own file lock with an
+atomic replace, so concurrent learning cycles and a review never lose each
+other's items. A file that is not a valid queue is never overwritten.
+
+Item IDs are the first 8 hex digits of the text key (``normalize.text_key``),
+so the same text queued twice is one item, and a rejected text is recognised
+again even if its case, spacing or look-alike letters changed.
+
+Approval never holds the queue lock and the playbook lock together: the
+item is read, the playbook updated under its own lock, then the item removed.
+A crash in between leaves the item pending; approving it again finds its
+text already in the playbook and just removes it. Callers may therefore
+queue texts while they hold the playbook lock without any risk of deadlock.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from filelock import FileLock, Timeout
+
+from acecode.paths import state_dir_for
+from acecode.playbook.operations import apply_operations_with_outcomes, clean_text
+from acecode.playbook.schema import _resolve_section, iter_entries
+from acecode.quarantine.normalize import text_key
+from acecode.store import DEFAULT_LOCK_TIMEOUT, resolve_path, update_playbook
+from acecode.store.atomic import atomic_write_text
+from acecode.store.errors import PlaybookWriteError
+
+QUEUE_VERSION = 1
+QUEUE_FILE = "pending.json"
+QUEUED_OPERATIONS = ("ADD", "UPDATE", "MERGE")
+ID_LENGTH = 8
+MIN_ID_PREFIX = 4
+
+
+class QueueError(Exception):
+    """The queue could not be read, locked or written, or an ID is unknown; one line."""
+
+
+@dataclass(frozen=True)
+class PendingItem:
+    """One held-back text and why it was held back.
+
+    ``operation`` is what the curator proposed (ADD, UPDATE or MERGE) and
+    ``target_ids`` the entries that UPDATE/MERGE named; ``rule`` is the
+    screen rule that flagged the text, or ``review:all``.
+    """
+
+    id: str
+    text: str
+    section: str
+    operation: str
+    rule: str
+    detail: str = ""
+    target_ids: tuple[str, ...] = ()
+    session: str | None = None
+    transcript: str | None = None
+    queued_at: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready form, as stored in ``pending.json``."""
+        data = asdict(self)
+        data["target_ids"] = list(self.target_ids)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Any) -> PendingItem:
+        """Rebuild an item; raises ``ValueError`` when the record is malformed."""
+        if not isinstance(data, dict):
+            raise ValueError("item is not an object")
+        required = ("id", "text", "section", "operation", "rule")
+        if any(not isinstance(data.get(key), str) for key in required):
+            raise ValueError(f"item lacks one of {', '.join(required)}")
+        targets = data.get("target_ids") or []
+        if not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
+            raise ValueError(f"item {data['id']}: target_ids is not a list of IDs")
+        optional = {key: data.get(key) for key in ("session", "transcript")}
+        return cls(
+            id=data["id"],
+            text=data["text"],
+            section=data["section"],
+            operation=data["operation"],
+            rule=data["rule"],
+            detail=str(data.get("detail") or ""),
+            target_ids=tuple(targets),
+            session=optional["session"] if isinstance(optional["session"], str) else None,
+            transcript=optional["transcript"] if isinstance(optional["transcript"], str) else None,
+            queued_at=str(data.get("queued_at") or ""),
+        )
+
+
+@dataclass
+class Approval:
+    """What approving an item did to the playbook.
+
+    ``applied_as`` is the operation that took effect (the original UPDATE or
+    MERGE when its targets still exist, else ADD), or None when the text was
+    already in the playbook. ``entry`` is the created or updated entry.
+    """
+
+    item: PendingItem
+    text: str
+    applied_as: str | None
+    section: str | None = None
+    entry: dict[str, Any] | None = None
+    note: str = ""
+
+
+@dataclass
+class _QueueFile:
+    pending: list[PendingItem] = field(default_factory=list)
+    rejected: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def serialize(self) -> str:
+        data = {
+            "version": QUEUE_VERSION,
+            "pending": [item.as_dict() for item in self.pending],
+            "rejected": self.rejected,
+        }
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def queue_path(playbook: str | Path | None = None) -> Path:
+    """``pending.json`` beside a playbook (default: ``.claude/acecode/pending.json``)."""
+    return state_dir_for(resolve_path(playbook)) / QUEUE_FILE
+
+
+def _now() -> str:
+    return datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+def _read(path: Path) -> _QueueFile:
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return _QueueFile()
+    except OSError as exc:
+        raise QueueError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise QueueError(f"{path}: not a valid JSON file ({exc}); file left untouched") from exc
+    if not isinstance(data, dict):
+        raise QueueError(f"{path}: not a review queue (top level is not an object)")
+    pending, rejected = data.get("pending", []), data.get("rejected", {})
+    if not isinstance(pending, list) or not isinstance(rejected, dict):
+        raise QueueError(f"{path}: not a review queue (pending/rejected have the wrong type)")
+    try:
+        items = [PendingItem.from_dict(item) for item in pending]
+    except ValueError as exc:
+        raise QueueError(f"{path}: malformed pending item ({exc}); file left untouched") from exc
+    return _QueueFile(items, rejected)
+
+
+def _write(path: Path, queue: _QueueFile) -> None:
+    try:
+        atomic_write_text(path, queue.serialize())
+    except PlaybookWriteError as exc:
+        raise QueueError(str(exc)) from exc
+
+
+@contextmanager
+def _locked(path: Path, timeout: float) -> Iterator[_QueueFile]:
+    """Lock the queue, yield its content for editing, save it on a clean exit."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lock = FileLock(str(path.with_name(path.name + ".lock")), timeout=timeout)
+        lock.acquire()
+    except Timeout as exc:
+        raise QueueError(
+            f"{path} is locked by another acecode process (waited {timeout:g} s); try again"
+        ) from exc
+    except OSError as exc:
+        raise QueueError(f"cannot lock {path}: {exc.strerror or exc}; nothing was changed") from exc
+    try:
+        queue = _read(path)
+        before = queue.serialize()
+        yield queue
+        if queue.serialize() != before:
+            _write(path, queue)
+    finally:
+        lock.release()
+
+
+def _find(queue: _QueueFile, item_id: str, path: Path) -> PendingItem:
+    """The item with this ID, or with this unique prefix of at least 4 characters."""
+    wanted = item_id.strip().lower()
+    exact = [item for item in queue.pending if item.id == wanted]
+    if exact:
+        return exact[0]
+    matches = (
+        [item for item in queue.pending if item.id.startswith(wanted)]
+        if len(wanted) >= MIN_ID_PREFIX
+        else []
+    )
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        raise QueueError(f"ID {item_id!r} is ambiguous in {path}; give more characters")
+    raise QueueError(f"no pending item with ID {item_id!r} in {path}")
+
+
+def queue_text(
+    text: str,
+    *,
+    rule: str,
+    detail: str = "",
+    section: Any = None,
+    operation: str = "ADD",
+    target_ids: Sequence[str] = (),
+    session: str | None = None,
+    transcript: str | None = None,
+    playbook: str | Path | None = None,
+    lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+) -> PendingItem | None:
+    """Hold ``text`` for review; returns the pending item, or None if it was rejected before.
+
+    Secrets are redacted before the text touches disk. Queuing a text that is
+    already pending returns the existing item instead of adding a second one.
+    Raises ``ValueError`` for an empty text or an operation other than
+    ADD/UPDATE/MERGE, and ``QueueError`` when the queue cannot be written.
+    """
+    if operation not in QUEUED_OPERATIONS:
+        raise ValueError(f"only {', '.join(QUEUED_OPERATIONS)} texts are queued, not {operation!r}")
+    cleaned = clean_text(text)
+    if cleaned is None:
+        raise ValueError("cannot queue an empty text")
+    key = text_key(cleaned)
+    path = queue_path(playbook)
+    with _locked(path, lock_timeout) as queue:
+        if key in queue.rejected:
+            return None
+        taken = {item.id: item for item in queue.pending}
+        item_id = key[:ID_LENGTH]
+        if item_id in taken:
+            if text_key(taken[item_id].text) == key:
+                return taken[item_id]
+            item_id = key[: ID_LENGTH * 2]
+        item = PendingItem(
+            id=item_id,
+            text=cleaned,
+            section=_resolve_section(section),
+            operation=operation,
+            rule=rule,
+            detail=detail,
+            target_ids=tuple(str(target) for target in target_ids),
+            session=session,
+            transcript=transcript,
+            queued_at=_now(),
+        )
+        queue.pending.append(item)
+    return item
+
+
+def list_pending(playbook: str | Path | None = None) -> list[PendingItem]:
+    """The items waiting for review, oldest first (reads without locking: writes are atomic)."""
+    return list(_read(queue_path(playbook)).pending)
+
+
+def rejected_keys(playbook: str | Path | None = None) -> frozenset[str]:
+    """Text keys of every rejected text, for checking many texts with one read."""
+    return frozenset(_read(queue_path(playbook)).rejected)
+
+
+def is_rejected(text: str, playbook: str | Path | None = None) -> bool:
+    """True when a reviewer rejected this text (or one differing only in spelling tricks)."""
+    cleaned = clean_text(text)
+    return cleaned is not None and text_key(cleaned) in rejected_keys(playbook)
+
+
+def _operation(item: PendingItem, text: str, playbook: dict[str, Any]) -> dict[str, Any]:
+    """The original UPDATE/MERGE while all its targets exist, else an ADD of the text."""
+    names = {entry.get("name") for _, entry in iter_entries(playbook)}
+    targets_exist = bool(item.target_ids) and all(t in names for t in item.target_ids)
+    if item.operation == "UPDATE" and targets_exist:
+        return {"type": "UPDATE", "target_id": item.target_ids[0], "text": text}
+    if item.operation == "MERGE" and targets_exist and len(item.target_ids) >= 2:
+        return {
+            "type": "MERGE",
+            "source_ids": list(item.target_ids),
+            "merged_text": text,
+            "section": item.section,
+        }
+    return {"type": "ADD", "text": text, "section": item.section}
+
+
+def approve(
+    item_id: str,
+    edited_text: str | None = None,
+    *,
+    playbook: str | Path | None = None,
+    lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+) -> Approval:
+    """Put a pending text (or the reviewer's edit of it) into the playbook and dequeue it.
+
+    An UPDATE or MERGE is applied as proposed when all its target entries
+    still exist (the reviewer saw which entries it replaces); otherwise, or
+    for an ADD, the text is added to the item's section with a newly
+    generated ID, and the next de-duplication pass reconciles any overlap.
+    The playbook transaction's ``meta`` records ``source: "review"`` and the
+    item, for the history journal.
+    """
+    path = queue_path(playbook)
+    item = _find(_read(path), item_id, path)
+    text = item.text if edited_text is None else clean_text(edited_text)
+    if text is None:
+        raise QueueError("the edited text is empty; nothing was approved")
+    with update_playbook(playbook, lock_timeout=lock_timeout) as txn:
+        operation = _operation(item, text, txn.playbook)
+        updated, outcomes = apply_operations_with_outcomes(txn.playbook, [operation])
+        outcome = outcomes[0] if outcomes else None
+        applied = outcome is not None and outcome.applied
+        result = Approval(
+            item=item,
+            text=text,
+            applied_as=outcome.type if applied and outcome else None,
+            section=outcome.section if applied and outcome else None,
+            entry=(outcome.created or outcome.updated_after) if applied and outcome else None,
+            note="" if applied else (outcome.reason if outcome else "nothing to apply"),
+        )
+        txn.playbook = updated
+        txn.meta.update(
+            {
+                "source": "review",
+                "review": {
+                    "item_id": item.id,
+                    "rule": item.rule,
+                    "detail": item.detail,
+                    "operation": item.operation,
+                    "applied_as": result.applied_as,
+                    "edited": edited_text is not None,
+                    "session": item.session,
+                    "transcript": item.transcript,
+                },
+            }
+        )
+    with _locked(path, lock_timeout) as queue:
+        queue.pending = [pending for pending in queue.pending if pending.id != item.id]
+    return result
+
+
+def reject(
+    item_id: str,
+    *,
+    playbook: str | Path | None = None,
+    lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+) -> PendingItem:
+    """Drop a pending text and remember it, so the pipeline never proposes it again."""
+    path = queue_path(playbook)
+    with _locked(path, lock_timeout) as queue:
+        item = _find(queue, item_id, path)
+        queue.pending = [pending for pending in queue.pending if pending.id != item.id]
+        queue.rejected[text_key(item.text)] = {
+            "text": item.text,
+            "rule": item.rule,
+            "item_id": item.id,
+            "rejected_at": _now(),
+        }
+    return item
