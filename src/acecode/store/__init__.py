@@ -20,8 +20,8 @@ from typing import Any
 from filelock import FileLock, Timeout
 
 from acecode import paths
-from acecode.playbook.schema import SECTION_NAMES, empty_playbook
-from acecode.store.atomic import atomic_write_text
+from acecode.playbook.schema import ENTRY_KEYS, SECTION_NAMES, empty_playbook
+from acecode.store.atomic import atomic_write_text, remove_stale_temp_files
 from acecode.store.errors import (
     PlaybookError,
     PlaybookFileError,
@@ -59,7 +59,8 @@ def _read(path: Path) -> dict[str, Any]:
     except OSError as exc:
         raise PlaybookFileError(f"cannot read {path}: {exc.strerror or exc}") from exc
     try:
-        data = json.loads(raw.decode("utf-8"))
+        # utf-8-sig: a BOM left by a Windows editor must not lock the user out.
+        data = json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError as exc:
         raise PlaybookFileError(
             f"{path}: not UTF-8 text (byte {exc.start}); file left untouched"
@@ -81,17 +82,34 @@ def load_playbook(path: str | Path | None = None) -> dict[str, Any]:
     return _read(resolve_path(path))
 
 
+def _entries_for_disk(entries: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    return [{key: entry[key] for key in ENTRY_KEYS} for entry in entries or []]
+
+
 def serialize_playbook(playbook: dict[str, Any]) -> str:
-    """Stable, diff-friendly JSON: canonical section order, 2-space indent, UTF-8."""
+    """Stable, diff-friendly JSON: canonical section order, 2-space indent, UTF-8.
+
+    Entries are written with exactly ``name, text, helpful, harmful`` in that
+    order (REQ-SECT-001), whatever order or extra keys the dicts in memory have.
+    """
     ordered: dict[str, Any] = {
         "version": playbook.get("version", "1.0"),
         "last_updated": playbook.get("last_updated"),
-        "sections": {name: playbook["sections"].get(name, []) for name in SECTION_NAMES},
+        "sections": {
+            name: _entries_for_disk(playbook["sections"].get(name)) for name in SECTION_NAMES
+        },
     }
     for key, value in playbook.items():
         if key not in ordered and key != "key_points":
             ordered[key] = value
-    return json.dumps(ordered, indent=2, ensure_ascii=False) + "\n"
+    text = json.dumps(ordered, indent=2, ensure_ascii=False) + "\n"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        # A lone surrogate (e.g. half an emoji escape in an LLM reply) cannot be
+        # UTF-8: write it as its JSON escape, which reloads to the same string.
+        text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
 
 
 def _lock_for(path: Path, timeout: float) -> FileLock:
@@ -123,6 +141,7 @@ def _write(playbook: dict[str, Any], path: Path) -> dict[str, Any]:
     assert "sections" in playbook, "save_playbook requires a sections-based playbook"
     stamped = {k: v for k, v in playbook.items() if k != "key_points"}
     stamped["last_updated"] = datetime.now().astimezone().isoformat(timespec="seconds")
+    remove_stale_temp_files(path)
     atomic_write_text(path, serialize_playbook(stamped))
     return stamped
 

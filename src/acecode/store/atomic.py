@@ -7,11 +7,14 @@ even if the writer is killed or the disk fills up half way.
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
 import tempfile
 from pathlib import Path
 
 from acecode.store.errors import PlaybookWriteError
+
+TEMP_SUFFIX = ".tmp"
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -27,6 +30,24 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+def _temp_prefix(path: Path) -> str:
+    return f".{path.name}."
+
+
+def remove_stale_temp_files(path: Path) -> None:
+    """Delete temp files a killed writer of ``path`` left behind.
+
+    Only safe while holding the lock that every writer of ``path`` takes:
+    then no other temp file for ``path`` can be in use. The pattern fixes the
+    length of ``mkstemp``'s random part so that temp files of a sibling such as
+    ``playbook.json.bak`` never match.
+    """
+    pattern = f"{glob.escape(_temp_prefix(path))}{'?' * 8}{TEMP_SUFFIX}"
+    for stale in path.parent.glob(pattern):
+        with contextlib.suppress(OSError):
+            stale.unlink()
+
+
 def atomic_write_text(path: Path, text: str) -> None:
     """Replace ``path`` with ``text`` atomically, keeping the old file's mode.
 
@@ -37,7 +58,7 @@ def atomic_write_text(path: Path, text: str) -> None:
     tmp_name = None
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+        fd, tmp_name = tempfile.mkstemp(dir=folder, prefix=_temp_prefix(path), suffix=TEMP_SUFFIX)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
             handle.flush()
