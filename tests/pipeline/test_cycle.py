@@ -147,6 +147,12 @@ def test_secrets_in_the_transcript_never_reach_the_llm(routed_llm, playbook_file
         assert token not in body
 
 
+LESSONS = {
+    "alpha": "Run the database migrations before starting the API server locally.",
+    "beta": "Prefer pathlib over os.path in new file-handling code.",
+}
+
+
 def _learn_process(transcript: Path, env: dict[str, str]) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "acecode", "learn", str(transcript), "--json"],
@@ -161,7 +167,7 @@ def test_two_cycles_started_together_lose_nothing(routed_llm, playbook_file, tmp
     def by_marker(system: str, prompt: str) -> str:
         marker = "alpha" if "MARKER-alpha" in prompt else "beta"
         if is_curator(system, prompt):
-            text = f"Lesson from session {marker}: check the fixtures before editing tests."
+            text = LESSONS[marker]
             return json.dumps({"reasoning": marker, "operations": [{"type": "ADD", "text": text}]})
         return json.dumps({"analysis": f"MARKER-{marker} session", "bullet_tags": []})
 
@@ -178,10 +184,7 @@ def test_two_cycles_started_together_lose_nothing(routed_llm, playbook_file, tmp
         assert process.returncode == 0, err
         assert json.loads(out)[0]["saved"] is True
     texts = [e["text"] for e in load_playbook(playbook_file)["sections"]["OTHERS"]]
-    assert sorted(texts) == [
-        "Lesson from session alpha: check the fixtures before editing tests.",
-        "Lesson from session beta: check the fixtures before editing tests.",
-    ]
+    assert sorted(texts) == sorted(LESSONS.values())
     assert sorted(e["name"] for e in load_playbook(playbook_file)["sections"]["OTHERS"]) == [
         "oth-001",
         "oth-002",

@@ -1,34 +1,40 @@
 """One learning cycle over one transcript.
 
 The LLM calls (reflector, then curator) run on a snapshot of the playbook
-with no lock held. Their results are *deltas* — bullet tags and curator
-operations — which are then applied, inside the store's transaction, to the
-playbook as it is on disk at that moment. Two sessions ending together thus
-both land their edits instead of the later save erasing the earlier one.
+with no lock held, and so do the slow preparations (quarantine screening,
+loading the embedding model, embedding the texts). Their results are
+*deltas* — bullet tags and curator operations — which are then applied,
+inside the store's transaction, to the playbook as it is on disk at that
+moment. Two sessions ending together thus both land their edits instead of
+the later save erasing the earlier one.
+
+Order inside the transaction: tags, removal budget and guards, the
+de-duplication ladder, operations, semantic de-duplication, pruning within
+the budget. The curation report and the history journal record all of it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-import uuid
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from acecode import paths
 from acecode.config import Settings, load_settings
-from acecode.diagnostics import diagnose
+from acecode.diagnostics import diagnose, warn
 from acecode.playbook.citations import extract_cited_ids
 from acecode.playbook.operations import apply_operations_with_outcomes
 from acecode.playbook.schema import entry_count
-from acecode.playbook.scoring import apply_bullet_tags_detailed, prune_harmful_detailed
-from acecode.store import load_playbook, resolve_path, update_playbook
+from acecode.playbook.scoring import apply_bullet_tags_detailed
+from acecode.store import PlaybookError, load_playbook, resolve_path, update_playbook
 
 
 @dataclass
 class CycleReport:
-    """What one cycle did; logged, written as the curation report, shown by the CLI."""
+    """What one cycle did; logged, shown by the CLI; ``curation`` is the report file's body."""
 
     cycle_id: str
     source: str
@@ -38,12 +44,15 @@ class CycleReport:
     status: str = "ok"
     dry_run: bool = False
     messages: int = 0
+    messages_already_learned: int = 0
     cited_ids: list[str] = field(default_factory=list)
     analysis: str = ""
     curator_reasoning: str = ""
-    proposed_operations: list[dict[str, Any]] = field(default_factory=list)
+    proposed_operations: list[Any] = field(default_factory=list)
     tags_applied: list[dict[str, Any]] = field(default_factory=list)
     tags_skipped: list[dict[str, Any]] = field(default_factory=list)
+    held_for_review: list[dict[str, Any]] = field(default_factory=list)
+    dropped_by_review: list[dict[str, Any]] = field(default_factory=list)
     operations: list[dict[str, Any]] = field(default_factory=list)
     pruned: list[dict[str, Any]] = field(default_factory=list)
     entries_before: int = 0
@@ -52,6 +61,8 @@ class CycleReport:
     llm_ok: bool = True
     tokens: dict[str, Any] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    curation: dict[str, Any] | None = None
+    report_file: str | None = None
     duration_s: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
@@ -64,14 +75,10 @@ class CycleReport:
         return (
             f"cycle {self.cycle_id} [{self.status}] {Path(self.transcript).name}: "
             f"{len(self.tags_applied)} tags, {applied} operations applied, {skipped} skipped, "
-            f"{len(self.pruned)} pruned, entries {self.entries_before} -> {self.entries_after}, "
+            f"{len(self.held_for_review)} held for review, {len(self.pruned)} pruned, "
+            f"entries {self.entries_before} -> {self.entries_after}, "
             f"{self.tokens.get('total_tokens', 0)} tokens, {self.duration_s:.1f} s"
         )
-
-
-def new_cycle_id() -> str:
-    """Sortable and unique: time first, then randomness."""
-    return datetime.now().strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
 
 
 def _skipped_tags(tags: Any, applied: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -92,23 +99,6 @@ def _skipped_tags(tags: Any, applied: list[dict[str, Any]]) -> list[dict[str, An
         reason = "neutral" if value == "neutral" else "unknown entry or tag"
         skipped.append({"name": name, "tag": tag.get("tag"), "reason": reason})
     return skipped
-
-
-def _apply_deltas(
-    playbook: dict[str, Any], tags: list[Any], operations: list[Any], report: CycleReport
-) -> dict[str, Any]:
-    """Tags, then operations, then pruning, on ``playbook``; the outcomes go to ``report``."""
-    current, applied_tags = apply_bullet_tags_detailed(playbook, tags)
-    report.tags_applied = applied_tags
-    report.tags_skipped = _skipped_tags(tags, applied_tags)
-    current, outcomes = apply_operations_with_outcomes(current, operations)
-    report.operations = [outcome.as_dict() for outcome in outcomes]
-    current, pruned = prune_harmful_detailed(current)
-    report.pruned = [
-        {"section": section, "entry": entry, "reason": "harmful >= 3 and harmful > helpful"}
-        for section, entry in pruned
-    ]
-    return current
 
 
 async def _reflect_and_curate(
@@ -133,16 +123,106 @@ async def _reflect_and_curate(
             report.status = "no-reflection"
     # No call at all means no provider was usable; a failed call means the LLM failed.
     report.llm_ok = bool(ledger.calls) and all(call.ok for call in ledger.calls)
-    report.tokens = {
-        "input_tokens": ledger.input_tokens,
-        "output_tokens": ledger.output_tokens,
-        "total_tokens": ledger.total_tokens,
-        "estimated": ledger.estimated,
-        "cost_usd": ledger.cost_usd,
-        "by_role": ledger.by_role(),
-    }
+    report.tokens = ledger.to_dict()
     report.proposed_operations = list(operations) if isinstance(operations, list) else []
     return tags, report.proposed_operations
+
+
+def _screen(
+    operations: list[Any], snapshot: dict[str, Any], report: CycleReport, settings: Settings
+) -> list[Any]:
+    """Hold flagged texts for review (dry run: only say so); returns what may be applied."""
+    from acecode.quarantine.gate import TEXT_FIELDS, needs_review, triage_operations
+
+    if report.dry_run:
+        allowed = []
+        for op in operations:
+            field_name = TEXT_FIELDS.get(op.get("type")) if isinstance(op, dict) else None
+            text = op.get(field_name) if field_name else None
+            verdict = needs_review(text, settings) if isinstance(text, str) else None
+            if verdict is None:
+                allowed.append(op)
+            else:
+                report.held_for_review.append({"text": text, "rule": verdict.rule})
+        return allowed
+    triage = triage_operations(
+        operations,
+        settings,
+        playbook=snapshot,
+        playbook_path=report.playbook,
+        session=Path(report.transcript).stem,
+        transcript=report.transcript,
+    )
+    report.held_for_review = [item.as_dict() for item in triage.queued]
+    report.dropped_by_review = [{"operation": op, "reason": why} for op, why in triage.dropped]
+    return triage.allowed
+
+
+def _curate(
+    playbook: dict[str, Any],
+    tags: list[Any],
+    operations: list[Any],
+    report: CycleReport,
+    settings: Settings,
+    semantic: Any,
+) -> dict[str, Any]:
+    """Apply the cycle's deltas to ``playbook`` (the latest state) and build the report."""
+    from acecode.consolidation.guards import (
+        RemovalBudget,
+        guard_operations,
+        prune_within_budget,
+    )
+    from acecode.consolidation.report import build_report
+
+    budget = RemovalBudget.for_playbook(playbook, settings.max_removal_ratio)
+    current, applied_tags = apply_bullet_tags_detailed(playbook, tags)
+    report.tags_applied = applied_tags
+    report.tags_skipped = _skipped_tags(tags, applied_tags)
+    current, operations = semantic.apply_ladder(current, operations)
+    guarded = guard_operations(current, operations, budget, settings.min_merge_length_ratio)
+    current, outcomes = apply_operations_with_outcomes(current, guarded.allowed)
+    report.operations = [outcome.as_dict() for outcome in outcomes]
+    deduped = semantic.deduplicate(current)
+    if deduped is not None:
+        current = deduped.playbook
+    current, pruned, deferred_prunes = prune_within_budget(current, budget)
+    report.pruned = [
+        {"section": section, "entry": entry, "reason": "harmful >= 3 and harmful > helpful"}
+        for section, entry in pruned
+    ]
+    report.curation = build_report(
+        cycle_id=report.cycle_id,
+        before=playbook,
+        after=current,
+        source=report.transcript,
+        operations=guarded.allowed,
+        outcomes=outcomes,
+        guard=guarded,
+        budget=budget,
+        pruned=pruned,
+        deferred_prunes=deferred_prunes,
+        ladder_decisions=semantic.ladder_decisions,
+        dedup_groups=deduped.groups if deduped is not None else (),
+        dedup_threshold=deduped.threshold if deduped is not None else None,
+        dedup_skipped=deduped.skipped if deduped is not None else semantic.unavailable,
+        bullet_tags=applied_tags,
+        held_for_review=report.held_for_review,
+        warnings=[f"dropped: {item['reason']}" for item in report.dropped_by_review],
+        tokens=report.tokens,
+        shrink_ratio=settings.shrink_warning_ratio,
+    )
+    report.warnings = list(report.curation["warnings"])
+    return current
+
+
+def _ensure_state_dir(playbook_path: Path) -> Path:
+    """``.claude/acecode`` beside the playbook, git-ignored even where ``.claude`` is committed."""
+    state = paths.state_dir_for(playbook_path)
+    state.mkdir(parents=True, exist_ok=True)
+    ignore = state / ".gitignore"
+    if not ignore.exists():
+        ignore.write_text("# acecode's local state (history, caches, reports)\n*\n")
+    return state
 
 
 async def run_cycle(
@@ -151,14 +231,20 @@ async def run_cycle(
     playbook_path: str | Path | None = None,
     source: str = "cli",
     dry_run: bool = False,
+    relearn: bool = False,
     settings: Settings | None = None,
 ) -> CycleReport:
     """Learn from one transcript and (unless ``dry_run``) save the result.
 
-    Never raises for LLM trouble: a failed role yields no deltas and the
-    playbook stays as it was. Store errors (corrupt playbook, lock timeout,
-    disk full) do raise ``acecode.store.PlaybookError`` for the caller to show.
+    Only messages not learned by an earlier cycle are reflected on, unless
+    ``relearn``. Never raises for LLM trouble: a failed role yields no deltas
+    and the playbook stays as it was. Store errors (corrupt playbook, lock
+    timeout, disk full) raise ``acecode.store.PlaybookError`` for the caller.
     """
+    from acecode.consolidation.report import journal_meta, write_report
+    from acecode.pipeline.dedup_step import SemanticTools
+    from acecode.pipeline.progress import learned_count, record_learned
+    from acecode.store.history import new_cycle_id
     from acecode.transcript import load_transcript
 
     started = time.monotonic()
@@ -174,33 +260,41 @@ async def run_cycle(
     )
     snapshot = load_playbook(target)
     report.entries_before = report.entries_after = entry_count(snapshot)
+    state = _ensure_state_dir(target) if not dry_run else paths.state_dir_for(target)
     messages = load_transcript(transcript)
     report.messages = len(messages)
+    if not relearn:
+        report.messages_already_learned = min(learned_count(state, transcript), len(messages))
+        messages = messages[report.messages_already_learned :]
     if not messages:
-        report.status = "empty-transcript"
-        report.duration_s = time.monotonic() - started
+        report.status = "empty-transcript" if not report.messages else "nothing-new"
+        report.duration_s = round(time.monotonic() - started, 3)
         return report
     report.cited_ids = extract_cited_ids(messages)
     tags, operations = await _reflect_and_curate(messages, snapshot, report)
+    operations = _screen(operations, snapshot, report, settings)
+    semantic = SemanticTools.load(target)
+    semantic.prewarm(snapshot, operations)
 
     if dry_run:
-        result = _apply_deltas(snapshot, tags, operations, report)
+        result = _curate(snapshot, tags, operations, report, settings, semantic)
         report.entries_after = entry_count(result)
     else:
         with update_playbook(target, lock_timeout=settings.lock_timeout) as txn:
             report.entries_before = entry_count(txn.playbook)
-            txn.playbook = _apply_deltas(txn.playbook, tags, operations, report)
+            txn.playbook = _curate(txn.playbook, tags, operations, report, settings, semantic)
             report.entries_after = entry_count(txn.playbook)
-            txn.meta.update(
-                {
-                    "cycle_id": report.cycle_id,
-                    "source": source,
-                    "transcript": str(transcript),
-                    "operations": report.operations,
-                    "pruned": report.pruned,
-                }
-            )
+            txn.meta.update(journal_meta(report.curation))
         report.saved = txn.saved
+        if report.curation is not None:
+            try:
+                report.report_file = str(write_report(target, report.curation))
+            except PlaybookError as exc:
+                warn(f"could not write the curation report: {exc}")
+        if report.llm_ok:
+            record_learned(state, transcript, report.messages, report.cycle_id)
+    for warning in report.warnings:
+        warn(warning)
     report.duration_s = round(time.monotonic() - started, 3)
     diagnose("cycle_report", report.summary())
     return report

@@ -1,0 +1,109 @@
+"""The semantic steps of a cycle: the de-duplication ladder for new texts and
+the whole-playbook de-duplication pass.
+
+Both share one embedding backend and the cache beside the playbook. When no
+backend can run, both are skipped with one reason and the cycle goes on
+(the spec's "de-duplicate if present, else skip").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from acecode.diagnostics import warn
+from acecode.playbook.operations import clean_text
+from acecode.playbook.schema import _resolve_section, iter_entries
+
+
+@dataclass
+class SemanticTools:
+    """The loaded backend and cache, or the reason they are unavailable."""
+
+    backend: Any = None
+    cache: Any = None
+    unavailable: str | None = None
+    ladder_decisions: list[Any] = field(default_factory=list)
+
+    @classmethod
+    def load(cls, playbook_path: Path) -> SemanticTools:
+        from acecode.dedup import BackendUnavailable, EmbeddingCache, load_backend
+
+        try:
+            backend = load_backend()
+        except BackendUnavailable as exc:
+            warn(f"semantic de-duplication skipped: no embedding backend ({exc})")
+            return cls(unavailable=f"no embedding backend: {exc}")
+        return cls(backend=backend, cache=EmbeddingCache.for_playbook(playbook_path))
+
+    def prewarm(self, playbook: dict[str, Any], operations: list[Any]) -> None:
+        """Embed the snapshot's texts and the candidates now, outside the lock.
+
+        Inside the lock only texts that changed since the snapshot are left
+        to embed, so the critical section stays short.
+        """
+        if self.backend is None:
+            return
+        from acecode.dedup.cache import embed_texts
+
+        texts = [entry["text"] for _, entry in iter_entries(playbook)]
+        for op in operations:
+            if isinstance(op, dict):
+                for key in ("text", "merged_text"):
+                    if (cleaned := clean_text(op.get(key))) is not None:
+                        texts.append(cleaned)
+        if texts:
+            embed_texts(texts, self.backend, self.cache)
+
+    def apply_ladder(
+        self, playbook: dict[str, Any], operations: list[Any]
+    ) -> tuple[dict[str, Any], list[Any]]:
+        """Route each ADD (and each UPDATE whose text duplicates another entry)
+        through the consolidation ladder.
+
+        An ADD nearly identical or similar to an entry credits that entry instead
+        of adding; one related but more specific replaces the entry's text. An
+        UPDATE whose new text is nearly identical or similar to *another* entry
+        is replaced by a credit to that entry. Every decision is kept for the
+        report. Returns the credited playbook and the operations still to apply.
+        """
+        if self.backend is None:
+            return playbook, operations
+        from acecode.dedup.ladder import apply_decision, decide
+
+        remaining = []
+        for op in operations:
+            op_type = op.get("type") if isinstance(op, dict) else None
+            text = clean_text(op.get("text")) if op_type in ("ADD", "UPDATE") else None
+            if text is None:
+                remaining.append(op)
+                continue
+            if op_type == "ADD":
+                section = _resolve_section(op.get("section"))
+                decision = decide(text, section, playbook, backend=self.backend, cache=self.cache)
+                keep = decision.action == "add"
+            else:
+                target = op.get("target_id")
+                section = next((s for s, e in iter_entries(playbook) if e["name"] == target), None)
+                if section is None:
+                    remaining.append(op)  # the operation reports the unknown target
+                    continue
+                decision = decide(
+                    text, section, playbook, backend=self.backend, cache=self.cache, exclude=target
+                )
+                keep = not (decision.action == "credit" and decision.rung != "related")
+            self.ladder_decisions.append(decision)
+            if keep:
+                remaining.append(op)
+            else:
+                playbook = apply_decision(playbook, decision)
+        return playbook, remaining
+
+    def deduplicate(self, playbook: dict[str, Any]) -> Any:
+        """The whole-playbook pass (a ``DedupResult``), or None when unavailable."""
+        if self.backend is None:
+            return None
+        from acecode.dedup import deduplicate
+
+        return deduplicate(playbook, backend=self.backend, cache=self.cache)

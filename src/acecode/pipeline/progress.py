@@ -1,0 +1,49 @@
+"""How much of each transcript has already been learned from.
+
+A session is often learned from twice: at PreCompact and again at
+SessionEnd (or by a later ``acecode bootstrap``). The transcript file only
+grows, so remembering how many messages a cycle consumed lets the next cycle
+reflect on the new part alone instead of paying for, and double-counting,
+the same evidence.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from acecode.store.atomic import atomic_write_text
+
+PROGRESS_FILE = "learned.json"
+
+
+def _key(transcript: str | Path) -> str:
+    return str(Path(transcript).resolve())
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def learned_count(state_dir: Path, transcript: str | Path) -> int:
+    """Messages of ``transcript`` already learned from (0 when never)."""
+    record = _read(state_dir / PROGRESS_FILE).get(_key(transcript))
+    count = record.get("messages") if isinstance(record, dict) else None
+    return count if isinstance(count, int) and count > 0 else 0
+
+
+def record_learned(state_dir: Path, transcript: str | Path, messages: int, cycle_id: str) -> None:
+    """Remember that the first ``messages`` messages of ``transcript`` are learned."""
+    from filelock import FileLock
+
+    path = state_dir / PROGRESS_FILE
+    state_dir.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(path) + ".lock", timeout=10):
+        data = _read(path)
+        data[_key(transcript)] = {"messages": messages, "cycle_id": cycle_id}
+        atomic_write_text(path, json.dumps(data, indent=2, sort_keys=True) + "\n")
