@@ -314,8 +314,9 @@ def approve(
     still exist (the reviewer saw which entries it replaces); otherwise, or
     for an ADD, the text is added to the item's section with a newly
     generated ID, and the next de-duplication pass reconciles any overlap.
-    The playbook transaction's ``meta`` records ``source: "review"`` and the
-    item, for the history journal.
+    The playbook transaction's ``meta`` records ``kind: "review"``, the
+    operation outcome and the item (rule, session, whether it was edited) for
+    the history journal.
     """
     path = queue_path(playbook)
     item = _find(_read(path), item_id, path)
@@ -338,7 +339,10 @@ def approve(
         txn.playbook = updated
         txn.meta.update(
             {
-                "source": "review",
+                "kind": "review",
+                "source": f"acecode review approve {item.id}",
+                "transcript": item.transcript,
+                "operations": [record.as_dict() for record in outcomes],
                 "review": {
                     "item_id": item.id,
                     "rule": item.rule,
