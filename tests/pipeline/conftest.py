@@ -1,90 +1,12 @@
-"""Pipeline fixtures: a content-routed LLM server and a small real-shaped transcript."""
+"""Pipeline fixtures: start a content-routed LLM server and point acecode at it."""
 
 from __future__ import annotations
 
-import json
-import threading
-import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
+from pipeline_support import LLM_ENV_VARS, RoutedLLM, Router
 from pytest_httpserver import HTTPServer
-from werkzeug import Request, Response
-
-LLM_ENV_VARS = (
-    "ACECODE_PROVIDER",
-    "AGENTIC_CONTEXT_MODEL",
-    "AGENTIC_CONTEXT_API_KEY",
-    "AGENTIC_CONTEXT_BASE_URL",
-    "ANTHROPIC_MODEL",
-    "ANTHROPIC_AUTH_TOKEN",
-    "ANTHROPIC_API_KEY",
-    "ANTHROPIC_BASE_URL",
-    "ACECODE_OPENAI_BASE_URL",
-    "ACECODE_OPENAI_API_KEY",
-    "OPENAI_BASE_URL",
-    "OPENAI_API_KEY",
-    "ACECODE_HOOKS_DISABLED",
-)
-
-Router = Callable[[str, str], str]
-
-
-class RoutedLLM:
-    """Anthropic Messages API on 127.0.0.1 whose reply depends on the request.
-
-    ``router(system, prompt) -> reply text`` lets concurrent cycles each get
-    their own scripted answers; every request body is kept for assertions.
-    """
-
-    def __init__(self, server: HTTPServer, router: Router, delay: float = 0.0) -> None:
-        self.server = server
-        self.router = router
-        self.delay = delay
-        self.bodies: list[str] = []
-        self._lock = threading.Lock()
-        server.expect_request("/v1/messages", method="POST").respond_with_handler(self._handle)
-
-    @property
-    def url(self) -> str:
-        return self.server.url_for("/").rstrip("/")
-
-    def env(self) -> dict[str, str]:
-        return {
-            "ACECODE_PROVIDER": "anthropic",
-            "AGENTIC_CONTEXT_API_KEY": "test-key",
-            "AGENTIC_CONTEXT_BASE_URL": self.url,
-            "AGENTIC_CONTEXT_MODEL": "scripted-model",
-        }
-
-    def _handle(self, request: Request) -> Response:
-        raw = request.get_data(as_text=True)
-        with self._lock:
-            self.bodies.append(raw)
-        body = json.loads(raw)
-        system = body.get("system") or ""
-        if isinstance(system, list):
-            system = " ".join(block.get("text", "") for block in system)
-        prompt = " ".join(
-            m["content"] if isinstance(m["content"], str) else json.dumps(m["content"])
-            for m in body["messages"]
-        )
-        if self.delay:
-            time.sleep(self.delay)
-        text = self.router(system, prompt)
-        reply = {
-            "id": "msg_routed",
-            "type": "message",
-            "role": "assistant",
-            "model": "scripted-model",
-            "content": [{"type": "text", "text": text}],
-            "stop_reason": "end_turn",
-            "stop_sequence": None,
-            "usage": {"input_tokens": 100, "output_tokens": 20},
-        }
-        return Response(json.dumps(reply), status=200, content_type="application/json")
 
 
 @pytest.fixture
@@ -106,56 +28,3 @@ def routed_llm(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., Routed
     for server in servers:
         server.clear()
         server.stop()
-
-
-def is_curator(system: str, prompt: str) -> bool:
-    """The curator's template introduces itself; the reflector's does not."""
-    return "you are the curator" in (system + prompt).lower()
-
-
-def write_transcript(path: Path, request: str, reply: str, *, error: str | None = None) -> Path:
-    """A minimal Claude Code session: a prompt, a failing tool call, a reply."""
-    records: list[dict[str, Any]] = [
-        {
-            "type": "user",
-            "uuid": "u1",
-            "sessionId": "s1",
-            "message": {"role": "user", "content": request},
-        },
-        {
-            "type": "assistant",
-            "uuid": "a1",
-            "sessionId": "s1",
-            "message": {
-                "id": "m1",
-                "role": "assistant",
-                "content": [
-                    {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "pytest"}}
-                ],
-            },
-        },
-        {
-            "type": "user",
-            "uuid": "u2",
-            "sessionId": "s1",
-            "message": {
-                "role": "user",
-                "content": [
-                    {
-                        "type": "tool_result",
-                        "tool_use_id": "t1",
-                        "is_error": True,
-                        "content": error or "ModuleNotFoundError: No module named 'yaml'",
-                    }
-                ],
-            },
-        },
-        {
-            "type": "assistant",
-            "uuid": "a2",
-            "sessionId": "s1",
-            "message": {"id": "m2", "role": "assistant", "content": [{"type": "text", "text": reply}]},
-        },
-    ]
-    path.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
-    return path

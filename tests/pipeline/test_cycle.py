@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import is_curator, write_transcript
+from pipeline_support import is_curator, write_transcript
 
 from acecode.pipeline import run_cycle_sync
 from acecode.store import load_playbook, save_playbook
@@ -26,7 +26,7 @@ CURATION = {
     "operations": [
         {
             "type": "ADD",
-            "text": "Install PyYAML before running the test suite; it is an undeclared test dependency.",
+            "text": "Install PyYAML before running the test suite; it is an undeclared dependency.",
             "section": "MISTAKES TO AVOID",
         },
         {"type": "DELETE", "target_id": "oth-999", "reason": "stale"},
