@@ -6,21 +6,23 @@ so a user can tune a prompt without forking acecode.
 
 from __future__ import annotations
 
-from importlib import resources
+from pathlib import Path
 
 from acecode import paths
+
+PACKAGED_DIR = Path(__file__).parent / "prompts"
 
 
 class TemplateNotFoundError(FileNotFoundError):
     """No packaged template and no user override with that name."""
 
 
-def user_template_dir():
+def user_template_dir() -> Path:
     """The folder whose templates override the packaged ones."""
     return paths.user_claude_dir() / "prompts"
 
 
-def template_override(name: str):
+def template_override(name: str) -> Path | None:
     """The user's override file for ``name`` if there is one, else None."""
     candidate = user_template_dir() / name
     return candidate if candidate.is_file() else None
@@ -31,7 +33,7 @@ def load_template(name: str) -> str:
     override = template_override(name)
     if override is not None:
         return override.read_text(encoding="utf-8")
-    packaged = resources.files("acecode") / "prompts" / name
+    packaged = PACKAGED_DIR / name
     if not packaged.is_file():
         raise TemplateNotFoundError(f"no prompt template named {name!r}")
     return packaged.read_text(encoding="utf-8")

@@ -19,5 +19,5 @@ playbook_option = Annotated[
 
 def fail(message: str) -> NoReturn:
     """Print one ``acecode: ...`` line on stderr and exit with status 1."""
-    err_console.print(f"acecode: {message}", markup=False, highlight=False)
+    err_console.print(f"acecode: {message}", markup=False, highlight=False, soft_wrap=True)
     raise typer.Exit(1)
