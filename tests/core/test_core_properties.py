@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from pbhelpers import kp
 
 from acecode.playbook.operations import apply_structured_operations
-from acecode.playbook.schema import SECTION_NAMES, SECTION_SLUGS
+from acecode.playbook.schema import SECTION_NAMES, SECTION_SLUGS, max_slug_number, max_slug_numbers
 from acecode.playbook.scoring import update_playbook_data
 from acecode.redact import redact
 
@@ -219,6 +219,24 @@ def test_update_playbook_data_never_raises_and_keeps_invariants(
     for section in SECTION_NAMES:
         for entry in result["sections"][section]:
             assert not (entry["harmful"] >= 3 and entry["harmful"] > entry["helpful"])
+
+
+tricky_names = st.one_of(
+    entry_names,
+    st.builds(
+        lambda slug, digits, tail: f"{slug}-{digits}{tail}",
+        st.sampled_from([*SECTION_SLUGS.values(), "kpt", "PAT", ""]),
+        st.text(alphabet="0123456789٣²", max_size=4),
+        st.sampled_from(["", "\n", "\n\n", "x", "-1"]),
+    ),
+)
+
+
+@SETTINGS
+@given(st.lists(st.one_of(st.fixed_dictionaries({"name": tricky_names}), st.just({}))))
+def test_max_slug_numbers_agrees_with_the_spec_regex(entries: list[dict[str, Any]]) -> None:
+    expected = {slug: max_slug_number(entries, slug) for slug in SECTION_SLUGS.values()}
+    assert max_slug_numbers(entries) == expected
 
 
 def test_huge_operation_lists_are_cheap_and_harmless() -> None:

@@ -24,7 +24,7 @@ from acecode.playbook.schema import (
     format_keypoint_name,
     isolated_copy,
     match_section,
-    max_slug_number,
+    max_slug_numbers,
     new_entry,
 )
 from acecode.redact import redact
@@ -83,16 +83,15 @@ class _PlaybookIndex:
 
     def __init__(self, playbook: dict[str, Any]) -> None:
         self.sections: dict[str, list[dict[str, Any]]] = playbook["sections"]
-        self.section_of: dict[str, str] = {}
-        self.texts: Counter[str] = Counter()
-        self.next_number: dict[str, int] = {}
-        for section in SECTION_NAMES:
-            for entry in self.sections[section]:
-                self.section_of[entry["name"]] = section
-                self.texts[entry["text"]] += 1
+        self.section_of: dict[str, str] = {
+            entry["name"]: section for section in SECTION_NAMES for entry in self.sections[section]
+        }
         all_entries = [e for section in SECTION_NAMES for e in self.sections[section]]
-        for slug in SECTION_SLUGS.values():
-            self.next_number[slug] = max_slug_number(all_entries, slug) + 1
+        self.texts: Counter[str] = Counter(entry["text"] for entry in all_entries)
+        # Counted once over the whole playbook, so no name is ever handed out twice.
+        self.next_number: dict[str, int] = {
+            slug: highest + 1 for slug, highest in max_slug_numbers(all_entries).items()
+        }
 
     def find(self, name: Any) -> tuple[str, dict[str, Any]] | None:
         if not isinstance(name, str) or name not in self.section_of:

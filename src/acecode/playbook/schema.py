@@ -85,6 +85,31 @@ def max_slug_number(entries: Iterable[Any], slug: str) -> int:
     return highest
 
 
+_KNOWN_SLUGS = frozenset(SECTION_SLUGS.values())
+
+
+def max_slug_numbers(entries: Iterable[dict[str, Any]]) -> dict[str, int]:
+    """``max_slug_number`` for every slug at once, in one pass over ``entries``.
+
+    Gives the same answer as the regex ``^{slug}-(\\d+)$`` (``\\d`` is
+    ``str.isdecimal``; ``$`` also matches before one final newline) at a
+    fraction of its cost, which matters when every curator call scans 10k names.
+    """
+    highest = dict.fromkeys(_KNOWN_SLUGS, 0)
+    for entry in entries:
+        name = entry.get("name")
+        if not isinstance(name, str):
+            continue
+        slug, dash, digits = name.partition("-")
+        if not dash or slug not in highest:
+            continue
+        if digits.endswith("\n"):
+            digits = digits[:-1]
+        if digits.isdecimal() and int(digits) > highest[slug]:
+            highest[slug] = int(digits)
+    return highest
+
+
 def format_keypoint_name(slug: str, number: int) -> str:
     """``pat`` and 4 -> ``pat-004``."""
     return f"{slug}-{number:03d}"
