@@ -6,8 +6,10 @@ look-alikes folded, see ``normalize``). Literal commands (``curl ... | sh``,
 bash") are both covered. A match is dropped when the clause before it
 negates it ("never use --no-verify"), unless the pattern is marked
 ``negatable=False``; some patterns also carry a check that needs more than a
-regex (is this URL outside the machine?). The rule table in
-``docs/quarantine.md`` describes the same list for people.
+regex (is this URL outside the machine?). Every gap inside a pattern is
+bounded (at most 200 characters of one line), so no input can make matching
+quadratic. The rule table in ``docs/quarantine.md`` describes the same list
+for people.
 """
 
 from __future__ import annotations
@@ -177,7 +179,10 @@ _REMOTE_WORD = (
     r"external|outside|channels?|forms?|dns|https?://\S+|ftp://\S+|[\w.+-]+@[\w-]+\.[\w.]+|"
     r"[\w-]+\.(?:com|net|org|io|ru|cn|xyz|top|info|biz|me|cc|su|tk|pw)\b)"
 )
-_SHELL = r"(?:(?:ba|z|k|c|tc|da|fi|a)?sh|python[\d.]*|perl|ruby|node|php|iex|invoke-expression|pwsh|powershell|source)\b"  # noqa: E501
+_SHELL = (
+    r"(?:(?:ba|z|k|c|tc|da|fi|a)?sh|python[\d.]*|perl|ruby|node|php|iex|invoke-expression|"
+    r"pwsh|powershell|source)\b"
+)
 _DOWNLOADER = r"(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|aria2c|http)"
 _EXFIL_HOSTS = (
     r"(?:webhook\.site|requestbin|pipedream\.net|ngrok(?:-free)?\.(?:io|app)|interact\.sh|"
@@ -321,17 +326,17 @@ EXFILTRATION = Rule(
             + _REMOTE_WORD
         ),
         _p(
-            r"\bcurl\b[^\n|;&]*?(?:\s-[a-z]*[dft]\b|\s--data[\w-]*|\s--form\b|\s--upload-file\b|"
-            r"\s-x\s*post\b|\s--request\s+post\b)[^\n|;&]*",
+            r"\bcurl\b[^\n|;&]{0,200}?(?:\s-[a-z]*[dft]\b|\s--data[\w-]*|\s--form\b|\s--upload-file\b|"
+            r"\s-x\s*post\b|\s--request\s+post\b)[^\n|;&]{0,200}",
             check=_has_external,
         ),
-        _p(r"\bwget\b[^\n|;&]*--post-(?:data|file)"),
+        _p(r"\bwget\b[^\n|;&]{0,200}--post-(?:data|file)"),
         _p(r"\b(?:nc|ncat|netcat|socat)\s+(?:-\w+\s+)*[\w.-]+\s+\d{2,5}\b"),
         _p(r"/dev/(?:tcp|udp)/"),
-        _p(r"\b(?:scp|rsync)\b[^\n]*\s[\w.-]+@[\w.-]+:"),
-        _p(r"\b(?:requests|httpx|axios)\.(?:post|put)\([^\n]*", check=_has_external),
+        _p(r"\b(?:scp|rsync)\b[^\n]{0,200}\s[\w.-]+@[\w.-]+:"),
+        _p(r"\b(?:requests|httpx|axios)\.(?:post|put)\([^\n]{0,200}", check=_has_external),
         _p(r"\b(?:mail|mailx|mutt)\s+-s\b|\bsendmail\b"),
-        _p(r"\b(?:dig|nslookup|host)\s+[^\n]*\$\("),
+        _p(r"\b(?:dig|nslookup|host)\s+[^\n]{0,200}\$\("),
     ),
 )
 
@@ -343,14 +348,14 @@ PIPE_TO_SHELL = Rule(
         _p(
             r"\b"
             + _DOWNLOADER
-            + r"\b[^\n|]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+\S+\s+)?"
+            + r"\b[^\n|]{0,200}\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+\S+\s+)?"
             + _SHELL
         ),
         _p(r"\b(?:(?:ba|z|k)?sh|source|\.)\s+(?:-\S+\s+)*<\s*\(\s*" + _DOWNLOADER + r"\b"),
         _p(r"\b(?:(?:ba|z|k)?sh\s+-c|eval)\s+[\"']?(?:\$\(|`)\s*" + _DOWNLOADER + r"\b"),
-        _p(r"\bbase64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*(?:sudo\s+)?" + _SHELL),
-        _p(r"\bexec\s*\([^\n]*(?:urlopen|requests\.get|urllib|httpx\.get)"),
-        _p(r"\biex\s*\(?[^\n]*(?:downloadstring|new-object\s+net\.webclient|iwr|irm)"),
+        _p(r"\bbase64\s+(?:-d|--decode|-D)\b[^\n]{0,200}\|\s*(?:sudo\s+)?" + _SHELL),
+        _p(r"\bexec\s*\([^\n]{0,200}(?:urlopen|requests\.get|urllib|httpx\.get)"),
+        _p(r"\biex\s*\(?[^\n]{0,200}(?:downloadstring|new-object\s+net\.webclient|iwr|irm)"),
         _p(
             _verbs("pipe", "feed", "pass", "redirect", "stream")
             + _clause_gap(60)
@@ -453,14 +458,16 @@ DESTRUCTIVE_COMMAND = Rule(
     "rm -rf on / or ~, disk and database wipes",
     (
         _p(
-            r"\bgit\s+push\b[^\n;|&`]*?(?:\s--force(?![-\w])|\s-f\b|\s-[a-z]*f[a-z]*\b|"
+            r"\bgit\s+push\b[^\n;|&`]{0,200}?(?:\s--force(?![-\w])|\s-f\b|\s-[a-z]*f[a-z]*\b|"
             r"\s\+[\w/.-]+)"
         ),
         _p(
-            r"\bgit\s+push\b[^\n;|&`]*--force-with-lease[^\n;|&`]*\b(?:main|master|trunk|"
+            r"\bgit\s+push\b[^\n;|&`]{0,200}--force-with-lease[^\n;|&`]{0,200}\b(?:main|master|trunk|"
             r"develop|release\S*|prod\S*|production)\b"
         ),
-        _p(r"\bgit\s+push\b[^\n;|&`]*(?:--delete\s+|\s:)(?:main|master|trunk|develop|release)\b"),
+        _p(
+            r"\bgit\s+push\b[^\n;|&`]{0,200}(?:--delete\s+|\s:)(?:main|master|trunk|develop|release)\b"
+        ),
         _p(
             r"\bforce[- ]?push\w*\b"
             + _clause_gap(40)
@@ -493,9 +500,9 @@ DESTRUCTIVE_COMMAND = Rule(
             r"\.git|/home\S*|/usr|/etc|/var|/bin|/boot|/root|c:\\?)[\"']?(?=\s|$|[;&|`)\"'])"
         ),
         _p(r"--no-preserve-root"),
-        _p(r"\bfind\s+(?:/|~|\$home)\s[^\n]*-delete\b"),
+        _p(r"\bfind\s+(?:/|~|\$home)\s[^\n]{0,200}-delete\b"),
         _p(
-            r"\bmkfs\b|\bdd\s+[^\n]*of=/dev/(?:sd|nvme|hd|disk|xvd)|>\s*/dev/sd[a-z]|"
+            r"\bmkfs\b|\bdd\s+[^\n]{0,200}of=/dev/(?:sd|nvme|hd|disk|xvd)|>\s*/dev/sd[a-z]|"
             r":\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|\bshred\b|\bwipefs\b|"
             r"\bchmod\s+-r\s+0+\s+/|\bdrop\s+(?:database|schema)\b|"
             r"\bdelete\s+from\s+\w+\s*;|\btruncate\s+table\b"
@@ -529,7 +536,7 @@ DISABLE_CHECKS = Rule(
     "(--no-verify, [skip ci], blanket noqa, -k 'not ...' to hide failures)",
     (
         _p(
-            r"--no-verify\b|\bgit\s+commit\b[^\n;|&]*\s-n\b|core\.hookspath|\bhusky=0\b|"
+            r"--no-verify\b|\bgit\s+commit\b[^\n;|&]{0,200}\s-n\b|core\.hookspath|\bhusky=0\b|"
             r"\bhusky_skip_hooks\b|\bskip=[\w,-]+\s+git\b|\[(?:skip ci|ci skip|no ci|skip actions|"
             r"actions skip)\]|\bskip[- ]ci\b|\*\*\*no_ci\*\*\*|skip-checks:\s*true|"
             r"\bpre-commit\s+uninstall\b|\brm\s+(?:-\w+\s+)*\.git/hooks|chmod\s+-x\s+\.git/hooks|"
@@ -545,16 +552,16 @@ DISABLE_CHECKS = Rule(
         ),
         _p(
             r"\b(?:pytest|tox|npm\s+test|npm\s+run\s+\w+|make\s+\w+|ruff|mypy|eslint|cargo\s+test|"
-            r"go\s+test)\b[^\n;]*\|\|\s*(?:true|exit\s+0|:)(?=\s|$|[`'\"])"
+            r"go\s+test)\b[^\n;]{0,200}\|\|\s*(?:true|exit\s+0|:)(?=\s|$|[`'\"])"
         ),
         _p(
-            r"\bpytest\b[^\n]*?(?:\s-k\s*[\"']?not\b|--deselect\b|-p\s+no:)|"
+            r"\bpytest\b[^\n]{0,200}?(?:\s-k\s*[\"']?not\b|--deselect\b|-p\s+no:)|"
             r"@pytest\.mark\.(?:skip|xfail)\b|\bpytest\.skip\(",
             check=_in_failure_context,
         ),
         _p(
             r"\bverify\s*=\s*false\b|node_tls_reject_unauthorized\s*=\s*['\"]?0|"
-            r"pythonhttpsverify\s*=\s*0|\bcurl\b[^\n|]*\s(?:-k|--insecure)\b|sslverify\s+false|"
+            r"pythonhttpsverify\s*=\s*0|\bcurl\b[^\n|]{0,200}\s(?:-k|--insecure)\b|sslverify\s+false|"
             r"http\.sslverify|stricthostkeychecking\s*=?\s*no|--trusted-host\b|"
             r"--disable-(?:web-security|ssl|tls)|ssl_verify\w*\s*=\s*(?:false|0|none)"
         ),
@@ -618,7 +625,7 @@ WEAKEN_PERMISSIONS = Rule(
             r"yolo)|--allow-?all[\w-]*|--yolo\b|\byolo\s+mode|bash\(\*\)|--privileged\b|"
             r"(?:seccomp|apparmor)[=:]unconfined|--cap-add[= ](?:all|sys_admin)|setenforce\s+0|"
             r"\b(?:ufw|firewalld?)\s+(?:disable|stop)|--no-sandbox\b|"
-            r"set-executionpolicy\s+(?:bypass|unrestricted)|icacls[^\n]*everyone:\(?f"
+            r"set-executionpolicy\s+(?:bypass|unrestricted)|icacls[^\n]{0,200}everyone:\(?f"
         ),
         _p(
             _verbs("run", "execute", "start", "launch", "use", "invoke", "do")

@@ -26,9 +26,10 @@ from acecode.quarantine.normalize import decoded_payloads, deobfuscate, fold, mi
 from acecode.quarantine.rules import DANGER_RULES
 
 DEFAULT_MAX_CHARS = 600
-# Beyond this many characters only a prefix is pattern-screened: the text is
-# flagged as too long anyway, and the screen must stay fast on any input.
-SCAN_LIMIT = 20_000
+# A text longer than the limit is flagged as too long anyway; only its first
+# max(max_chars, MIN_SCAN_CHARS) characters are screened for a more telling rule,
+# so the screen stays fast whatever an LLM returns.
+MIN_SCAN_CHARS = 2_000
 DETAIL_LIMIT = 120
 
 RULE_IDS: tuple[str, ...] = (
@@ -138,7 +139,8 @@ def screen_text(text: str, *, max_chars: int = DEFAULT_MAX_CHARS) -> Verdict:
     reported under the more telling rule.
     """
     stripped = text.strip()
-    verdict = _danger(stripped[:SCAN_LIMIT]) or _not_guidance(stripped[:SCAN_LIMIT])
+    scanned = stripped[: max(max_chars, MIN_SCAN_CHARS)]
+    verdict = _danger(scanned) or _not_guidance(scanned)
     if verdict is not None:
         return verdict
     if len(stripped) > max_chars:
