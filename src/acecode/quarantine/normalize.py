@@ -100,12 +100,9 @@ def fold(text: str) -> str:
     the structure checks and clause boundaries need them.
     """
     folded = strip_invisible(text).translate(_CONFUSABLES).casefold()
-    return _HORIZONTAL_SPACE.sub(_one_space_unless_gap, folded)
-
-
-def _one_space_unless_gap(match: re.Match[str]) -> str:
-    # Keep a double space: in "g i t   p u s h" it is the only word boundary left.
-    return "  " if len(match.group(0)) > 1 and match.group(0).isspace() else " "
+    # A wider gap survives as two spaces: in "g i t   p u s h" it is the only
+    # word boundary left for ``deobfuscate`` to find.
+    return _HORIZONTAL_SPACE.sub(lambda m: "  " if len(m.group(0)) > 1 else " ", folded)
 
 
 def _join_spaced(match: re.Match[str]) -> str:

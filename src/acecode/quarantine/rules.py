@@ -114,7 +114,7 @@ _SECRET_SOURCES = re.compile(
 
 
 def _not_from_environment(match: re.Match[str], text: str) -> bool:
-    """ "read the API key from the environment" is how code should get a key."""
+    """Reading a key *from the environment* is how code should get it; that passes."""
     return not _SECRET_SOURCES.search(text[match.end() : match.end() + 60])
 
 
