@@ -14,6 +14,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "acecode.cli.install_cmd",
     "acecode.cli.condense_cmd",
     "acecode.cli.doctor_cmd",
+    "acecode.cli.review_cmd",
 )
 
 

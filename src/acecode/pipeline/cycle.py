@@ -137,7 +137,8 @@ def _screen(
     if report.dry_run:
         allowed = []
         for op in operations:
-            field_name = TEXT_FIELDS.get(op.get("type")) if isinstance(op, dict) else None
+            op_type = op.get("type") if isinstance(op, dict) else None
+            field_name = TEXT_FIELDS.get(op_type) if isinstance(op_type, str) else None
             text = op.get(field_name) if field_name else None
             verdict = needs_review(text, settings) if isinstance(text, str) else None
             if verdict is None:
