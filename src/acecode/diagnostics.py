@@ -35,10 +35,17 @@ def save_diagnostic(content: str, name: str) -> Path | None:
 
     folder = paths.claude_dir() / "diagnostic"
     stamp = datetime.now().strftime("%Y%m%d_%H%M%S_%f")
+    data = redact(content).encode("utf-8", "backslashreplace")
     target = folder / f"{stamp}_{_safe_name(name)}.txt"
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        target.write_text(redact(content), encoding="utf-8")
+        for attempt in range(1, 100):
+            try:
+                with target.open("xb") as handle:  # never overwrite a same-instant diagnostic
+                    handle.write(data)
+                break
+            except FileExistsError:
+                target = folder / f"{stamp}_{_safe_name(name)}_{attempt}.txt"
     except OSError as exc:
         warn(f"could not write diagnostic {target}: {exc.strerror or exc}")
         return None

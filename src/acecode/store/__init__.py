@@ -17,8 +17,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from filelock import FileLock, Timeout
-
 from acecode import paths
 from acecode.playbook.schema import ENTRY_KEYS, SECTION_NAMES, empty_playbook
 from acecode.store.atomic import atomic_write_text, remove_stale_temp_files
@@ -112,15 +110,15 @@ def serialize_playbook(playbook: dict[str, Any]) -> str:
     return text
 
 
-def _lock_for(path: Path, timeout: float) -> FileLock:
-    return FileLock(str(path.with_name(path.name + ".lock")), timeout=timeout)
-
-
 @contextmanager
 def _locked(path: Path, timeout: float) -> Iterator[None]:
+    # Imported here: the injection hook reads playbooks through this module and
+    # must not pay for filelock on every prompt.
+    from filelock import FileLock, Timeout
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        lock = _lock_for(path, timeout)
+        lock = FileLock(str(path.with_name(path.name + ".lock")), timeout=timeout)
         lock.acquire()
     except Timeout as exc:
         raise PlaybookLockTimeout(

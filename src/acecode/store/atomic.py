@@ -48,6 +48,20 @@ def remove_stale_temp_files(path: Path) -> None:
             stale.unlink()
 
 
+def _mode_for(path: Path) -> int:
+    """The existing file's mode, or what a plain ``open()`` would give a new file.
+
+    ``mkstemp`` creates 0600 files; a new playbook should get the usual
+    0666 minus the umask, like any file the user creates.
+    """
+    try:
+        return path.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 def atomic_write_text(path: Path, text: str) -> None:
     """Replace ``path`` with ``text`` atomically, keeping the old file's mode.
 
@@ -63,8 +77,7 @@ def atomic_write_text(path: Path, text: str) -> None:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        with contextlib.suppress(FileNotFoundError):
-            os.chmod(tmp_name, path.stat().st_mode & 0o7777)
+        os.chmod(tmp_name, _mode_for(path))
         os.replace(tmp_name, path)
         tmp_name = None
         _fsync_dir(folder)
