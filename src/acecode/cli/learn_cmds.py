@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from pathlib import Path
@@ -16,6 +17,17 @@ def _use_project(project: Path | None) -> None:
     """Make ``project`` the project root for everything that follows."""
     if project is not None:
         os.environ["CLAUDE_PROJECT_DIR"] = str(project.resolve())
+
+
+def _prime_injection_cache() -> None:
+    """Render the new playbook for the next session now, in this background process,
+    so the per-prompt hook finds it cached instead of loading the store."""
+    from acecode import paths
+    from acecode.hooks.rendered import injection_text
+    from acecode.store import PlaybookError
+
+    with contextlib.suppress(PlaybookError):  # the hook reports a bad playbook itself
+        injection_text(str(paths.project_dir()))
 
 
 def learn(
@@ -46,6 +58,8 @@ def learn(
         except PlaybookError as exc:
             fail(str(exc))
         reports.append(report)
+        if report.saved and playbook is None:
+            _prime_injection_cache()
         if as_json:
             continue
         console.print(report.summary(), markup=False, highlight=False)
