@@ -62,7 +62,7 @@ def learn(
             _prime_injection_cache()
         if as_json:
             continue
-        console.print(report.summary(), markup=False, highlight=False)
+        console.print(report.summary(), markup=False, highlight=False, soft_wrap=True)
         if dry_run:
             for op in report.operations:
                 state = "apply" if op["applied"] else f"skip ({op['reason']})"

@@ -78,7 +78,7 @@ def start_learner(transcript: object, source: str, project: str) -> bool:
             subprocess.Popen(
                 command,
                 stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
+                stdout=log,  # the cycle's one-line summary lands in the log too
                 stderr=log,
                 cwd=project,
                 env=env,
