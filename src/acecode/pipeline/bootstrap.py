@@ -60,7 +60,8 @@ def bootstrap(
 ) -> tuple[int, int, int]:
     """Learn from each pending transcript; returns (learned, skipped, failed).
 
-    ``on_progress`` is called after each transcript with its report or error.
+    ``on_progress`` is called after each transcript with its report or error
+    (both None for a transcript skipped as already learned).
     KeyboardInterrupt propagates after the state of finished sessions is saved.
     """
     state = BootstrapState.load(state_path)
@@ -69,14 +70,16 @@ def bootstrap(
     for transcript in transcripts:
         if state.is_done(transcript):
             skipped += 1
+            if on_progress:
+                on_progress(transcript, None, None)
             continue
         if not first and delay > 0:
             time.sleep(delay)
         first = False
         try:
             report = run_cycle_sync(transcript, playbook_path=playbook_path, source="bootstrap")
-            if not report.llm_ok:
-                raise RuntimeError("the LLM call failed; see `acecode doctor`")
+            if not report.learned:
+                raise RuntimeError(f"nothing learned ({report.status}); see `acecode doctor`")
         except Exception as exc:
             failed += 1
             state.failed[str(transcript)] = str(exc)

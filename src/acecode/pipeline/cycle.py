@@ -65,6 +65,15 @@ class CycleReport:
     report_file: str | None = None
     duration_s: float = 0.0
 
+    @property
+    def learned(self) -> bool:
+        """True when the transcript was fully processed (even if nothing changed).
+
+        A cycle whose reflector produced nothing (no provider, an error, a
+        reply without JSON) did not learn: the transcript stays due.
+        """
+        return self.status in ("ok", "empty-transcript", "nothing-new") and self.llm_ok
+
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
@@ -292,7 +301,7 @@ async def run_cycle(
                 report.report_file = str(write_report(target, report.curation))
             except PlaybookError as exc:
                 warn(f"could not write the curation report: {exc}")
-        if report.llm_ok:
+        if report.learned:
             record_learned(state, transcript, report.messages, report.cycle_id)
     for warning in report.warnings:
         warn(warning)

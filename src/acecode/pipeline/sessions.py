@@ -7,6 +7,8 @@ from pathlib import Path
 
 from acecode import paths
 
+COMPACTION = "agent-acompact-"
+
 
 def encode_project_path(project: Path) -> str:
     """Claude Code's folder name for a project: the absolute path, ``/`` and ``.`` as ``-``."""
@@ -31,7 +33,11 @@ def find_sessions(project: Path, *, include_subagents: bool = True) -> list[Path
     folder = sessions_dir(project)
     if not folder.is_dir():
         return []
-    found = [p for p in folder.rglob("*.jsonl") if p.is_file()]
+    # agent-acompact-* are Claude Code's compaction helpers: their transcript is
+    # the conversation being summarised again, nothing new to learn from.
+    found = [
+        p for p in folder.rglob("*.jsonl") if p.is_file() and not p.name.startswith(COMPACTION)
+    ]
     if not include_subagents:
         found = [p for p in found if not _is_subagent(p.relative_to(folder))]
     return sorted(found, key=lambda p: (p.stat().st_mtime, str(p)))

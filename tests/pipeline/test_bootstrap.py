@@ -1,0 +1,112 @@
+"""Bootstrap over a fake ~/.claude/projects folder: order, subagents, resume, failures."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from pipeline_support import is_curator, write_transcript
+
+from acecode.pipeline.bootstrap import BootstrapState, bootstrap
+from acecode.pipeline.sessions import encode_project_path, find_sessions, sessions_dir
+from acecode.store import load_playbook
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "my.project"
+    (root / ".claude").mkdir(parents=True)
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(root))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    return root
+
+
+def make_sessions(project: Path, names: list[str]) -> list[Path]:
+    folder = sessions_dir(project)
+    made = []
+    for age, name in enumerate(names):
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_transcript(path, f"MARKER-{path.stem} request", "done")
+        stamp = 1_700_000_000 + age * 60
+        os.utime(path, (stamp, stamp))
+        made.append(path)
+    return made
+
+
+def test_encoded_folder_name_matches_claude_code(project):
+    assert encode_project_path(project) == str(project.resolve()).replace("/", "-").replace(
+        ".", "-"
+    )
+
+
+def test_sessions_are_found_oldest_first_with_subagents_but_not_compaction(project):
+    made = make_sessions(
+        project,
+        [
+            "b-session.jsonl",
+            "a-session.jsonl",
+            "b-session/subagents/agent-a1.jsonl",
+            "b-session/subagents/agent-acompact-ff.jsonl",
+            "agent-legacy.jsonl",
+        ],
+    )
+    assert find_sessions(project) == [made[0], made[1], made[2], made[4]]
+    assert find_sessions(project, include_subagents=False) == [made[0], made[1]]
+
+
+LESSONS = {
+    "one": "Deploy scripts live in ops/deploy and need the VPN to be up.",
+    "two": "Use factory_boy factories instead of hand-built model instances in tests.",
+    "three": "The docs site builds with mkdocs; run `mkdocs serve` to preview it.",
+}
+
+
+def test_bootstrap_learns_each_session_once_and_resumes(routed_llm, project):
+    def router(system: str, prompt: str) -> str:
+        if is_curator(system, prompt):
+            marker = prompt.split("MARKER-", 1)[1].split()[0]
+            text = LESSONS[marker]
+            return json.dumps({"reasoning": "r", "operations": [{"type": "ADD", "text": text}]})
+        marker = prompt.split("MARKER-", 1)[1].split()[0]
+        return json.dumps({"analysis": f"MARKER-{marker} analysed", "bullet_tags": []})
+
+    llm = routed_llm(router)
+    sessions = make_sessions(project, ["one.jsonl", "two.jsonl"])
+    state_path = project / ".claude" / "acecode" / "bootstrap.json"
+
+    assert bootstrap(sessions, state_path=state_path, playbook_path=None, delay=0) == (2, 0, 0)
+    calls = len(llm.bodies)
+    more = make_sessions(project, ["three.jsonl"])
+    assert bootstrap([*sessions, *more], state_path=state_path, playbook_path=None, delay=0) == (
+        1,
+        2,
+        0,
+    )
+
+    assert len(llm.bodies) == calls + 2
+    texts = [e["text"] for e in load_playbook()["sections"]["OTHERS"]]
+    assert len(texts) == 3
+    assert set(BootstrapState.load(state_path).done) == {str(p) for p in [*sessions, *more]}
+
+
+def test_a_failed_session_is_recorded_and_retried(routed_llm, project):
+    routed_llm(lambda system, prompt: "no json here")
+    sessions = make_sessions(project, ["one.jsonl"])
+    state_path = project / ".claude" / "acecode" / "bootstrap.json"
+    seen: list[str | None] = []
+
+    result = bootstrap(
+        sessions,
+        state_path=state_path,
+        playbook_path=None,
+        delay=0,
+        on_progress=lambda path, report, error: seen.append(error),
+    )
+
+    assert result == (0, 0, 1)
+    state = BootstrapState.load(state_path)
+    assert state.done == {} and str(sessions[0]) in state.failed
+    assert seen and seen[0] is not None
