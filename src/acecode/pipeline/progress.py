@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from acecode.store.atomic import atomic_write_text
+from acecode.store.lock import exclusive_lock
 
 PROGRESS_FILE = "learned.json"
 
@@ -39,11 +40,8 @@ def learned_count(state_dir: Path, transcript: str | Path) -> int:
 
 def record_learned(state_dir: Path, transcript: str | Path, messages: int, cycle_id: str) -> None:
     """Remember that the first ``messages`` messages of ``transcript`` are learned."""
-    from filelock import FileLock
-
     path = state_dir / PROGRESS_FILE
-    state_dir.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(path) + ".lock", timeout=10):
+    with exclusive_lock(path, timeout=10):
         data = _read(path)
         data[_key(transcript)] = {"messages": messages, "cycle_id": cycle_id}
         atomic_write_text(path, json.dumps(data, indent=2, sort_keys=True) + "\n")

@@ -27,13 +27,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
-
-from filelock import FileLock, Timeout
 
 from acecode.paths import state_dir_for
 from acecode.playbook.operations import apply_operations_with_outcomes, clean_text
@@ -41,7 +39,8 @@ from acecode.playbook.schema import _resolve_section, iter_entries
 from acecode.quarantine.normalize import text_key
 from acecode.store import DEFAULT_LOCK_TIMEOUT, resolve_path, update_playbook
 from acecode.store.atomic import atomic_write_text
-from acecode.store.errors import PlaybookWriteError
+from acecode.store.errors import PlaybookError, PlaybookWriteError
+from acecode.store.lock import exclusive_lock
 
 QUEUE_VERSION = 1
 QUEUE_FILE = "pending.json"
@@ -179,24 +178,16 @@ def _write(path: Path, queue: _QueueFile) -> None:
 @contextmanager
 def _locked(path: Path, timeout: float) -> Iterator[_QueueFile]:
     """Lock the queue, yield its content for editing, save it on a clean exit."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        lock = FileLock(str(path.with_name(path.name + ".lock")), timeout=timeout)
-        lock.acquire()
-    except Timeout as exc:
-        raise QueueError(
-            f"{path} is locked by another acecode process (waited {timeout:g} s); try again"
-        ) from exc
-    except OSError as exc:
-        raise QueueError(f"cannot lock {path}: {exc.strerror or exc}; nothing was changed") from exc
-    try:
+    with ExitStack() as stack:
+        try:
+            stack.enter_context(exclusive_lock(path, timeout))
+        except PlaybookError as exc:
+            raise QueueError(str(exc)) from exc
         queue = _read(path)
         before = queue.serialize()
         yield queue
         if queue.serialize() != before:
             _write(path, queue)
-    finally:
-        lock.release()
 
 
 def _find(queue: _QueueFile, item_id: str, path: Path) -> PendingItem:

@@ -26,6 +26,7 @@ from acecode.store.errors import (
     PlaybookLockTimeout,
     PlaybookWriteError,
 )
+from acecode.store.lock import exclusive_lock
 from acecode.store.migrate import migrate_playbook
 
 __all__ = [
@@ -110,31 +111,6 @@ def serialize_playbook(playbook: dict[str, Any]) -> str:
     return text
 
 
-@contextmanager
-def _locked(path: Path, timeout: float) -> Iterator[None]:
-    # Imported here: the injection hook reads playbooks through this module and
-    # must not pay for filelock on every prompt.
-    from filelock import FileLock, Timeout
-
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        lock = FileLock(str(path.with_name(path.name + ".lock")), timeout=timeout)
-        lock.acquire()
-    except Timeout as exc:
-        raise PlaybookLockTimeout(
-            f"{path} is locked by another acecode process (waited {timeout:g} s); "
-            "try again when it has finished"
-        ) from exc
-    except OSError as exc:
-        raise PlaybookWriteError(
-            f"cannot lock {path}: {exc.strerror or exc}; nothing was changed"
-        ) from exc
-    try:
-        yield
-    finally:
-        lock.release()
-
-
 def _write(playbook: dict[str, Any], path: Path) -> dict[str, Any]:
     assert "sections" in playbook, "save_playbook requires a sections-based playbook"
     stamped = {k: v for k, v in playbook.items() if k != "key_points"}
@@ -156,7 +132,7 @@ def save_playbook(
     valid playbook, so a file the user must repair is never silently lost.
     """
     target = resolve_path(path)
-    with _locked(target, lock_timeout):
+    with exclusive_lock(target, lock_timeout):
         _read(target)
         _write(playbook, target)
 
@@ -189,7 +165,7 @@ def update_playbook(
     so keep the block short: compute LLM results before entering it.
     """
     target = resolve_path(path)
-    with _locked(target, lock_timeout):
+    with exclusive_lock(target, lock_timeout):
         current = _read(target)
         before = serialize_playbook(current)
         txn = PlaybookTransaction(path=target, playbook=current, original=json.loads(before))
