@@ -106,7 +106,7 @@ def test_learn_without_a_provider_changes_nothing_and_says_why(env, tmp_path):
     transcript = tmp_path / "s.jsonl"
     transcript.write_text('{"type": "user", "message": {"role": "user", "content": "hi"}}\n')
 
-    result = run("learn", str(transcript), env=env)
+    result = run("learn", str(transcript), env=env, check_exit=1)
 
     assert playbook_of(env).read_bytes() == before
     assert "no LLM provider is configured" in result.stderr

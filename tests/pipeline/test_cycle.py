@@ -189,3 +189,37 @@ def test_two_cycles_started_together_lose_nothing(routed_llm, playbook_file, tmp
         "oth-001",
         "oth-002",
     ]
+
+
+def test_learn_dry_run_prints_each_change_and_saves_nothing(routed_llm, playbook_file, tmp_path):
+    routed_llm(router)
+    before = playbook_file.read_bytes()
+    transcript = write_transcript(tmp_path / "s.jsonl", "fix tests", "done [pat-001]")
+
+    result = subprocess.run(
+        [sys.executable, "-m", "acecode", "learn", str(transcript), "--dry-run"],
+        env=dict(os.environ),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("cycle ") and "[ok]" in lines[0]
+    assert "  ADD     mis-001: Install PyYAML before running the test suite" in result.stdout
+    assert "  SKIP    DELETE: target_id 'oth-999' not found" in result.stdout
+    assert playbook_file.read_bytes() == before
+
+
+def test_learn_names_a_missing_transcript_in_one_line(playbook_file, tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "acecode", "learn", str(tmp_path / "nope.jsonl")],
+        env=dict(os.environ),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+    assert result.returncode == 1
+    assert result.stderr.strip() == f"acecode: {tmp_path / 'nope.jsonl'}: no such transcript file"

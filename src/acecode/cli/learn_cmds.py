@@ -6,11 +6,14 @@ import contextlib
 import json
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from acecode.cli.common import console, fail, playbook_option
+
+if TYPE_CHECKING:
+    from acecode.pipeline.cycle import CycleReport
 
 
 def _use_project(project: Path | None) -> None:
@@ -30,10 +33,42 @@ def _prime_injection_cache() -> None:
         injection_text(str(paths.project_dir()))
 
 
+def _describe(report: CycleReport) -> list[str]:
+    """What a cycle did (or, in a dry run, would do), one line per change."""
+    lines = []
+    for item in report.held_for_review:
+        lines.append(f"  HOLD    ({item['rule']}) {item['text']}")
+    for decision in (
+        (report.curation or {}).get("de_duplication_results", {}).get("ladder_decisions", [])
+    ):
+        if decision["action"] != "add":
+            lines.append(
+                f"  {decision['action'].upper():<7} {decision['matched_name']} "
+                f"(similarity {decision['similarity']:.2f}) {decision['candidate_text']}"
+            )
+    for op in report.operations:
+        if not op["applied"]:
+            lines.append(f"  SKIP    {op['type']}: {op['reason']}")
+            continue
+        entry = op.get("created") or op.get("updated_after") or op["removed"][0]["entry"]
+        sources = "+".join(item["entry"]["name"] for item in op["removed"])
+        target = f"{sources} -> {entry['name']}" if op["type"] == "MERGE" else entry["name"]
+        lines.append(f"  {op['type']:<7} {target}: {entry['text']}")
+    for item in report.pruned:
+        lines.append(f"  PRUNE   {item['entry']['name']}: {item['entry']['text']}")
+    return lines
+
+
 def learn(
     transcripts: Annotated[list[Path], typer.Argument(help="Claude Code session .jsonl files.")],
     dry_run: Annotated[
-        bool, typer.Option("--dry-run", help="Print the operations; save nothing.")
+        bool, typer.Option("--dry-run", help="Print the changes; save nothing.")
+    ] = False,
+    relearn: Annotated[
+        bool,
+        typer.Option(
+            "--relearn", help="Reflect on the whole transcript, even parts already learned."
+        ),
     ] = False,
     source: Annotated[str, typer.Option(help="Who started the cycle (for the report).")] = "cli",
     project: Annotated[
@@ -44,16 +79,27 @@ def learn(
         bool, typer.Option("--json", help="Print the cycle reports as JSON.")
     ] = False,
 ) -> None:
-    """Learn from one or more transcripts now (reflector, curator, save)."""
+    """Learn from one or more transcripts now: reflect, curate, save.
+
+    Exits with status 1 when a transcript could not be learned from (no
+    provider, LLM failure); the playbook is then unchanged.
+    """
     from acecode.pipeline import run_cycle_sync
     from acecode.store import PlaybookError
 
     _use_project(project)
+    for transcript in transcripts:
+        if not transcript.is_file():
+            fail(f"{transcript}: no such transcript file")
     reports = []
     for transcript in transcripts:
         try:
             report = run_cycle_sync(
-                transcript, playbook_path=playbook, source=source, dry_run=dry_run
+                transcript,
+                playbook_path=playbook,
+                source=source,
+                dry_run=dry_run,
+                relearn=relearn,
             )
         except PlaybookError as exc:
             fail(str(exc))
@@ -63,17 +109,12 @@ def learn(
         if as_json:
             continue
         console.print(report.summary(), markup=False, highlight=False, soft_wrap=True)
-        if dry_run:
-            for op in report.operations:
-                state = "apply" if op["applied"] else f"skip ({op['reason']})"
-                created = op.get("created") or op.get("updated_after") or {}
-                console.print(
-                    f"  {op['type']:<7} {state}: {created.get('text', '')}",
-                    markup=False,
-                    highlight=False,
-                )
+        for line in _describe(report):
+            console.print(line, markup=False, highlight=False, soft_wrap=True)
     if as_json:
         print(json.dumps([report.as_dict() for report in reports], indent=2, ensure_ascii=False))
+    if not all(report.learned for report in reports):
+        raise typer.Exit(1)
 
 
 def bootstrap(
