@@ -203,14 +203,25 @@ def _write(update: SettingsUpdate, data: dict[str, Any], old_text: str | None) -
 
 
 def install(
-    scope: str = "user", project: Path | None = None, executable: str | None = None
+    scope: str = "user",
+    project: Path | None = None,
+    executable: str | None = None,
+    options: dict[str, bool] | None = None,
 ) -> SettingsUpdate:
-    """Merge acecode's hooks into the settings file of ``scope`` (idempotent)."""
+    """Merge acecode's hooks into the settings file of ``scope`` (idempotent).
+
+    ``options`` are top-level acecode settings to set in the same file, such
+    as ``{"playbook_update_on_exit": True}``.
+    """
     path = settings_path(scope, project)
     data, old_text = _read_settings(path)
+    update = SettingsUpdate(path)
+    for key, value in (options or {}).items():
+        if data.get(key) != value:
+            update.changes.append(Change(key, "updated" if key in data else "added"))
+            data = {**data, key: value}
     wanted = hook_entries(executable or acecode_executable(scope))
     hooks: dict[str, list[Any]] = dict(data.get("hooks", {}))
-    update = SettingsUpdate(path)
     for event, groups in wanted.items():
         current = hooks.get(event, [])
         present = _acecode_hooks(current)

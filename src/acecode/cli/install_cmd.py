@@ -39,7 +39,7 @@ def _line(text: str) -> None:
 def _show(update: installer.SettingsUpdate) -> None:
     """The per-event changes as a table, then what was written where."""
     if update.changes:
-        table = Table("event", "acecode hook")
+        table = Table("setting", "change")
         for change in update.changes:
             style = _STYLES.get(change.action, "")
             table.add_row(change.event, f"[{style}]{change.action}[/{style}]")
@@ -52,13 +52,32 @@ def _show(update: installer.SettingsUpdate) -> None:
         _line(f"previous version kept in {update.backup}")
 
 
-def install(scope: scope_option = Scope.user) -> None:
+def install(
+    scope: scope_option = Scope.user,
+    learn_on_exit: Annotated[
+        bool,
+        typer.Option(
+            "--learn-on-exit",
+            help='Also set "playbook_update_on_exit": true, so sessions ended with /exit '
+            "or Ctrl-D are learned from too.",
+        ),
+    ] = False,
+) -> None:
     """Add acecode's hooks (inject the playbook, learn at session end) to Claude Code."""
+    from acecode.config import claude_setting
+
+    options = {"playbook_update_on_exit": True} if learn_on_exit else None
     try:
-        update = installer.install(scope.value)
+        update = installer.install(scope.value, options=options)
     except installer.SettingsFileError as exc:
         fail(str(exc))
     _show(update)
+    if not claude_setting("playbook_update_on_exit"):
+        _line(
+            "note: sessions ended with /exit or Ctrl-D are learned from only with "
+            '"playbook_update_on_exit": true (run `acecode install --learn-on-exit`); '
+            "sessions that are compacted or closed otherwise are always learned from"
+        )
     plugin_scopes = installer.plugin_enabled()
     if plugin_scopes:
         _line(
