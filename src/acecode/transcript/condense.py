@@ -114,6 +114,20 @@ def condense(messages: list[dict[str, Any]], budget_tokens: int | None = None) -
     text = redact(f"{header}\n{rendered}" if rendered else header)
     if estimate_tokens(text) > budget:
         text = _hard_trim(text, budget)
+    return _encodable(text)
+
+
+def _encodable(text: str) -> str:
+    """``text`` with lone surrogates replaced by U+FFFD.
+
+    A transcript line holding half an emoji escape (``"\\ud83d"``) is valid
+    JSON, but the string it decodes to cannot be encoded as UTF-8: the LLM
+    request and ``acecode condense``'s output would both fail on it.
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
     return text
 
 
