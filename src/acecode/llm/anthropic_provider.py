@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-from acecode.llm.base import Completion, LLMRequest, ProviderError
+from acecode.llm.base import Completion, HTTPProvider, LLMRequest, ProviderError
 from acecode.llm.errors import from_sdk_error
 
 
-class AnthropicProvider:
+class AnthropicProvider(HTTPProvider):
     """Calls ``POST {base_url}/v1/messages``; the SDK's own retries are off (ours apply)."""
 
     name = "anthropic"
-
-    def __init__(self, *, model: str | None, api_key: str, base_url: str | None = None) -> None:
-        self.model = model
-        self._api_key = api_key
-        self._base_url = base_url
 
     async def complete(self, request: LLMRequest) -> Completion:
         import anthropic  # lazy: the hook path must not pay for the SDK

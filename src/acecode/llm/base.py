@@ -66,3 +66,14 @@ class Provider(Protocol):
     async def complete(self, request: LLMRequest) -> Completion:
         """Return the completion or raise :class:`ProviderError`."""
         ...
+
+
+class HTTPProvider:
+    """What the two SDK-backed providers share: a model, a key and an endpoint."""
+
+    name = "http"
+
+    def __init__(self, *, model: str | None, api_key: str, base_url: str | None = None) -> None:
+        self.model = model
+        self._api_key = api_key
+        self._base_url = base_url

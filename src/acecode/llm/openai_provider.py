@@ -5,19 +5,14 @@ Covers Ollama, vLLM, the llama.cpp server, OpenRouter and api.openai.com.
 
 from __future__ import annotations
 
-from acecode.llm.base import Completion, LLMRequest, ProviderError
+from acecode.llm.base import Completion, HTTPProvider, LLMRequest, ProviderError
 from acecode.llm.errors import from_sdk_error
 
 
-class OpenAIProvider:
+class OpenAIProvider(HTTPProvider):
     """Calls ``POST {base_url}/chat/completions``; the SDK's own retries are off (ours apply)."""
 
     name = "openai"
-
-    def __init__(self, *, model: str | None, api_key: str, base_url: str | None = None) -> None:
-        self.model = model
-        self._api_key = api_key
-        self._base_url = base_url
 
     async def complete(self, request: LLMRequest) -> Completion:
         import openai  # lazy: the hook path must not pay for the SDK
