@@ -64,6 +64,10 @@ class EmbeddingCache:
             try:
                 self._conn = self._open()
             except sqlite3.DatabaseError as exc:
+                # A full disk, a read-only folder or a lock is not damage: the caller
+                # degrades to uncached (see ``_failed``) instead of moving the file aside.
+                if isinstance(exc, sqlite3.OperationalError):
+                    raise
                 self._rebuild(exc)
                 self._conn = self._open()
         return self._conn
