@@ -90,8 +90,12 @@ SEED_TEXTS = (
 )
 
 
-def seed_playbook(path: Path, extra_entries: int = 0) -> dict[str, Any]:
-    """Save a valid playbook (pat-001 plus two more, plus ``extra_entries`` in OTHERS)."""
+def seed_playbook(path: Path, extra_entries: int = 0, padding: int = 0) -> dict[str, Any]:
+    """Save a valid playbook (pat-001 plus two more, plus ``extra_entries`` in OTHERS).
+
+    ``padding`` appends that many characters of detail to each extra entry, for
+    a large file with few entries (fewer texts to embed).
+    """
     patterns = [
         {"name": f"pat-{i:03d}", "text": text, "helpful": 1, "harmful": 0}
         for i, text in enumerate(SEED_TEXTS, start=1)
@@ -100,7 +104,7 @@ def seed_playbook(path: Path, extra_entries: int = 0) -> dict[str, Any]:
         {
             "name": f"oth-{i:03d}",
             "text": f"Entry {i} of a long playbook: module_{i}.py owns feature {i * 7919 % 10007}; "
-            f"read its docstring before editing it (ticket {i}).",
+            f"read its docstring before editing it (ticket {i}).{_detail(i, padding)}",
             "helpful": i % 3,
             "harmful": 0,
         }
@@ -113,6 +117,13 @@ def seed_playbook(path: Path, extra_entries: int = 0) -> dict[str, Any]:
     }
     save_playbook(playbook, path)
     return load_playbook(path)
+
+
+def _detail(number: int, chars: int) -> str:
+    if chars <= 0:
+        return ""
+    words = " ".join(f"step{number}.{k}" for k in range(chars // 8 + 1))
+    return f" Details: {words}"[:chars]
 
 
 def sections(path: Path) -> dict[str, Any]:
