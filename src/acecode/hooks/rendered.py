@@ -24,11 +24,13 @@ CACHE_NAME = "injection-cache.json"
 
 
 def _stat_key(path: str) -> list[int] | None:
+    """What identifies a file's content and access: a chmod or chown changes ``st_ctime``,
+    so a playbook made unreadable is reported instead of served from the cache."""
     try:
         st = os.stat(path)
     except OSError:
         return None
-    return [st.st_mtime_ns, st.st_size, st.st_ino]
+    return [st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino]
 
 
 def _inputs_key(playbook: str) -> list[Any]:
