@@ -49,9 +49,28 @@ def pipeline_support() -> ModuleType:
 MARKER = re.compile(r"MARKER-([A-Za-z0-9]+)")
 
 
+# Lessons on unrelated topics, so that the semantic de-duplication ladder keeps
+# the lessons of successive sessions apart instead of crediting the first one.
+LESSONS = (
+    "install PyYAML before running the test suite of this repository.",
+    "regenerate the protobuf stubs with make proto after editing any .proto file.",
+    "the staging database resets every night at 02:00 UTC; never store fixtures there.",
+    "write commit messages in the imperative mood and reference the ticket number.",
+    "the frontend uses pnpm workspaces; npm install corrupts the lockfile.",
+    "Windows CI runners need long path support enabled for the vendored assets.",
+    "ask the user before renaming public API symbols; downstream plugins import them.",
+    "profile with py-spy before optimising; the slow part is usually JSON parsing.",
+)
+
+
 def lesson_text(marker: str) -> str:
-    """The rule the curator adds for the session carrying ``marker``."""
-    return f"Lesson {marker}: install PyYAML before running the test suite of this repository."
+    """The rule the curator adds for the session carrying ``marker``.
+
+    A marker ending in a number N gets lesson N (mod 8), others a lesson by checksum.
+    """
+    digits = re.search(r"(\d+)$", marker)
+    number = int(digits.group(1)) if digits else sum(marker.encode())
+    return f"Lesson {marker}: {LESSONS[number % len(LESSONS)]}"
 
 
 def lesson_router(system: str, prompt: str) -> str:
