@@ -46,6 +46,16 @@ def _tree(folder: Path) -> dict[str, tuple[int, bytes | None]]:
     return found
 
 
+def _stats(folder: Path) -> dict[str, tuple[int, int, int, int]]:
+    """Every path below ``folder`` with mode, size, mtime and inode: ``stat`` needs no read
+    permission, and an atomic save would change the inode."""
+    found = {}
+    for path in sorted(folder.rglob("*")):
+        st = path.lstat()
+        found[str(path.relative_to(folder))] = (st.st_mode, st.st_size, st.st_mtime_ns, st.st_ino)
+    return found
+
+
 FRESH_STATE_BUG = (
     "product bug reported to the lead: pipeline/cycle.py _ensure_state_dir lets the "
     "PermissionError of creating .claude/acecode escape as a traceback"
@@ -206,7 +216,7 @@ def test_fault_unreadable_playbook_learn_refuses_and_changes_nothing(
 ) -> None:
     server = llm()
     claude = unreadable_playbook.parent
-    before = {path: mode for path, (mode, _) in _tree(claude).items()}
+    before = _stats(claude)
     transcript = session_transcript(tmp_path / "s.jsonl", "unreadable")
 
     result = run_acecode(
@@ -218,5 +228,5 @@ def test_fault_unreadable_playbook_learn_refuses_and_changes_nothing(
 
     assert result.returncode == 1
     one_clear_line(result, f"cannot read {unreadable_playbook}", "Permission denied")
-    assert {path: mode for path, (mode, _) in _tree(claude).items()} == before
+    assert _stats(claude) == before
     assert server.bodies == []  # refused before spending a single LLM call
