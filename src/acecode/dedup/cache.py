@@ -52,6 +52,9 @@ class EmbeddingCache:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self._conn: sqlite3.Connection | None = None
+        # Vectors seen by this process: a cycle embeds each text once even when
+        # the file cannot be written (full disk, read-only folder).
+        self._memory: dict[tuple[str, str], np.ndarray] = {}
 
     @classmethod
     def for_playbook(cls, playbook_file: Path | None = None) -> EmbeddingCache:
@@ -103,8 +106,12 @@ class EmbeddingCache:
         """Cached vectors for those ``keys`` that are present."""
         import numpy as np
 
-        wanted = list(dict.fromkeys(keys))
-        found: dict[str, np.ndarray] = {}
+        found = {
+            k: v for k in dict.fromkeys(keys) if (v := self._memory.get((model_id, k))) is not None
+        }
+        wanted = [k for k in dict.fromkeys(keys) if k not in found]
+        if not wanted:
+            return found
         try:
             conn = self._connect()
             for start in range(0, len(wanted), _LOOKUP_CHUNK):
@@ -118,7 +125,7 @@ class EmbeddingCache:
                 for key, dim, blob in rows:
                     vector = np.frombuffer(blob, dtype=np.float32)
                     if vector.shape == (dim,):
-                        found[key] = vector
+                        found[key] = self._memory[(model_id, key)] = vector
         except (sqlite3.Error, OSError) as exc:
             self._failed("read", exc)
         return found
@@ -127,6 +134,8 @@ class EmbeddingCache:
         """Store vectors in one transaction; failure only costs a re-embed later."""
         import numpy as np
 
+        for key, vector in items:
+            self._memory[(model_id, key)] = vector
         rows = [
             (model_id, key, int(v.shape[0]), np.asarray(v, dtype=np.float32).tobytes())
             for key, v in items
