@@ -138,3 +138,22 @@ def test_cache_concurrent_processes_do_not_corrupt_it(tmp_path: Path):
         rows = conn.execute("SELECT text_sha256, vector FROM embeddings").fetchall()
     assert {k for k, _ in rows} == {f"k{i}" for i in range(60)}
     assert all(np.frombuffer(v, dtype=np.float32)[0] == int(k[1:]) for k, v in rows)
+
+
+def test_max_removals_defers_the_groups_that_do_not_fit(real_backend):
+    pb = _playbook_of(
+        [
+            "Run the test suite before committing any change.",
+            "Always run the tests before you commit changes.",
+            "Use pathlib.Path instead of os.path for file path handling.",
+            "Prefer pathlib.Path over os.path when handling file paths.",
+        ]
+    )
+
+    limited = deduplicate(pb, backend=real_backend, max_removals=1)
+    unlimited = deduplicate(pb, backend=real_backend)
+
+    assert limited.removed == 1 and len(limited.deferred) == 1
+    assert unlimited.removed == 2 and unlimited.deferred == []
+    names = [e["name"] for e in limited.playbook["sections"]["OTHERS"]]
+    assert names == ["oth-000", "oth-002", "oth-003"]

@@ -56,12 +56,6 @@ def _stats(folder: Path) -> dict[str, tuple[int, int, int, int]]:
     return found
 
 
-FRESH_STATE_BUG = (
-    "product bug reported to the lead: pipeline/cycle.py _ensure_state_dir lets the "
-    "PermissionError of creating .claude/acecode escape as a traceback"
-)
-
-
 @pytest.fixture(params=["used", "fresh"])
 def read_only_claude(project_dir: Path, playbook: Path, request) -> Iterator[Path]:
     """A seeded ``.claude`` made read-only, restored after.
@@ -93,10 +87,7 @@ def test_fault_read_only_claude_dir_learn_fails_with_one_line_and_changes_nothin
     llm,
     tmp_path: Path,
     obeying_permissions,
-    request: pytest.FixtureRequest,
 ) -> None:
-    if request.node.callspec.params["read_only_claude"] == "fresh":
-        request.applymarker(pytest.mark.xfail(strict=True, reason=FRESH_STATE_BUG))
     server = llm()
     before = _tree(read_only_claude)
     transcript = session_transcript(tmp_path / "s.jsonl", "ro")

@@ -170,3 +170,26 @@ def test_dry_run_does_not_queue_flagged_texts(routed_llm, project, tmp_path):
     assert report.held_for_review and report.held_for_review[0]["rule"] == "disable-checks"
     assert not (project / ".claude" / "acecode" / "pending.json").exists()
     assert not (project / ".claude" / "playbook.json").exists()
+
+
+def test_semantic_dedup_is_held_to_the_removal_budget(routed_llm, project, tmp_path):
+    pairs = json.loads((Path(__file__).parents[1] / "data" / "paraphrase_pairs.json").read_text())[
+        "pairs"
+    ]
+    paraphrases = [pair for pair in pairs if pair["label"] == "paraphrase"][:10]
+    texts = [text for pair in paraphrases for text in (pair["a"], pair["b"])]
+    make_playbook(project / ".claude" / "playbook.json", texts)
+    routed_llm(curator_says())
+    transcript = write_transcript(tmp_path / "s.jsonl", "hello", "done")
+
+    report = run_cycle_sync(transcript)
+
+    assert len(load_playbook()["sections"]["PATTERNS & APPROACHES"]) == 18  # 10% of 20 merged
+    curation = report.curation
+    assert curation["de_duplication_results"]["merges_performed"] == 2
+    deferred = [d for d in curation["quality_assurance"]["deferred"] if d["type"] == "DEDUP"]
+    assert len(deferred) == 8
+
+    again = write_transcript(tmp_path / "t.jsonl", "hello again", "done")
+    run_cycle_sync(again)
+    assert len(load_playbook()["sections"]["PATTERNS & APPROACHES"]) == 17  # 10% of 18, floored

@@ -103,6 +103,7 @@ class DedupResult:
     playbook: dict[str, Any]
     threshold: float
     groups: list[DuplicateGroup] = field(default_factory=list)
+    deferred: list[DuplicateGroup] = field(default_factory=list)  # over ``max_removals``
     skipped: str | None = None  # why nothing was computed, if so
     model_id: str | None = None
 
@@ -142,6 +143,7 @@ def deduplicate(
     *,
     backend: EmbeddingBackend | None = None,
     cache: EmbeddingCache | None = None,
+    max_removals: int | None = None,
 ) -> DedupResult:
     """De-duplicate a copy of ``playbook`` and say what was merged.
 
@@ -150,6 +152,11 @@ def deduplicate(
     cache; the pipeline passes ``EmbeddingCache.for_playbook(path)``. When no
     backend can run, the copy is returned unchanged with ``skipped`` set and
     one warning on stderr.
+
+    ``max_removals`` is the learning cycle's collapse guard: groups are merged
+    in order while the entries they remove fit; a group that does not fit is
+    left for a later cycle and listed in ``deferred`` (the postcondition then
+    holds for every group that was merged).
     """
     result_playbook = copy.deepcopy(playbook)
     limit = resolve_threshold(threshold)
@@ -170,18 +177,21 @@ def deduplicate(
     sims = similarity_matrix(vectors, backend.paraphrase_cosine, texts)
     groups: list[DuplicateGroup] = []
     doomed: set[int] = set()
+    deferred: list[DuplicateGroup] = []
     for members in _union_find_groups(sims, limit):
         keep, rest = members[0], members[1:]
-        survivor = located[keep][1]
-        for i in rest:
-            gone = located[i][1]
-            survivor["helpful"] = int(survivor.get("helpful", 0)) + int(gone.get("helpful", 0))
-            survivor["harmful"] = int(survivor.get("harmful", 0)) + int(gone.get("harmful", 0))
-            doomed.add(id(gone))
+        fits = max_removals is None or len(doomed) + len(rest) <= max_removals
+        if fits:
+            survivor = located[keep][1]
+            for i in rest:
+                gone = located[i][1]
+                survivor["helpful"] = int(survivor.get("helpful", 0)) + int(gone.get("helpful", 0))
+                survivor["harmful"] = int(survivor.get("harmful", 0)) + int(gone.get("harmful", 0))
+                doomed.add(id(gone))
         within = sims[np.ix_(members, members)].copy()
         np.fill_diagonal(within, -np.inf)
         linked_by = within.max(axis=1)
-        groups.append(
+        (groups if fits else deferred).append(
             DuplicateGroup(
                 survivor=_ref(located[keep]),
                 merged=tuple(
@@ -198,7 +208,9 @@ def deduplicate(
         sections = result_playbook["sections"]
         for name in {section for section, _ in located}:
             sections[name] = [e for e in sections[name] if id(e) not in doomed]
-    return DedupResult(result_playbook, limit, groups=groups, model_id=backend.model_id)
+    return DedupResult(
+        result_playbook, limit, groups=groups, deferred=deferred, model_id=backend.model_id
+    )
 
 
 def _ref(located: tuple[str, dict[str, Any]]) -> EntryRef:

@@ -29,7 +29,13 @@ from acecode.playbook.citations import extract_cited_ids
 from acecode.playbook.operations import apply_operations_with_outcomes
 from acecode.playbook.schema import entry_count
 from acecode.playbook.scoring import apply_bullet_tags_detailed
-from acecode.store import PlaybookError, load_playbook, resolve_path, update_playbook
+from acecode.store import (
+    PlaybookError,
+    PlaybookWriteError,
+    load_playbook,
+    resolve_path,
+    update_playbook,
+)
 
 
 @dataclass
@@ -192,9 +198,10 @@ def _curate(
     guarded = guard_operations(current, operations, budget, settings.min_merge_length_ratio)
     current, outcomes = apply_operations_with_outcomes(current, guarded.allowed)
     report.operations = [outcome.as_dict() for outcome in outcomes]
-    deduped = semantic.deduplicate(current)
+    deduped = semantic.deduplicate(current, max_removals=budget.remaining)
     if deduped is not None:
         current = deduped.playbook
+        budget.take(deduped.removed)
     current, pruned, deferred_prunes = prune_within_budget(current, budget)
     report.pruned = [
         {"section": section, "entry": entry, "reason": "harmful >= 3 and harmful > helpful"}
@@ -221,6 +228,15 @@ def _curate(
         tokens=report.tokens,
         shrink_ratio=settings.shrink_warning_ratio,
     )
+    if deduped is not None and deduped.deferred:
+        report.curation["quality_assurance"]["deferred"] += [
+            {
+                "type": "DEDUP",
+                "group": group.to_dict(),
+                "reason": "removal budget of this cycle exhausted; merged in a later cycle",
+            }
+            for group in deduped.deferred
+        ]
     report.warnings = list(report.curation["warnings"])
     return current
 
@@ -228,10 +244,15 @@ def _curate(
 def _ensure_state_dir(playbook_path: Path) -> Path:
     """``.claude/acecode`` beside the playbook, git-ignored even where ``.claude`` is committed."""
     state = paths.state_dir_for(playbook_path)
-    state.mkdir(parents=True, exist_ok=True)
-    ignore = state / ".gitignore"
-    if not ignore.exists():
-        ignore.write_text("# acecode's local state (history, caches, reports)\n*\n")
+    try:
+        state.mkdir(parents=True, exist_ok=True)
+        ignore = state / ".gitignore"
+        if not ignore.exists():
+            ignore.write_text("# acecode's local state (history, caches, reports)\n*\n")
+    except OSError as exc:
+        raise PlaybookWriteError(
+            f"cannot create {state}: {exc.strerror or exc}; nothing was changed"
+        ) from exc
     return state
 
 
@@ -302,7 +323,10 @@ async def run_cycle(
             except PlaybookError as exc:
                 warn(f"could not write the curation report: {exc}")
         if report.learned:
-            record_learned(state, transcript, report.messages, report.cycle_id)
+            try:
+                record_learned(state, transcript, report.messages, report.cycle_id)
+            except PlaybookError as exc:
+                warn(f"{exc}; the playbook is saved, but this session may be learned again")
     for warning in report.warnings:
         warn(warning)
     report.duration_s = round(time.monotonic() - started, 3)

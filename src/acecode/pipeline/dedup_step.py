@@ -100,10 +100,16 @@ class SemanticTools:
                 playbook = apply_decision(playbook, decision)
         return playbook, remaining
 
-    def deduplicate(self, playbook: dict[str, Any]) -> Any:
-        """The whole-playbook pass (a ``DedupResult``), or None when unavailable."""
+    def deduplicate(self, playbook: dict[str, Any], max_removals: int) -> Any:
+        """The whole-playbook pass (a ``DedupResult``), or None when unavailable.
+
+        Merging away is removing: at most ``max_removals`` entries go, the
+        groups beyond that wait for a later cycle (the collapse guard).
+        """
         if self.backend is None:
             return None
         from acecode.dedup import deduplicate
 
-        return deduplicate(playbook, backend=self.backend, cache=self.cache)
+        return deduplicate(
+            playbook, backend=self.backend, cache=self.cache, max_removals=max_removals
+        )
