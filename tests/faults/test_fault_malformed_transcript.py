@@ -78,6 +78,8 @@ def test_fault_invalid_utf8_and_10000_malformed_lines_learn_from_valid_records(
 
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stdout + result.stderr
+    skipped = [line for line in result.stderr.splitlines() if "unreadable line(s)" in line]
+    assert len(skipped) == 1 and skipped[0].startswith("acecode: skipped ")
     assert comparable(sections(playbook)) == comparable(with_lesson(before, "utf8"))
     reflector_request = server.bodies[0]
     assert "MARKER-utf8" in reflector_request

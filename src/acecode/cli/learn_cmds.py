@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from acecode.cli.common import console, fail, playbook_option
+from acecode.cli.common import console, err_console, fail, playbook_option
 
 if TYPE_CHECKING:
     from acecode.pipeline.cycle import CycleReport
@@ -160,7 +160,12 @@ def bootstrap(
                 on_progress=on_progress,
             )
         except KeyboardInterrupt:
-            console.print("interrupted: progress saved; run `acecode bootstrap` again to resume")
+            err_console.print(
+                "acecode: interrupted; progress is saved, run `acecode bootstrap` again to resume",
+                markup=False,
+                highlight=False,
+                soft_wrap=True,
+            )
             raise typer.Exit(130) from None
     console.print(f"learned {learned}, already done {skipped}, failed {failed}")
     if failed:

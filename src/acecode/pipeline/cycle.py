@@ -237,7 +237,7 @@ def _curate(
             }
             for group in deduped.deferred
         ]
-    report.warnings = list(report.curation["warnings"])
+    report.warnings += report.curation["warnings"]
     return current
 
 
@@ -276,7 +276,7 @@ async def run_cycle(
     from acecode.pipeline.dedup_step import SemanticTools
     from acecode.pipeline.progress import learned_count, record_learned
     from acecode.store.history import new_cycle_id
-    from acecode.transcript import load_transcript
+    from acecode.transcript import read_transcript
 
     started = time.monotonic()
     settings = settings or load_settings()
@@ -292,13 +292,20 @@ async def run_cycle(
     snapshot = load_playbook(target)
     report.entries_before = report.entries_after = entry_count(snapshot)
     state = _ensure_state_dir(target) if not dry_run else paths.state_dir_for(target)
-    messages = load_transcript(transcript)
+    transcript_data = read_transcript(transcript)
+    messages = transcript_data.messages
     report.messages = len(messages)
+    if transcript_data.stats.bad_lines:
+        report.warnings.append(
+            f"skipped {transcript_data.stats.bad_lines} unreadable line(s) in {transcript}"
+        )
     if not relearn:
         report.messages_already_learned = min(learned_count(state, transcript), len(messages))
         messages = messages[report.messages_already_learned :]
     if not messages:
         report.status = "empty-transcript" if not report.messages else "nothing-new"
+        for warning in report.warnings:
+            warn(warning)
         report.duration_s = round(time.monotonic() - started, 3)
         return report
     report.cited_ids = extract_cited_ids(messages)
