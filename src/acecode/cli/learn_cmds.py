@@ -26,11 +26,17 @@ def _prime_injection_cache() -> None:
     """Render the new playbook for the next session now, in this background process,
     so the per-prompt hook finds it cached instead of loading the store."""
     from acecode import paths
-    from acecode.hooks.rendered import injection_text
+    from acecode.hooks.context import state_path
+    from acecode.hooks.rendered import CACHE_NAME, injection_text
     from acecode.store import PlaybookError
+    from acecode.store.atomic import remove_stale_temp_files
 
+    project = str(paths.project_dir())
+    # A learner killed while writing the cache leaves its temp file; hooks write the
+    # cache best effort, so removing one in flight only costs that hook its write.
+    remove_stale_temp_files(Path(state_path(project, CACHE_NAME)))
     with contextlib.suppress(PlaybookError):  # the hook reports a bad playbook itself
-        injection_text(str(paths.project_dir()))
+        injection_text(project)
 
 
 def _describe(report: CycleReport) -> list[str]:

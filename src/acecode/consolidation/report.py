@@ -35,7 +35,7 @@ from acecode.playbook.health import compute_health
 from acecode.playbook.operations import OperationOutcome
 from acecode.playbook.schema import entry_count
 from acecode.playbook.scoring import PRUNE_MIN_HARMFUL
-from acecode.store.atomic import atomic_write_text
+from acecode.store.atomic import atomic_write_text, remove_stale_temp_files_in
 from acecode.store.history import annotate_removals, count_changes, diff_playbooks
 
 REPORT_VERSION = 1
@@ -296,9 +296,13 @@ def report_path(playbook_path: Path, report: dict[str, Any]) -> Path:
 def write_report(playbook_path: Path, report: dict[str, Any]) -> Path:
     """Write ``report`` atomically beside the playbook and return the file.
 
-    Raises ``PlaybookWriteError`` when the disk refuses; the caller decides
-    whether a missing report should fail the cycle (it should not).
+    Call it with the playbook's lock held (``acecode.store.lock``): every
+    report writer does, so a temp file left in the folder by a killed writer
+    is removed first. Raises ``PlaybookWriteError`` when the disk refuses; the
+    caller decides whether a missing report should fail the cycle (it should not).
     """
     target = report_path(playbook_path, report)
+    if target.parent.is_dir():
+        remove_stale_temp_files_in(target.parent)
     atomic_write_text(target, json.dumps(report, indent=2, ensure_ascii=False, default=str) + "\n")
     return target

@@ -17,6 +17,7 @@ from typing import Any
 
 from acecode.pipeline.cycle import CycleReport, run_cycle_sync
 from acecode.store.atomic import atomic_write_text
+from acecode.store.lock import exclusive_lock
 
 
 @dataclass
@@ -39,7 +40,8 @@ class BootstrapState:
 
     def save(self) -> None:
         payload = {"done": self.done, "failed": self.failed}
-        atomic_write_text(self.path, json.dumps(payload, indent=2, sort_keys=True) + "\n")
+        with exclusive_lock(self.path, timeout=10):
+            atomic_write_text(self.path, json.dumps(payload, indent=2, sort_keys=True) + "\n")
 
     @staticmethod
     def fingerprint(transcript: Path) -> dict[str, Any]:

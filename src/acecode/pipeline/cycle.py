@@ -276,6 +276,7 @@ async def run_cycle(
     from acecode.pipeline.dedup_step import SemanticTools
     from acecode.pipeline.progress import learned_count, record_learned
     from acecode.store.history import new_cycle_id
+    from acecode.store.lock import exclusive_lock
     from acecode.transcript import read_transcript
 
     started = time.monotonic()
@@ -326,7 +327,8 @@ async def run_cycle(
         report.saved = txn.saved
         if report.curation is not None:
             try:
-                report.report_file = str(write_report(target, report.curation))
+                with exclusive_lock(target, settings.lock_timeout):
+                    report.report_file = str(write_report(target, report.curation))
             except PlaybookError as exc:
                 warn(f"could not write the curation report: {exc}")
         if report.learned:

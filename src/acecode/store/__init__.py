@@ -19,7 +19,7 @@ from typing import Any
 
 from acecode import paths
 from acecode.playbook.schema import ENTRY_KEYS, SECTION_NAMES, empty_playbook
-from acecode.store.atomic import atomic_write_text, remove_stale_temp_files
+from acecode.store.atomic import atomic_write_text
 from acecode.store.errors import (
     PlaybookError,
     PlaybookFileError,
@@ -115,7 +115,6 @@ def _write(playbook: dict[str, Any], path: Path) -> dict[str, Any]:
     assert "sections" in playbook, "save_playbook requires a sections-based playbook"
     stamped = {k: v for k, v in playbook.items() if k != "key_points"}
     stamped["last_updated"] = datetime.now().astimezone().isoformat(timespec="seconds")
-    remove_stale_temp_files(path)
     atomic_write_text(path, serialize_playbook(stamped))
     return stamped
 

@@ -62,6 +62,18 @@ def _mode_for(path: Path) -> int:
         return 0o666 & ~umask
 
 
+def remove_stale_temp_files_in(folder: Path) -> None:
+    """Delete every atomic-write temp file in ``folder``.
+
+    For folders of uniquely named files (the curation reports) whose writers
+    all hold one lock: called with that lock held, any temp file found is
+    from a writer that was killed.
+    """
+    for stale in folder.glob(f".*.{'?' * 8}{TEMP_SUFFIX}"):
+        with contextlib.suppress(OSError):
+            stale.unlink()
+
+
 def atomic_write_text(path: Path, text: str) -> None:
     """Replace ``path`` with ``text`` atomically, keeping the old file's mode.
 

@@ -1,5 +1,7 @@
 """One exclusive lock per file, shared by every acecode writer of that file.
 
+Taking the lock also clears temp files that a killed writer of the file left.
+
 The lock is ``<file>.lock`` held with ``filelock`` (``flock`` on POSIX), so
 the kernel releases it when its holder dies: a stale lock from a killed
 process never blocks the next writer. A live holder is waited for up to
@@ -12,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from acecode.store.atomic import remove_stale_temp_files
 from acecode.store.errors import PlaybookLockTimeout, PlaybookWriteError
 
 
@@ -41,6 +44,9 @@ def exclusive_lock(path: Path, timeout: float) -> Iterator[None]:
             f"cannot lock {path}: {exc.strerror or exc}; nothing was changed"
         ) from exc
     try:
+        # Every writer of ``path`` holds this lock, so no temp file of ``path``
+        # is in use now: any left over is from a writer that was killed.
+        remove_stale_temp_files(path)
         yield
     finally:
         lock.release()
