@@ -31,6 +31,7 @@ import re
 import string
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 MARKER = "[REDACTED:{kind}]"
 
@@ -403,3 +404,18 @@ def redact(text: str) -> str:
         position = secret.end
     parts.append(text[position:])
     return "".join(parts)
+
+
+def redact_data(value: Any) -> Any:
+    """``value`` with every string inside it (dict keys and values, list items) redacted.
+
+    For structured LLM output such as curator operations, which travel on into
+    reports, the history journal and the review queue.
+    """
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {redact_data(key): redact_data(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [redact_data(item) for item in value]
+    return value

@@ -223,3 +223,37 @@ def test_learn_names_a_missing_transcript_in_one_line(playbook_file, tmp_path):
 
     assert result.returncode == 1
     assert result.stderr.strip() == f"acecode: {tmp_path / 'nope.jsonl'}: no such transcript file"
+
+
+def test_a_secret_from_the_llm_never_lands_in_playbook_report_or_diagnostics(
+    routed_llm, playbook_file, tmp_path
+):
+    token = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"
+    leaky = {
+        "reasoning": f"the session used {token}",
+        "operations": [
+            {"type": "ADD", "text": f"Authenticate the GitHub CLI with the token {token}."},
+            {"type": "UPDATE", "target_id": "pat-001", "text": f"Run pytest -x; GH_TOKEN={token}"},
+            {"type": "UPDATE", "target_id": "pat-404", "text": f"Export GH_TOKEN={token} first."},
+        ],
+    }
+
+    def router(system: str, prompt: str) -> str:
+        if is_curator(system, prompt):
+            return json.dumps(leaky)
+        return json.dumps({"analysis": f"token {token} was printed", "bullet_tags": []})
+
+    routed_llm(router)
+    project = playbook_file.parent.parent
+    (project / ".claude" / "diagnostic_mode").touch()
+    transcript = write_transcript(tmp_path / "s.jsonl", "set up gh", "done")
+
+    report = run_cycle_sync(transcript)
+
+    assert report.saved
+    written = [p for p in (project / ".claude").rglob("*") if p.is_file()]
+    assert any(path.suffix == ".txt" for path in written), "diagnostics were written"
+    assert any(path.suffix == ".sqlite" for path in written), "the journal was written"
+    for path in written:
+        assert token.encode() not in path.read_bytes(), path
+    assert "[REDACTED:" in playbook_file.read_text(encoding="utf-8")

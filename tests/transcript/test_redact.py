@@ -232,3 +232,16 @@ def test_clipping_never_leaves_a_secret_fragment(
     output = redact(clip(text, limit, share))
     for fragment in _fragments(secret):
         assert fragment not in output
+
+
+def test_redact_data_reaches_every_string_of_a_structure() -> None:
+    from acecode.redact import redact_data
+
+    token = "ghp_" + "Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8"
+    ops = [{"type": "ADD", "text": f"use {token}", "tags": [token, 3, None], token: True}]
+
+    cleaned = redact_data(ops)
+
+    assert token not in repr(cleaned)
+    assert cleaned[0]["type"] == "ADD" and cleaned[0]["tags"][1:] == [3, None]
+    assert ops[0]["text"] == f"use {token}"  # the input is left alone

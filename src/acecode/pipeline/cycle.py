@@ -29,6 +29,7 @@ from acecode.playbook.citations import extract_cited_ids
 from acecode.playbook.operations import apply_operations_with_outcomes
 from acecode.playbook.schema import entry_count
 from acecode.playbook.scoring import apply_bullet_tags_detailed
+from acecode.redact import redact_data
 from acecode.store import (
     PlaybookError,
     PlaybookWriteError,
@@ -124,14 +125,16 @@ async def _reflect_and_curate(
     from acecode.roles.curator import run_curator
     from acecode.roles.reflector import run_reflector
 
+    # LLM output is redacted as it arrives: from here it travels into reports, the
+    # history journal, the review queue and diagnostics, and must carry no secret.
     with usage.track() as ledger:
-        reflection = await run_reflector(messages, snapshot, report.cited_ids)
+        reflection = redact_data(await run_reflector(messages, snapshot, report.cited_ids))
         report.analysis = reflection.get("analysis", "")
         tags = reflection.get("bullet_tags", [])
         operations: list[Any] = []
         if report.analysis or tags:
             tagged, _ = apply_bullet_tags_detailed(snapshot, tags)
-            curation = await run_curator(reflection, tagged)
+            curation = redact_data(await run_curator(reflection, tagged))
             report.curator_reasoning = curation.get("reasoning", "")
             operations = curation.get("operations", [])
         else:
