@@ -8,9 +8,11 @@ inside the store's transaction, to the playbook as it is on disk at that
 moment. Two sessions ending together thus both land their edits instead of
 the later save erasing the earlier one.
 
-Order inside the transaction: tags, removal budget and guards, the
-de-duplication ladder, operations, semantic de-duplication, pruning within
-the budget. The curation report and the history journal record all of it.
+Order inside the transaction: bullet tags, the de-duplication ladder (an
+ADD that repeats an entry credits it instead), the collapse guards (removal
+budget, merge detail), the operations, semantic de-duplication and pruning,
+both within what is left of the budget. The curation report and the history
+journal record all of it.
 """
 
 from __future__ import annotations
