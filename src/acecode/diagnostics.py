@@ -3,20 +3,26 @@
 Diagnostics are opt-in: they are written only while the flag file
 ``.claude/diagnostic_mode`` exists, so a normal session leaves no trace.
 Every diagnostic is passed through secret redaction before it touches disk.
+
+The injection hook's cache miss imports this module (through the playbook
+schema and migration), so ``pathlib`` and ``datetime`` are imported only by
+the functions that look for or write a diagnostic.
 """
 
 from __future__ import annotations
 
 import re
 import sys
-from datetime import datetime
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from acecode import paths
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def is_diagnostic_mode() -> bool:
     """True when ``<project>/.claude/diagnostic_mode`` exists."""
+    from acecode import paths
+
     return (paths.claude_dir() / "diagnostic_mode").exists()
 
 
@@ -31,6 +37,9 @@ def save_diagnostic(content: str, name: str) -> Path | None:
     Returns the file written, or None when the write failed: a diagnostic must
     never break the operation it describes.
     """
+    from datetime import datetime
+
+    from acecode import paths
     from acecode.redact import redact
 
     folder = paths.claude_dir() / "diagnostic"

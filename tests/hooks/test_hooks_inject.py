@@ -217,3 +217,24 @@ def test_only_a_cache_miss_loads_the_store(playbook: Path) -> None:
     command = [sys.executable, "-X", "importtime", "-m", "acecode", "hook", "session-start"]
     modules = _imported_modules(run_hook("session-start", _start(), command=command).stderr)
     assert "acecode.store" in modules
+
+
+def test_cache_miss_imports_only_the_reading_part_of_the_store(playbook: Path) -> None:
+    """A miss reads and formats the playbook without the lock, atomic-write and pathlib."""
+    import sys
+
+    command = [sys.executable, "-X", "importtime", "-m", "acecode", "hook", "session-start"]
+    run = run_hook("session-start", _start(), command=command)
+    assert run.context()
+    modules = _imported_modules(run.stderr)
+    assert "acecode.store.reading" in modules
+    assert {"acecode.store.playbook_file", "acecode.store.atomic", "pathlib"} & modules == set()
+
+
+def test_torn_cache_is_a_miss(playbook: Path, project_dir: Path) -> None:
+    """The cache is written without fsync: a torn file must just be rendered again."""
+    expected = run_hook("session-start", _start("first")).context()
+    cache = project_dir / ".claude" / "acecode" / "injection-cache.json"
+    cache.write_text(cache.read_text(encoding="utf-8")[:40], encoding="utf-8")
+    assert run_hook("session-start", _start("second")).context() == expected
+    assert json.loads(cache.read_text(encoding="utf-8"))["text"] == expected

@@ -12,6 +12,7 @@ render on the next hook.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from typing import Any
@@ -33,14 +34,26 @@ def _stat_key(path: str) -> list[int] | None:
     return [st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino]
 
 
+def _packaged_template() -> str:
+    return os.path.join(os.path.dirname(acecode.__file__), "prompts", TEMPLATE)
+
+
 def _inputs_key(playbook: str) -> list[Any]:
-    packaged = os.path.join(os.path.dirname(acecode.__file__), "prompts", TEMPLATE)
     return [
         acecode.__version__,
         _stat_key(playbook),
         _stat_key(user_template_override(TEMPLATE)),
-        _stat_key(packaged),
+        _stat_key(_packaged_template()),
     ]
+
+
+def _template_text() -> str:
+    """``acecode.templates.load_template(TEMPLATE)`` with the paths of the key:
+    the user's override when it is a file, else the packaged template."""
+    override = user_template_override(TEMPLATE)
+    path = override if os.path.isfile(override) else _packaged_template()
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
 
 
 def _read_cache(path: str) -> dict[str, Any] | None:
@@ -55,24 +68,34 @@ def _read_cache(path: str) -> dict[str, Any] | None:
 def _render(playbook: str) -> str:
     """Load (with migration) and format; raises ``PlaybookError`` for a bad file."""
     from acecode.playbook.formatting import format_playbook
-    from acecode.store import load_playbook
+    from acecode.store.reading import read_playbook
 
-    return format_playbook(load_playbook(playbook))
+    return format_playbook(read_playbook(playbook), _template_text())
 
 
 def _write_cache(path: str, key: list[Any], text: str) -> None:
-    """Best effort: a project we cannot write to simply renders every time."""
-    from pathlib import Path
+    """Best effort: a project we cannot write to simply renders every time.
 
-    from acecode.store import PlaybookError
-    from acecode.store.atomic import atomic_write_text
-
+    Replaced atomically but without ``fsync``: after a crash the cache may be
+    torn or empty, which ``_read_cache`` treats as a miss. The temporary name
+    has the shape ``acecode.store.atomic`` uses (8 characters between the
+    dots), so the learner's stale-temp-file cleanup also covers it.
+    """
+    folder, name = os.path.split(path)
+    temp = os.path.join(folder, f".{name}.{os.getpid():08x}.tmp")
     try:
-        atomic_write_text(Path(path), json.dumps({"key": key, "text": text}))
-    except PlaybookError as exc:
+        os.makedirs(folder, exist_ok=True)
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        with open(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(json.dumps({"key": key, "text": text}))
+        os.replace(temp, path)
+    except OSError as exc:
+        if not isinstance(exc, FileExistsError):  # the temp file of another writer
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
         from acecode.diagnostics import diagnose
 
-        diagnose("injection_cache", f"could not write the injection cache: {exc}")
+        diagnose("injection_cache", f"could not write the injection cache {path}: {exc}")
 
 
 def injection_text(project: str) -> str:

@@ -4,6 +4,9 @@ Entries are grouped under ``## SECTION`` headers in canonical order, one line
 each: ``[name] helpful=X harmful=Y :: text`` (REQ-SECT-003). The block goes
 into the ``playbook.txt`` template, which frames the entries as learned
 suggestions (data, not commands) and asks the agent to cite the IDs it uses.
+
+The injection hook passes the template text it has already located, so that a
+cache miss does not import ``acecode.templates`` (and ``pathlib``) just to find it.
 """
 
 from __future__ import annotations
@@ -11,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from acecode.playbook.schema import SECTION_NAMES
-from acecode.templates import load_template
 
+TEMPLATE = "playbook.txt"
 PLACEHOLDER = "{key_points}"
 
 
@@ -36,9 +39,17 @@ def format_key_points(playbook: dict[str, Any]) -> str:
     return "\n\n".join(blocks)
 
 
-def format_playbook(playbook: dict[str, Any]) -> str:
-    """The full injected text, or ``""`` when the playbook has no entries."""
+def format_playbook(playbook: dict[str, Any], template: str | None = None) -> str:
+    """The full injected text, or ``""`` when the playbook has no entries.
+
+    ``template`` is the text of ``playbook.txt``; by default it is loaded with
+    ``load_template`` (the user's override, else the packaged file).
+    """
     key_points = format_key_points(playbook)
     if not key_points:
         return ""
-    return load_template("playbook.txt").replace(PLACEHOLDER, key_points)
+    if template is None:
+        from acecode.templates import load_template
+
+        template = load_template(TEMPLATE)
+    return template.replace(PLACEHOLDER, key_points)

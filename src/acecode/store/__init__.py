@@ -1,177 +1,40 @@
-"""The playbook file: load with migration, save atomically under a lock.
+"""The playbook store: load with migration, save atomically under a lock.
 
-``update_playbook()`` is the one way the project changes a playbook: it holds
-an exclusive lock from load to save, so concurrent writers (two sessions
-ending together, the CLI, a review) serialise instead of losing each other's
-edits. It is meant for short critical sections, never held across an LLM
-call. A file that is not a valid playbook is never overwritten.
+The names below are resolved lazily (PEP 562), as in ``acecode/__init__.py``:
+the injection hook's cache miss imports only ``acecode.store.reading``, not
+the lock, atomic-write and transaction machinery of ``playbook_file``.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
-from datetime import datetime
-from pathlib import Path
+import importlib
 from typing import Any
 
-from acecode import paths
-from acecode.playbook.schema import ENTRY_KEYS, SECTION_NAMES, empty_playbook
-from acecode.store.atomic import atomic_write_text
-from acecode.store.errors import (
-    PlaybookError,
-    PlaybookFileError,
-    PlaybookLockTimeout,
-    PlaybookWriteError,
-)
-from acecode.store.lock import exclusive_lock
-from acecode.store.migrate import migrate_playbook
+_EXPORTS: dict[str, str] = {
+    "PlaybookError": "acecode.store.errors",
+    "PlaybookFileError": "acecode.store.errors",
+    "PlaybookLockTimeout": "acecode.store.errors",
+    "PlaybookWriteError": "acecode.store.errors",
+    "DEFAULT_LOCK_TIMEOUT": "acecode.store.playbook_file",
+    "PlaybookTransaction": "acecode.store.playbook_file",
+    "load_playbook": "acecode.store.playbook_file",
+    "resolve_path": "acecode.store.playbook_file",
+    "save_playbook": "acecode.store.playbook_file",
+    "serialize_playbook": "acecode.store.playbook_file",
+    "update_playbook": "acecode.store.playbook_file",
+}
 
-__all__ = [
-    "PlaybookError",
-    "PlaybookFileError",
-    "PlaybookLockTimeout",
-    "PlaybookTransaction",
-    "PlaybookWriteError",
-    "load_playbook",
-    "resolve_path",
-    "save_playbook",
-    "serialize_playbook",
-    "update_playbook",
-]
-
-DEFAULT_LOCK_TIMEOUT = 10.0
+__all__ = sorted(_EXPORTS)
 
 
-def resolve_path(path: str | Path | None = None) -> Path:
-    """The explicit path, or ``$CLAUDE_PROJECT_DIR/.claude/playbook.json``."""
-    return Path(path) if path is not None else paths.playbook_path()
+def __getattr__(name: str) -> Any:
+    module_name = _EXPORTS.get(name)
+    if module_name is None:
+        raise AttributeError(f"module 'acecode.store' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module_name), name)
+    globals()[name] = value
+    return value
 
 
-def _read(path: Path) -> dict[str, Any]:
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return empty_playbook()
-    except OSError as exc:
-        raise PlaybookFileError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    try:
-        # utf-8-sig: a BOM left by a Windows editor must not lock the user out.
-        data = json.loads(raw.decode("utf-8-sig"))
-    except UnicodeDecodeError as exc:
-        raise PlaybookFileError(
-            f"{path}: not UTF-8 text (byte {exc.start}); file left untouched"
-        ) from exc
-    except json.JSONDecodeError as exc:
-        raise PlaybookFileError(
-            f"{path}: invalid JSON at line {exc.lineno} column {exc.colno} ({exc.msg}); "
-            "file left untouched"
-        ) from exc
-    return migrate_playbook(data, path)
-
-
-def load_playbook(path: str | Path | None = None) -> dict[str, Any]:
-    """Read and migrate the playbook; a missing file is an empty playbook.
-
-    Raises ``PlaybookFileError`` for a file that is unreadable, not JSON or
-    not a playbook; the file itself is left exactly as it was.
-    """
-    return _read(resolve_path(path))
-
-
-def _entries_for_disk(entries: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
-    return [{key: entry[key] for key in ENTRY_KEYS} for entry in entries or []]
-
-
-def serialize_playbook(playbook: dict[str, Any]) -> str:
-    """Stable, diff-friendly JSON: canonical section order, 2-space indent, UTF-8.
-
-    Entries are written with exactly ``name, text, helpful, harmful`` in that
-    order (REQ-SECT-001), whatever order or extra keys the dicts in memory have.
-    """
-    ordered: dict[str, Any] = {
-        "version": playbook.get("version", "1.0"),
-        "last_updated": playbook.get("last_updated"),
-        "sections": {
-            name: _entries_for_disk(playbook["sections"].get(name)) for name in SECTION_NAMES
-        },
-    }
-    for key, value in playbook.items():
-        if key not in ordered and key != "key_points":
-            ordered[key] = value
-    text = json.dumps(ordered, indent=2, ensure_ascii=False) + "\n"
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        # A lone surrogate (e.g. half an emoji escape in an LLM reply) cannot be
-        # UTF-8: write it as its JSON escape, which reloads to the same string.
-        text = text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return text
-
-
-def _write(playbook: dict[str, Any], path: Path) -> dict[str, Any]:
-    assert "sections" in playbook, "save_playbook requires a sections-based playbook"
-    stamped = {k: v for k, v in playbook.items() if k != "key_points"}
-    stamped["last_updated"] = datetime.now().astimezone().isoformat(timespec="seconds")
-    atomic_write_text(path, serialize_playbook(stamped))
-    return stamped
-
-
-def save_playbook(
-    playbook: dict[str, Any],
-    path: str | Path | None = None,
-    *,
-    lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
-) -> None:
-    """Write ``playbook`` atomically under the exclusive lock (INV-SECT-001/007).
-
-    Refuses (``PlaybookFileError``) to replace an existing file that is not a
-    valid playbook, so a file the user must repair is never silently lost.
-    """
-    target = resolve_path(path)
-    with exclusive_lock(target, lock_timeout):
-        _read(target)
-        _write(playbook, target)
-
-
-@dataclass
-class PlaybookTransaction:
-    """The state of one ``update_playbook`` block: reassign ``playbook`` to change it.
-
-    ``original`` is an independent copy of the playbook as loaded.
-    ``meta`` describes the change for the history journal (source, cycle id,
-    operations...).
-    """
-
-    path: Path
-    playbook: dict[str, Any]
-    original: dict[str, Any]
-    meta: dict[str, Any] = field(default_factory=dict)
-    saved: bool = False
-
-
-@contextmanager
-def update_playbook(
-    path: str | Path | None = None,
-    *,
-    lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
-) -> Iterator[PlaybookTransaction]:
-    """Lock, load, let the caller edit ``txn.playbook``, then save if it changed.
-
-    An exception inside the block saves nothing. The lock is held throughout,
-    so keep the block short: compute LLM results before entering it.
-    """
-    target = resolve_path(path)
-    with exclusive_lock(target, lock_timeout):
-        current = _read(target)
-        before = serialize_playbook(current)
-        txn = PlaybookTransaction(path=target, playbook=current, original=json.loads(before))
-        yield txn
-        if serialize_playbook(txn.playbook) != before:
-            saved = _write(txn.playbook, target)
-            txn.saved = True
-            from acecode.store.history import journal_saved_change  # sqlite3 off the hook path
-
-            journal_saved_change(target, txn.original, saved, txn.meta)
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

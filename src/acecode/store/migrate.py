@@ -9,8 +9,7 @@ raises ``PlaybookFileError`` so the caller never saves over it.
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from acecode.diagnostics import diagnose
 from acecode.playbook.schema import (
@@ -21,6 +20,9 @@ from acecode.playbook.schema import (
     new_entry,
 )
 from acecode.store.errors import PlaybookFileError
+
+if TYPE_CHECKING:
+    from os import PathLike
 
 _SECTION_BY_FOLDED = {name.casefold(): name for name in SECTION_NAMES}
 _TOP_LEVEL_ONLY = {"version", "last_updated"}
@@ -48,7 +50,7 @@ def _legacy_name(position: int, taken: set[str]) -> str:
     return f"kpt_{number:03d}"
 
 
-def _migrate_entries(raw: Any, where: str, path: Path) -> list[dict[str, Any]]:
+def _migrate_entries(raw: Any, where: str, path: str | PathLike[str]) -> list[dict[str, Any]]:
     if not isinstance(raw, list):
         raise PlaybookFileError(f"{path}: {where} is not a list; file left untouched")
     taken = {
@@ -78,7 +80,7 @@ def _migrate_entries(raw: Any, where: str, path: Path) -> list[dict[str, Any]]:
     return entries
 
 
-def migrate_playbook(data: Any, path: Path) -> dict[str, Any]:
+def migrate_playbook(data: Any, path: str | PathLike[str]) -> dict[str, Any]:
     """The canonical playbook for the parsed JSON ``data`` read from ``path``."""
     if not isinstance(data, dict):
         raise PlaybookFileError(

@@ -1,0 +1,155 @@
+"""The playbook file: load with migration, save atomically under a lock.
+
+``update_playbook()`` is the one way the project changes a playbook: it holds
+an exclusive lock from load to save, so concurrent writers (two sessions
+ending together, the CLI, a review) serialise instead of losing each other's
+edits. It is meant for short critical sections, never held across an LLM
+call. A file that is not a valid playbook is never overwritten.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from acecode import paths
+from acecode.playbook.schema import ENTRY_KEYS, SECTION_NAMES
+from acecode.store.atomic import atomic_write_text
+from acecode.store.errors import (
+    PlaybookError,
+    PlaybookFileError,
+    PlaybookLockTimeout,
+    PlaybookWriteError,
+)
+from acecode.store.lock import exclusive_lock
+from acecode.store.reading import read_playbook
+
+__all__ = [
+    "PlaybookError",
+    "PlaybookFileError",
+    "PlaybookLockTimeout",
+    "PlaybookTransaction",
+    "PlaybookWriteError",
+    "load_playbook",
+    "resolve_path",
+    "save_playbook",
+    "serialize_playbook",
+    "update_playbook",
+]
+
+DEFAULT_LOCK_TIMEOUT = 10.0
+
+
+def resolve_path(path: str | Path | None = None) -> Path:
+    """The explicit path, or ``$CLAUDE_PROJECT_DIR/.claude/playbook.json``."""
+    return Path(path) if path is not None else paths.playbook_path()
+
+
+def load_playbook(path: str | Path | None = None) -> dict[str, Any]:
+    """Read and migrate the playbook; a missing file is an empty playbook.
+
+    Raises ``PlaybookFileError`` for a file that is unreadable, not JSON or
+    not a playbook; the file itself is left exactly as it was.
+    """
+    return read_playbook(resolve_path(path))
+
+
+def _entries_for_disk(entries: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    return [{key: entry[key] for key in ENTRY_KEYS} for entry in entries or []]
+
+
+def serialize_playbook(playbook: dict[str, Any]) -> str:
+    """Stable, diff-friendly JSON: canonical section order, 2-space indent, UTF-8.
+
+    Entries are written with exactly ``name, text, helpful, harmful`` in that
+    order (REQ-SECT-001), whatever order or extra keys the dicts in memory have.
+    """
+    ordered: dict[str, Any] = {
+        "version": playbook.get("version", "1.0"),
+        "last_updated": playbook.get("last_updated"),
+        "sections": {
+            name: _entries_for_disk(playbook["sections"].get(name)) for name in SECTION_NAMES
+        },
+    }
+    for key, value in playbook.items():
+        if key not in ordered and key != "key_points":
+            ordered[key] = value
+    text = json.dumps(ordered, indent=2, ensure_ascii=False) + "\n"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        # A lone surrogate (e.g. half an emoji escape in an LLM reply) cannot be
+        # UTF-8: write it as its JSON escape, which reloads to the same string.
+        text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
+def _write(playbook: dict[str, Any], path: Path) -> dict[str, Any]:
+    assert "sections" in playbook, "save_playbook requires a sections-based playbook"
+    stamped = {k: v for k, v in playbook.items() if k != "key_points"}
+    stamped["last_updated"] = datetime.now().astimezone().isoformat(timespec="seconds")
+    atomic_write_text(path, serialize_playbook(stamped))
+    return stamped
+
+
+def save_playbook(
+    playbook: dict[str, Any],
+    path: str | Path | None = None,
+    *,
+    lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+) -> None:
+    """Write ``playbook`` atomically under the exclusive lock (INV-SECT-001/007).
+
+    Refuses (``PlaybookFileError``) to replace an existing file that is not a
+    valid playbook, so a file the user must repair is never silently lost.
+    """
+    target = resolve_path(path)
+    with exclusive_lock(target, lock_timeout):
+        read_playbook(target)
+        _write(playbook, target)
+
+
+@dataclass
+class PlaybookTransaction:
+    """The state of one ``update_playbook`` block: reassign ``playbook`` to change it.
+
+    ``original`` is an independent copy of the playbook as loaded.
+    ``meta`` describes the change for the history journal (source, cycle id,
+    operations...).
+    """
+
+    path: Path
+    playbook: dict[str, Any]
+    original: dict[str, Any]
+    meta: dict[str, Any] = field(default_factory=dict)
+    saved: bool = False
+
+
+@contextmanager
+def update_playbook(
+    path: str | Path | None = None,
+    *,
+    lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+) -> Iterator[PlaybookTransaction]:
+    """Lock, load, let the caller edit ``txn.playbook``, then save if it changed.
+
+    An exception inside the block saves nothing. The lock is held throughout,
+    so keep the block short: compute LLM results before entering it.
+    """
+    target = resolve_path(path)
+    with exclusive_lock(target, lock_timeout):
+        current = read_playbook(target)
+        before = serialize_playbook(current)
+        txn = PlaybookTransaction(path=target, playbook=current, original=json.loads(before))
+        yield txn
+        if serialize_playbook(txn.playbook) != before:
+            saved = _write(txn.playbook, target)
+            txn.saved = True
+            from acecode.store.history import journal_saved_change  # sqlite3 off the hook path
+
+            journal_saved_change(target, txn.original, saved, txn.meta)

@@ -1,0 +1,46 @@
+"""Read a playbook file and migrate it, with nothing else of the store.
+
+Kept apart from ``playbook_file`` (locking, atomic saves, transactions) so that
+the injection hook can render a playbook on a cache miss without importing
+that machinery. ``path`` may be a ``str`` or a ``Path``: messages name it the same.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from acecode.playbook.schema import empty_playbook
+from acecode.store.errors import PlaybookFileError
+from acecode.store.migrate import migrate_playbook
+
+if TYPE_CHECKING:
+    from os import PathLike
+
+
+def read_playbook(path: str | PathLike[str]) -> dict[str, Any]:
+    """The migrated playbook in ``path``; a missing file is an empty playbook.
+
+    Raises ``PlaybookFileError`` for a file that is unreadable, not JSON or
+    not a playbook; the file itself is left exactly as it was.
+    """
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read()
+    except FileNotFoundError:
+        return empty_playbook()
+    except OSError as exc:
+        raise PlaybookFileError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    try:
+        # utf-8-sig: a BOM left by a Windows editor must not lock the user out.
+        data = json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError as exc:
+        raise PlaybookFileError(
+            f"{path}: not UTF-8 text (byte {exc.start}); file left untouched"
+        ) from exc
+    except json.JSONDecodeError as exc:
+        raise PlaybookFileError(
+            f"{path}: invalid JSON at line {exc.lineno} column {exc.colno} ({exc.msg}); "
+            "file left untouched"
+        ) from exc
+    return migrate_playbook(data, path)
