@@ -31,16 +31,18 @@ def condense_command(
     """Print the condensed, redacted transcript the reflector LLM would receive."""
     from acecode.config import load_settings
     from acecode.diagnostics import warn
-    from acecode.transcript import read_transcript
+    from acecode.transcript import TranscriptStats, iter_messages
     from acecode.transcript.condense import condense
 
     if not transcript.is_file():
         fail(f"transcript not found: {transcript}")
-    result = read_transcript(transcript)
-    if result.stats.bad_lines:
-        warn(f"skipped {result.stats.bad_lines} unreadable line(s) in {transcript}")
     tokens = budget if budget is not None else load_settings().transcript_budget_tokens
-    sys.stdout.write(condense(result.messages, tokens) + "\n")
+    # Streamed: the messages are condensed as they are read, never held as a list.
+    stats = TranscriptStats()
+    text = condense(iter_messages(transcript, stats), tokens)
+    if stats.bad_lines:
+        warn(f"skipped {stats.bad_lines} unreadable line(s) in {transcript}")
+    sys.stdout.write(text + "\n")
 
 
 def register(app: typer.Typer) -> None:

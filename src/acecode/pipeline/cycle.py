@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -282,7 +284,7 @@ async def run_cycle(
     from acecode.pipeline.progress import learned_count, record_learned
     from acecode.store.history import new_cycle_id
     from acecode.store.lock import exclusive_lock
-    from acecode.transcript import read_transcript
+    from acecode.transcript import MessageWindow, TranscriptStats, iter_messages
 
     started = time.monotonic()
     settings = settings or load_settings()
@@ -298,23 +300,23 @@ async def run_cycle(
     snapshot = load_playbook(target)
     report.entries_before = report.entries_after = entry_count(snapshot)
     state = _ensure_state_dir(target) if not dry_run else paths.state_dir_for(target)
-    transcript_data = read_transcript(transcript)
-    messages = transcript_data.messages
-    report.messages = len(messages)
-    if transcript_data.stats.bad_lines:
-        report.warnings.append(
-            f"skipped {transcript_data.stats.bad_lines} unreadable line(s) in {transcript}"
-        )
-    if not relearn:
-        report.messages_already_learned = min(learned_count(state, transcript), len(messages))
-        messages = messages[report.messages_already_learned :]
+    # The session is streamed, never held: one pass counts it and collects the citations
+    # of the new part; the reflector's condenser reads that part again from the file.
+    skip = 0 if relearn else learned_count(state, transcript)
+    stats = TranscriptStats()
+    counted = _Counted(iter_messages(transcript, stats))
+    report.cited_ids = extract_cited_ids(islice(counted, skip, None))
+    report.messages = counted.count
+    if stats.bad_lines:
+        report.warnings.append(f"skipped {stats.bad_lines} unreadable line(s) in {transcript}")
+    report.messages_already_learned = min(skip, report.messages)
+    messages = MessageWindow(transcript, report.messages_already_learned, report.messages)
     if not messages:
         report.status = "empty-transcript" if not report.messages else "nothing-new"
         for warning in report.warnings:
             warn(warning)
         report.duration_s = round(time.monotonic() - started, 3)
         return report
-    report.cited_ids = extract_cited_ids(messages)
     tags, operations = await _reflect_and_curate(messages, snapshot, report)
     operations = _screen(operations, snapshot, report, settings)
     semantic = SemanticTools.load(target)
@@ -346,6 +348,19 @@ async def run_cycle(
     report.duration_s = round(time.monotonic() - started, 3)
     diagnose("cycle_report", report.summary())
     return report
+
+
+class _Counted:
+    """An iterator that counts what passes through it."""
+
+    def __init__(self, items: Iterator[dict[str, Any]]) -> None:
+        self.items = items
+        self.count = 0
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        for item in self.items:
+            self.count += 1
+            yield item
 
 
 def run_cycle_sync(transcript: str | Path, **kwargs: Any) -> CycleReport:

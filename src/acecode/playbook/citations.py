@@ -7,6 +7,7 @@ The injected playbook asks the agent to cite the entries it used as
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 CITATION_PATTERN = re.compile(r"\[((?:pat|mis|pref|ctx|oth)-\d+|kpt_\d+)\]")
@@ -24,7 +25,7 @@ def _message_text(content: Any) -> str:
     return ""
 
 
-def extract_cited_ids(messages: list[dict[str, Any]]) -> list[str]:
+def extract_cited_ids(messages: Iterable[dict[str, Any]]) -> list[str]:
     """IDs cited in assistant messages, de-duplicated, in order of first citation."""
     seen: dict[str, None] = {}
     for message in messages:

@@ -10,6 +10,7 @@ not know is left as written instead of raising ``KeyError``.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 _TOKEN = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -31,7 +32,7 @@ def fill_template(template: str, **fields: str) -> str:
     return _TOKEN.sub(replace, template)
 
 
-def render_transcript(messages: list[dict[str, Any]]) -> str:
+def render_transcript(messages: Iterable[dict[str, Any]]) -> str:
     """The transcript as the LLM sees it: condensed to the configured token budget.
 
     ``condense`` redacts every rendering it produces, so no secret reaches a provider.
@@ -41,7 +42,7 @@ def render_transcript(messages: list[dict[str, Any]]) -> str:
     from acecode.config import load_settings
     from acecode.transcript.condense import condense  # lazy: transcript layer is heavier
 
-    typed = [message if "kind" in message else _with_kind(message) for message in messages]
+    typed = (message if "kind" in message else _with_kind(message) for message in messages)
     return condense(typed, budget_tokens=load_settings().transcript_budget_tokens)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 
 from acecode.transcript.messages import Message, MessageBuilder
@@ -18,6 +19,7 @@ from acecode.transcript.subagents import find_subagent_transcripts
 
 __all__ = [
     "Message",
+    "MessageWindow",
     "Transcript",
     "TranscriptStats",
     "find_subagent_transcripts",
@@ -53,3 +55,24 @@ def read_transcript(path: str | Path) -> Transcript:
 def load_transcript(path: str | Path) -> list[Message]:
     """All messages of a transcript; a missing file is an empty transcript."""
     return read_transcript(path).messages
+
+
+class MessageWindow:
+    """Messages ``start`` to ``stop`` of a transcript, read from the file on each pass.
+
+    For callers that need several passes over a session too long to hold:
+    it iterates like the list it stands for (the window is fixed, so a file
+    still being appended to gives the same messages every time), but only one
+    message is in memory at a time.
+    """
+
+    def __init__(self, path: str | Path, start: int, stop: int) -> None:
+        self.path = Path(path)
+        self.start = max(0, start)
+        self.stop = max(self.start, stop)
+
+    def __iter__(self) -> Iterator[Message]:
+        return islice(iter_messages(self.path), self.start, self.stop)
+
+    def __len__(self) -> int:
+        return self.stop - self.start

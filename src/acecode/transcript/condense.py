@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import heapq
 import re
-from collections import Counter
-from collections.abc import Sequence
+import sys
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,7 +78,7 @@ _QUIET_TOOLS = frozenset({"Read", "Glob", "Grep", "LS", "WebSearch", "WebFetch",
 _SUBAGENT_TOOLS = frozenset({"Task", "Agent"})
 
 
-@dataclass
+@dataclass(slots=True)
 class _Item:
     """One rendered unit with its ladder of renderings."""
 
@@ -87,6 +88,9 @@ class _Item:
     pinned: bool = False
     level: int = 0
     tokens: list[int] = field(default_factory=list)
+    sidechain: bool = False
+    penalty: int = 0  # how far a subagent item was lowered
+    base: int = 0  # cost of the longest rendering, before any collapse
 
     def __post_init__(self) -> None:
         self.tokens = [estimate_tokens(text) + 1 if text else 0 for text in self.levels]
@@ -104,11 +108,18 @@ class _Item:
         return not self.levels[self.level]
 
 
-def condense(messages: list[dict[str, Any]], budget_tokens: int | None = None) -> str:
-    """The session as the reflector sees it: redacted, within ``budget_tokens``."""
+def condense(messages: Iterable[dict[str, Any]], budget_tokens: int | None = None) -> str:
+    """The session as the reflector sees it: redacted, within ``budget_tokens``.
+
+    ``messages`` may be a stream (:func:`acecode.transcript.iter_messages`): it is
+    read once, and memory follows the budget, not the length of the session.
+    """
     budget = max(MIN_BUDGET_TOKENS, budget_tokens or DEFAULT_BUDGET_TOKENS)
-    items = _build_items(messages)
-    header = _header(messages)
+    builder = _ItemBuilder(budget)
+    for message in messages:
+        builder.add(message)
+    items = builder.finish()
+    header = builder.header()
     target = budget - estimate_tokens(header) - 1
     rendered = _fit_and_render(items, target)
     text = redact(f"{header}\n{rendered}" if rendered else header)
@@ -133,89 +144,233 @@ def _encodable(text: str) -> str:
 
 # --- items ---------------------------------------------------------------------------------------
 
+# Calls remembered until their result arrives (results follow their call closely).
+_TRACKED_CALLS = 4096
+_MAX_PRIORITY = _P_REQUEST + 1
 
-def _build_items(messages: Sequence[dict[str, Any]]) -> list[_Item]:
-    all_sidechain = bool(messages) and all(m.get("sidechain") for m in messages)
-    calls: dict[str, dict[str, Any]] = {}
-    failed_calls = {
-        str(m.get("tool_use_id"))
-        for m in messages
-        if m.get("kind") == "tool_result" and m.get("is_error")
-    }
-    final_answer = _final_answer_index(messages)
-    seen_outputs: set[tuple[str, str, int]] = set()
-    items: list[_Item] = []
-    calls_since_error = _FIX_WINDOW_CALLS
-    text_since_error = True
-    for index, message in enumerate(messages):
+
+class _ItemBuilder:
+    """Turns a stream of messages into items, in one pass, in memory bounded by the budget.
+
+    Fitting (see :func:`_fit`) exhausts priority classes from the bottom up and
+    stops once the total fits. So when the items of priority above ``p``
+    already cost more than the budget at their longest renderings, every item
+    of priority ``p`` or lower ends at its last rendering whatever else comes:
+    omitted, or its shortest form if pinned. Such items are *collapsed* to that
+    rendering as they arrive, so a session of a million small records keeps one
+    small object per message instead of its whole ladder. The fit, and so the
+    output, is the same as without collapsing: nothing is dropped that the
+    fitter would have kept, and pinned items keep their shortest form.
+
+    What a message's item looks like can depend on later messages: a call is
+    marked failed when an error result for it arrives, the last assistant text
+    of the main thread is the final answer, and subagent items are marked and
+    lowered only when the session also has main-thread messages. Those are
+    settled when the result arrives or in :meth:`finish`, always in the
+    direction that keeps the collapse decisions valid.
+    """
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.items: list[_Item] = []
+        self.calls: OrderedDict[str, tuple[int, dict[str, Any]]] = OrderedDict()
+        self.seen_outputs: set[int] = set()
+        self.calls_since_error = _FIX_WINDOW_CALLS
+        self.text_since_error = True
+        self.final_answer = -1
+        self.all_sidechain = True
+        self.kinds: Counter[str] = Counter()
+        self.messages = 0
+        self.failed = 0
+        # Longest-rendering cost per priority, and the highest priority whose items
+        # (and all below) are certain to end at their last rendering.
+        self.class_cost = [0] * (_MAX_PRIORITY + 1)
+        self.collapse_below = 0
+        self.next_check = 1024
+        self.next_sweep = 4096
+        self.placeholders: dict[tuple[str, int, bool, int], _Item] = {}
+
+    def add(self, message: dict[str, Any]) -> None:
+        self.messages += 1
         kind = message.get("kind")
+        self.kinds[str(kind)] += 1
+        sidechain = bool(message.get("sidechain"))
+        if not sidechain:
+            self.all_sidechain = False
         content = str(message.get("content") or "")
+        cutoff = self.collapse_below
+        penalty = _SIDECHAIN_PENALTY if sidechain else 0
+
+        def drop(priority: int) -> bool:
+            """True when an unpinned item of ``priority`` is certain to be omitted."""
+            return max(1, priority - penalty) < cutoff
+
         item: _Item | None = None
         if kind == "tool_use":
             tool_use_id = str(message.get("tool_use_id") or "")
-            calls[tool_use_id] = message
-            failed = tool_use_id in failed_calls
-            fixing = calls_since_error < _FIX_WINDOW_CALLS
-            calls_since_error += 1
-            item = _call_item(message, failed, fixing)
+            fixing = self.calls_since_error < _FIX_WINDOW_CALLS
+            self.calls_since_error += 1
+            item = _call_item(message, False, fixing, drop)
+            self.calls[tool_use_id] = (len(self.items), message)
+            self.calls.move_to_end(tool_use_id)
+            if len(self.calls) > _TRACKED_CALLS:
+                self.calls.popitem(last=False)
         elif kind == "tool_result":
-            call = calls.get(str(message.get("tool_use_id") or ""))
-            item = _result_item(message, call, seen_outputs)
+            tool_use_id = str(message.get("tool_use_id") or "")
+            tracked = self.calls.get(tool_use_id)
+            call = tracked[1] if tracked else None
+            if message.get("is_error"):
+                self.failed += 1
+                if tracked:
+                    self._mark_failed(tracked[0], tracked[1])
+            item = _result_item(message, call, self.seen_outputs, drop)
             if message.get("is_error") or item.priority == _P_FAILURE_OUTPUT:
-                calls_since_error = 0
-                text_since_error = False
+                self.calls_since_error = 0
+                self.text_since_error = False
         elif kind == "text":
-            priority = _P_TEXT
-            if index == final_answer:
-                priority = _P_FINAL_ANSWER
-            elif not text_since_error:
-                priority = _P_TEXT_AFTER_ERROR
-            text_since_error = True
-            item = _ladder("ASSISTANT: ", content, priority, (2000, 800, 300), "text")
+            priority = _P_TEXT if self.text_since_error else _P_TEXT_AFTER_ERROR
+            self.text_since_error = True
+            # The main thread's latest text may be the final answer: never dropped early.
+            keep = _never if not sidechain else drop
+            item = _ladder("ASSISTANT: ", content, priority, (2000, 800, 300), "text", drop=keep)
+            if not sidechain:
+                self.final_answer = len(self.items)
         elif kind == "thinking":
-            priority = _P_THINKING if text_since_error else _P_THINKING_AFTER_ERROR
-            item = _ladder("THINKING: ", content, priority, (1200, 400, 150), "thinking")
+            priority = _P_THINKING if self.text_since_error else _P_THINKING_AFTER_ERROR
+            item = _ladder("THINKING: ", content, priority, (1200, 400, 150), "thinking", drop=drop)
         else:
-            item = _user_side_item(kind, content)
+            item = _user_side_item(kind, content, drop)
         if item is None:
-            continue
-        if message.get("sidechain") and not all_sidechain:
-            item.levels = [f"[subagent] {text}" if text else text for text in item.levels]
-            item.__post_init__()
+            return
+        item.label = sys.intern(item.label)
+        if sidechain:
+            # Lowered now as in a mixed session; undone in finish() if all is subagent work.
+            item.sidechain = True
             if not item.pinned:
-                item.priority = max(1, item.priority - _SIDECHAIN_PENALTY)
-        items.append(item)
-    return items
+                lowered = max(1, item.priority - _SIDECHAIN_PENALTY)
+                item.penalty = item.priority - lowered
+                item.priority = lowered
+        item.base = item.tokens[0]
+        self.class_cost[item.priority] += item.base
+        self.items.append(item)
+        if item.priority < self.collapse_below and len(self.items) - 1 != self.final_answer:
+            self._collapse(len(self.items) - 1)
+        if len(self.items) >= self.next_check:
+            self._update_cutoff()
+
+    def _mark_failed(self, index: int, call: dict[str, Any]) -> None:
+        old = self.items[index]
+        if old.pinned:
+            return
+        item = _call_item(call, True, False)
+        item.label = sys.intern(item.label)
+        item.sidechain = old.sidechain
+        item.base = item.tokens[0]
+        # A failed call is pinned, so its priority only rises: collapse decisions stay valid.
+        self.class_cost[old.priority] -= old.base
+        self.class_cost[item.priority] += item.base
+        self.items[index] = item
+
+    def _update_cutoff(self) -> None:
+        self.next_check = len(self.items) + 1024
+        above = 0
+        cutoff = 0
+        for priority in range(_MAX_PRIORITY, -1, -1):
+            if above > self.budget:
+                cutoff = priority + 1
+                break
+            above += self.class_cost[priority]
+        if cutoff > self.collapse_below:
+            self.collapse_below = cutoff
+        if len(self.items) >= self.next_sweep:
+            self.next_sweep = 2 * len(self.items)
+            for index, item in enumerate(self.items):
+                if item.priority < self.collapse_below and index != self.final_answer:
+                    self._collapse(index)
+
+    def _collapse(self, index: int) -> None:
+        """Keep only the rendering the item at ``index`` is certain to end at.
+
+        An omitted item becomes a shared placeholder: a session of a million
+        omitted tool calls costs a list of a million references, no more. Its
+        cost leaves the class totals; it only counted for classes below its
+        own, which are already past the cutoff.
+        """
+        item = self.items[index]
+        if item.pinned:
+            if len(item.levels) > 1:
+                item.levels = [item.levels[-1]]
+                item.tokens = [item.tokens[-1]]
+            return
+        key = (item.label, item.priority, item.sidechain, item.penalty)
+        shared = self.placeholders.get(key)
+        if shared is None:
+            shared = _Item(item.priority, [""], item.label, False, 0, [], item.sidechain)
+            shared.penalty = item.penalty
+            self.placeholders[key] = shared
+        if shared is not item:
+            self.class_cost[item.priority] -= item.base
+            self.items[index] = shared
+
+    def finish(self) -> list[_Item]:
+        if self.final_answer >= 0:
+            self.items[self.final_answer].priority = _P_FINAL_ANSWER
+        for item in self.items:
+            if not item.sidechain or item.omitted:  # an omitted item's priority is moot
+                continue
+            if self.all_sidechain:
+                item.priority += item.penalty
+            else:
+                item.levels = [f"[subagent] {text}" if text else text for text in item.levels]
+                item.__post_init__()
+        return self.items
+
+    def header(self) -> str:
+        kinds = self.kinds
+        parts = [
+            f"{self.messages} messages",
+            f"{kinds['prompt']} user requests",
+            f"{kinds['tool_use']} tool calls ({self.failed} failed)",
+        ]
+        if kinds["compact_boundary"]:
+            parts.append(f"{kinds['compact_boundary']} compactions")
+        return f"Claude Code session, condensed for review: {'; '.join(parts)}."
 
 
-def _final_answer_index(messages: Sequence[dict[str, Any]]) -> int:
-    """The last assistant text of the main thread: the answer the user was left with."""
-    for index in range(len(messages) - 1, -1, -1):
-        message = messages[index]
-        if message.get("kind") == "text" and not message.get("sidechain"):
-            return index
-    return -1
+def _never(priority: int) -> bool:
+    return False
 
 
-def _user_side_item(kind: Any, content: str) -> _Item | None:
+def _user_side_item(kind: Any, content: str, drop: Callable[[int], bool] = _never) -> _Item | None:
     if kind == "prompt":
-        return _ladder("USER: ", content, _P_REQUEST, (4000, 1500, 600), "request", pinned=True)
+        return _ladder(
+            "USER: ", content, _P_REQUEST, (4000, 1500, 600), "request", pinned=True, drop=drop
+        )
     if kind == "interrupt":
-        return _ladder("USER: ", content, _P_INTERRUPT, (300,), "interrupt", pinned=True)
+        return _ladder("USER: ", content, _P_INTERRUPT, (300,), "interrupt", pinned=True, drop=drop)
     if kind == "command":
-        return _ladder("USER COMMAND: ", content, _P_COMMAND, (300, 100), "command")
+        return _ladder("USER COMMAND: ", content, _P_COMMAND, (300, 100), "command", drop=drop)
     if kind == "command_output":
-        return _ladder("COMMAND OUTPUT: ", content, _P_COMMAND_OUTPUT, (300,), "command output")
+        return _ladder(
+            "COMMAND OUTPUT: ", content, _P_COMMAND_OUTPUT, (300,), "command output", drop=drop
+        )
     if kind == "notification":
-        return _ladder("NOTIFICATION: ", content, _P_NOTIFICATION, (600, 200), "notification")
+        return _ladder(
+            "NOTIFICATION: ", content, _P_NOTIFICATION, (600, 200), "notification", drop=drop
+        )
     if kind == "compact_boundary":
-        return _ladder("--- ", f"{content} ---", _P_BOUNDARY, (200,), "compaction")
+        return _ladder("--- ", f"{content} ---", _P_BOUNDARY, (200,), "compaction", drop=drop)
     if kind == "compact_summary":
         return _ladder(
-            "COMPACTION SUMMARY: ", content, _P_SUMMARY, (3000, 1000, 300), "compaction summary"
+            "COMPACTION SUMMARY: ",
+            content,
+            _P_SUMMARY,
+            (3000, 1000, 300),
+            "compaction summary",
+            drop=drop,
         )
     if kind == "meta" and content.strip() and not content.startswith(_CAVEAT):
-        return _ladder("CONTEXT: ", content, _P_META, (300,), "context")
+        return _ladder("CONTEXT: ", content, _P_META, (300,), "context", drop=drop)
     return None
 
 
@@ -227,8 +382,14 @@ def _ladder(
     label: str,
     pinned: bool = False,
     tail_share: float = 0.2,
+    drop: Callable[[int], bool] = _never,
 ) -> _Item:
-    """An item whose renderings are ``content`` clipped to each of ``limits``."""
+    """An item whose renderings are ``content`` clipped to each of ``limits``.
+
+    An unpinned item that ``drop`` says will be omitted is built omitted, saving the work.
+    """
+    if not pinned and drop(priority):
+        return _Item(priority, [""], label)
     first = redact(clip(content.strip(), limits[0], tail_share))
     levels = [prefix + first]
     for limit in limits[1:]:
@@ -238,8 +399,12 @@ def _ladder(
     return _Item(priority, levels, label, pinned)
 
 
-def _call_item(message: dict[str, Any], failed: bool, fixing: bool) -> _Item:
+def _call_item(
+    message: dict[str, Any], failed: bool, fixing: bool, drop: Callable[[int], bool] = _never
+) -> _Item:
     name = str(message.get("tool_name") or "?")
+    if not failed and drop(_P_FIX_CALL if fixing else _P_CALL):
+        return _Item(_P_FIX_CALL if fixing else _P_CALL, [""], name)
     tool_input = message.get("tool_input")
     prefix = "CALL (failed): " if failed else "CALL: "
     levels = [
@@ -253,7 +418,10 @@ def _call_item(message: dict[str, Any], failed: bool, fixing: bool) -> _Item:
 
 
 def _result_item(
-    message: dict[str, Any], call: dict[str, Any] | None, seen: set[tuple[str, str, int]]
+    message: dict[str, Any],
+    call: dict[str, Any] | None,
+    seen: set[int],
+    drop: Callable[[int], bool] = _never,
 ) -> _Item:
     name = str(message.get("tool_name") or (call or {}).get("tool_name") or "tool")
     content = str(message.get("content") or "").strip()
@@ -262,13 +430,18 @@ def _result_item(
             f"ERROR from {name}: ", content, _P_ERROR, (1500, 600, 400), "error", True, 0.25
         )
     if name in _SHELL_TOOLS and _FAILURE_SIGNAL.search(content):
+        if drop(_P_FAILURE_OUTPUT):
+            return _Item(_P_FAILURE_OUTPUT, [""], name)
         excerpt = _failure_excerpt(content)
         return _ladder(
             f"FAILURE in {name} output: ", excerpt, _P_FAILURE_OUTPUT, (1500, 600, 300), name
         )
     if name in _SUBAGENT_TOOLS:
-        return _ladder(f"RESULT of {name}: ", content, _P_TASK_RESULT, (1500, 500, 150), name)
-    key = (name, _call_target(call), hash(content))
+        return _ladder(
+            f"RESULT of {name}: ", content, _P_TASK_RESULT, (1500, 500, 150), name, drop=drop
+        )
+    # Hashed, so a long session keeps one small int per distinct output.
+    key = hash((name, _call_target(call), hash(content)))
     if key in seen and content:
         return _Item(_P_RESULT, [f"RESULT of {name}: (same output as before)", ""], name)
     seen.add(key)
@@ -276,9 +449,13 @@ def _result_item(
         return _Item(_P_RESULT, [f"RESULT of {name}: (empty)", ""], name)
     if name in _QUIET_TOOLS:
         lines = content.count("\n") + 1
+        if drop(_P_RESULT):
+            return _Item(_P_RESULT, [""], name)
         summary = f"({lines} lines) {clip(one_line(content), 160, 0.0)}"
         return _ladder(f"RESULT of {name}: ", summary, _P_RESULT, (200,), name)
-    return _ladder(f"RESULT of {name}: ", content, _P_RESULT, (600, 150), name, tail_share=0.5)
+    return _ladder(
+        f"RESULT of {name}: ", content, _P_RESULT, (600, 150), name, tail_share=0.5, drop=drop
+    )
 
 
 def _call_target(call: dict[str, Any] | None) -> str:
@@ -315,7 +492,9 @@ def _failure_excerpt(content: str) -> str:
 def _fit_and_render(items: list[_Item], target: int) -> str:
     """Shorten items until the rendering fits ``target`` tokens, then render it."""
     total = sum(item.cost for item in items)
-    runs = 0
+    runs = sum(
+        1 for i, item in enumerate(items) if item.omitted and not (i and items[i - 1].omitted)
+    )
     while True:
         total, runs = _fit(items, target, total, runs)
         rendered = _render(items)
@@ -426,19 +605,6 @@ def _omission_line(dropped: list[_Item]) -> str:
     parts = [f"{label}×{count}" for label, count in counts.most_common(4)]
     more = "" if len(counts) <= 4 else ", …"
     return f"[… {len(dropped)} omitted to fit the budget: {', '.join(parts)}{more}]"
-
-
-def _header(messages: Sequence[dict[str, Any]]) -> str:
-    kinds = Counter(str(m.get("kind")) for m in messages)
-    failed = sum(1 for m in messages if m.get("kind") == "tool_result" and m.get("is_error"))
-    parts = [
-        f"{len(messages)} messages",
-        f"{kinds['prompt']} user requests",
-        f"{kinds['tool_use']} tool calls ({failed} failed)",
-    ]
-    if kinds["compact_boundary"]:
-        parts.append(f"{kinds['compact_boundary']} compactions")
-    return f"Claude Code session, condensed for review: {'; '.join(parts)}."
 
 
 def _hard_trim(text: str, budget: int) -> str:
