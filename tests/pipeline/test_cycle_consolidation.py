@@ -168,7 +168,7 @@ def test_dry_run_does_not_queue_flagged_texts(routed_llm, project, tmp_path):
     report = run_cycle_sync(transcript, dry_run=True)
 
     assert report.held_for_review and report.held_for_review[0]["rule"] == "disable-checks"
-    assert not (project / ".claude" / "acecode" / "pending.json").exists()
+    assert not (project / ".claude" / "acecode").exists()  # a dry run writes nothing
     assert not (project / ".claude" / "playbook.json").exists()
 
 

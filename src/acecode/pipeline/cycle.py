@@ -319,7 +319,7 @@ async def run_cycle(
         return report
     tags, operations = await _reflect_and_curate(messages, snapshot, report)
     operations = _screen(operations, snapshot, report, settings)
-    semantic = SemanticTools.load(target)
+    semantic = SemanticTools.load(target, persist=not dry_run)
     semantic.prewarm(snapshot, operations)
 
     if dry_run:

@@ -27,7 +27,9 @@ class SemanticTools:
     ladder_decisions: list[Any] = field(default_factory=list)
 
     @classmethod
-    def load(cls, playbook_path: Path) -> SemanticTools:
+    def load(cls, playbook_path: Path, *, persist: bool = True) -> SemanticTools:
+        """The backend, with the on-disk cache beside the playbook when ``persist``
+        (a dry run writes nothing, so it embeds without the file cache)."""
         from acecode.dedup import BackendUnavailable, EmbeddingCache, load_backend
 
         try:
@@ -35,7 +37,8 @@ class SemanticTools:
         except BackendUnavailable as exc:
             warn(f"semantic de-duplication skipped: no embedding backend ({exc})")
             return cls(unavailable=f"no embedding backend: {exc}")
-        return cls(backend=backend, cache=EmbeddingCache.for_playbook(playbook_path))
+        cache = EmbeddingCache.for_playbook(playbook_path) if persist else None
+        return cls(backend=backend, cache=cache)
 
     def prewarm(self, playbook: dict[str, Any], operations: list[Any]) -> None:
         """Embed the snapshot's texts and the candidates now, outside the lock.
