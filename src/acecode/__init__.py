@@ -7,8 +7,7 @@ per-prompt hook path: nothing heavy is imported until it is used.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from acecode._lazy import lazy_exports
 
 __version__ = "0.1.0"
 
@@ -40,14 +39,4 @@ _EXPORTS: dict[str, str] = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    module_name = _EXPORTS.get(name)
-    if module_name is None:
-        raise AttributeError(f"module 'acecode' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module_name), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+__getattr__, __dir__ = lazy_exports("acecode", globals(), _EXPORTS)

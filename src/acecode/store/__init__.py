@@ -7,8 +7,7 @@ the lock, atomic-write and transaction machinery of ``playbook_file``.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from acecode._lazy import lazy_exports
 
 _EXPORTS: dict[str, str] = {
     "PlaybookError": "acecode.store.errors",
@@ -27,14 +26,4 @@ _EXPORTS: dict[str, str] = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    module_name = _EXPORTS.get(name)
-    if module_name is None:
-        raise AttributeError(f"module 'acecode.store' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module_name), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+__getattr__, __dir__ = lazy_exports("acecode.store", globals(), _EXPORTS)
