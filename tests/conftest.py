@@ -2,9 +2,15 @@
 
 The autouse fixture points ``CLAUDE_PROJECT_DIR`` and ``HOME`` at fresh
 temporary folders, makes the project the current directory and drops the
-credential and configuration variables acecode reads, so no test can read or
-write the developer's real playbook, settings, prompt overrides or API keys.
-Subprocesses started by a test inherit the same isolated environment.
+credential and configuration variables acecode reads (``ACECODE_*`` included),
+so no test can read or write the developer's real playbook, settings, prompt
+overrides or API keys, and no developer setting such as ``ACECODE_REVIEW=all``
+changes an outcome. Subprocesses started by a test inherit the same isolated
+environment.
+
+Hypothesis runs under the profile named by ``HYPOTHESIS_PROFILE``: ``ci``
+(set by ``.ci/run``) is derandomised, so a CI run is reproducible; ``dev``,
+the default, explores new examples on every run.
 """
 
 from __future__ import annotations
@@ -13,9 +19,21 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+settings.register_profile("dev")
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 # Variables that would let a test reach a real account or a real config.
-_SCRUBBED_PREFIXES = ("AGENTIC_CONTEXT_", "ANTHROPIC_", "OPENAI_", "CLAUDE_", "XDG_")
+_SCRUBBED_PREFIXES = (
+    "ACECODE_",
+    "AGENTIC_CONTEXT_",
+    "ANTHROPIC_",
+    "OPENAI_",
+    "CLAUDE_",
+    "XDG_",
+)
 
 
 @pytest.fixture(autouse=True)

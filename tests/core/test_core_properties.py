@@ -13,7 +13,7 @@ import copy
 import re
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from pbhelpers import kp
 
@@ -192,8 +192,14 @@ def assert_well_formed(playbook: dict[str, Any]) -> None:
             seen.add(entry["name"])
 
 
+BLANK_NAMED = {"version": "1.0", "last_updated": None, "sections": {s: [] for s in SECTION_NAMES}}
+BLANK_NAMED["sections"]["OTHERS"] = [kp("\x85", "named by a Unicode space")]
+
+
 @SETTINGS
 @given(playbook_and_ops())
+@example((BLANK_NAMED, [{"type": "UPDATE", "target_id": "\x85", "text": "new"}]))
+@example((BLANK_NAMED, [{"type": "DELETE", "target_id": "\x85"}]))
 def test_apply_structured_operations_never_raises_and_keeps_invariants(
     case: tuple[dict[str, Any], Any],
 ) -> None:
@@ -260,6 +266,13 @@ def _clean(value: Any) -> str | None:
     return redact(value.strip())
 
 
+def _names_something(value: Any) -> bool:
+    """Blank means what the operations mean by it: empty after ``str.strip``, which also
+    strips Unicode whitespace such as U+0085, so an entry named ``"\\x85"`` is unreachable
+    by UPDATE and DELETE in both."""
+    return isinstance(value, str) and bool(value.strip())
+
+
 def _canonical(raw: Any) -> str | None:
     if not isinstance(raw, str):
         return None
@@ -308,7 +321,7 @@ def model_apply(playbook: dict[str, Any], ops: Any) -> dict[str, Any]:
                 add(_canonical(op.get("section")) or "OTHERS", text)
         elif kind == "UPDATE":
             target, text = op.get("target_id"), _clean(op.get("text"))
-            if isinstance(target, str) and text is not None and locate(target):
+            if _names_something(target) and text is not None and locate(target):
                 section = locate(target)
                 secs[section] = [
                     {**e, "text": text} if e["name"] == target else e for e in secs[section]
@@ -333,7 +346,7 @@ def model_apply(playbook: dict[str, Any], ops: Any) -> dict[str, Any]:
             )
         elif kind == "DELETE":
             target = op.get("target_id")
-            if isinstance(target, str) and locate(target):
+            if _names_something(target) and locate(target):
                 remove(target)
     return pb
 

@@ -13,20 +13,6 @@ import pytest
 from acecode.dedup.backends import EmbeddingBackend, load_backend
 
 
-@pytest.fixture(autouse=True)
-def _no_dedup_configuration(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Tests start from the documented defaults whatever the developer's shell says."""
-    for name in (
-        "ACECODE_EMBED_BACKEND",
-        "ACECODE_EMBED_MODEL",
-        "ACECODE_LADDER_IDENTICAL",
-        "ACECODE_LADDER_SIMILAR",
-        "ACECODE_LADDER_RELATED",
-        "AGENTIC_CONTEXT_DEDUP_THRESHOLD",
-    ):
-        monkeypatch.delenv(name, raising=False)
-
-
 @pytest.fixture(scope="session")
 def real_backend() -> EmbeddingBackend:
     """The default backend with its bundled model (loaded once per test run)."""
