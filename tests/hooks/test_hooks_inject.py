@@ -112,9 +112,10 @@ def test_corrupt_playbook_degrades_to_one_stderr_line(
     assert path.read_bytes() == content
 
 
-def test_hooks_disabled_env_does_nothing(playbook: Path, project_dir: Path) -> None:
+@pytest.mark.parametrize("variable", ["ACECODE_HOOKS_DISABLED", "ACECODE_SKIP"])
+def test_hooks_disabled_env_does_nothing(playbook: Path, project_dir: Path, variable: str) -> None:
     for event, payload in (("session-start", _start()), ("user-prompt-submit", _prompt())):
-        run = run_hook(event, payload, env={"ACECODE_HOOKS_DISABLED": "1"})
+        run = run_hook(event, payload, env={variable: "1"})
         assert (run.returncode, run.stdout, run.stderr) == (0, "", "")
     assert not (project_dir / ".claude" / "acecode").exists()
 

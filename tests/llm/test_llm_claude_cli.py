@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from acecode.llm import LLMCallError, complete, usage
-from acecode.llm.claude_cli import HOOKS_DISABLED_VAR
+from acecode.session_switch import NESTED_ENV
 
 STUB = """\
 #!{python}
@@ -93,7 +93,7 @@ def test_claude_is_selected_from_path_and_returns_the_result(
 def test_recursion_guard_env_and_settings(stub_claude: Path, recorded_delays: list) -> None:
     run()
     [call] = calls(stub_claude)
-    assert call["env"][HOOKS_DISABLED_VAR] == "1"
+    assert call["env"][NESTED_ENV] == "1"
     argv = call["argv"]
     settings = json.loads(argv[argv.index("--settings") + 1])
     assert settings == {"disableAllHooks": True}

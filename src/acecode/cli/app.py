@@ -15,6 +15,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "acecode.cli.condense_cmd",
     "acecode.cli.doctor_cmd",
     "acecode.cli.review_cmd",
+    "acecode.cli.control_cmds",
 )
 
 

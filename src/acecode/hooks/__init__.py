@@ -15,8 +15,9 @@ this package:
 from __future__ import annotations
 
 import json
-import os
 import sys
+
+from acecode.session_switch import session_skipped
 
 # Claude Code's event names and the argument acecode's commands use for each.
 # ``acecode install`` and the plugin's hooks/hooks.json are built from this table.
@@ -27,9 +28,6 @@ EVENT_ARGUMENTS: dict[str, str] = {
     "SessionEnd": "session-end",
     "SubagentStop": "subagent-stop",
 }
-
-DISABLE_ENV = "ACECODE_HOOKS_DISABLED"
-_TRUE = {"1", "true", "yes", "on"}
 
 
 def _canonical(name: str) -> str:
@@ -105,7 +103,7 @@ def run_hook(argv: list[str]) -> int:
     without it the input's ``hook_event_name`` is used. Output for Claude Code,
     if any, is one JSON object on stdout.
     """
-    if os.environ.get(DISABLE_ENV, "").strip().lower() in _TRUE:
+    if session_skipped():  # ACECODE_SKIP=1 for this session, or one of acecode's own runs
         return 0
     try:
         payload = _read_payload()

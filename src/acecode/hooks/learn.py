@@ -17,8 +17,8 @@ import os
 import sys
 import time
 
-from acecode.hooks import DISABLE_ENV
 from acecode.hooks.context import resolve_project, state_path
+from acecode.session_switch import NESTED_ENV
 
 LEARN_COMMAND_ENV = "ACECODE_LEARN_COMMAND"
 
@@ -62,7 +62,7 @@ def start_learner(transcript: object, source: str, project: str) -> bool:
         "--project",
         project,
     ]
-    env = {**os.environ, DISABLE_ENV: "1", "CLAUDE_PROJECT_DIR": project}
+    env = {**os.environ, NESTED_ENV: "1", "CLAUDE_PROJECT_DIR": project}
     log_path = state_path(project, "logs", "learn.log")
     detach: dict = (
         {"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP | subprocess.DETACHED_PROCESS}

@@ -16,8 +16,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from acecode.llm.base import Completion, LLMRequest, ProviderError
+from acecode.session_switch import NESTED_ENV
 
-HOOKS_DISABLED_VAR = "ACECODE_HOOKS_DISABLED"
 NO_HOOKS_SETTINGS = json.dumps({"disableAllHooks": True})
 
 
@@ -60,7 +60,7 @@ class ClaudeCLIProvider:
 
     def child_env(self) -> dict[str, str]:
         """The child's environment: ours plus the recursion guard."""
-        return {**self._env, HOOKS_DISABLED_VAR: "1"}
+        return {**self._env, NESTED_ENV: "1"}
 
     async def complete(self, request: LLMRequest) -> Completion:
         try:
