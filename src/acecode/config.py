@@ -4,7 +4,8 @@ Precedence, highest first: environment variable ``ACECODE_<NAME>`` (upper
 case), the project file ``<project>/.claude/acecode.toml``, the user file
 ``~/.claude/acecode.toml``, then the default below. Claude Code's own keys
 ``playbook_update_on_exit`` / ``playbook_update_on_clear`` are read from the
-Claude Code settings files, as the earlier system did.
+Claude Code settings files, as the earlier system did; they are opt-outs now
+(see :func:`claude_setting`).
 """
 
 from __future__ import annotations
@@ -43,6 +44,12 @@ class Settings:
     learn_from_subagents: bool = True
     # Seconds between sessions during `acecode bootstrap`.
     bootstrap_delay: float = 2.0
+    # A session (or its part not learned yet) is too small to learn from, and skipped
+    # without an LLM call, when it has fewer user requests than this, fewer tool calls
+    # than learn_min_tool_calls and no failed tool call. Only cycles started by a hook
+    # or by `acecode bootstrap` skip; `acecode learn` learns what it is given.
+    learn_min_requests: int = 2
+    learn_min_tool_calls: int = 5
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -92,9 +99,15 @@ def load_settings(project: Path | None = None) -> Settings:
     return Settings(**values)
 
 
-def claude_setting(name: str, default: bool = False, project: Path | None = None) -> bool:
-    """A boolean from Claude Code's settings files (user, project, local; last wins)."""
-    value = default
+def claude_setting(name: str, project: Path | None = None) -> tuple[Any, Path | None]:
+    """A key of Claude Code's settings files (user, project, local; the last that sets it
+    wins): its value and the file it came from, or ``(None, None)`` when no file sets it.
+
+    The caller decides what a value means: acecode's learning hooks treat only an
+    explicit ``false`` as an opt-out, so a missing or odd value never stops learning.
+    """
+    value: Any = None
+    source: Path | None = None
     for layer in (
         paths.user_claude_dir() / "settings.json",
         paths.claude_dir(project) / "settings.json",
@@ -105,5 +118,5 @@ def claude_setting(name: str, default: bool = False, project: Path | None = None
         except (OSError, ValueError):
             continue
         if isinstance(data, dict) and name in data:
-            value = bool(data[name])
-    return value
+            value, source = data[name], layer
+    return value, source

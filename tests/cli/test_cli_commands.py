@@ -109,5 +109,8 @@ def test_learn_without_a_provider_changes_nothing_and_says_why(env, tmp_path):
     result = run("learn", str(transcript), env=env, check_exit=1)
 
     assert playbook_of(env).read_bytes() == before
-    assert "no LLM provider is configured" in result.stderr
-    assert "[no-reflection]" in result.stdout
+    assert "[failed] s.jsonl: no LLM provider is configured" in result.stdout
+    log = playbook_of(env).parent / "acecode" / "logs" / "learn.log"
+    assert "[failed] s.jsonl: no LLM provider is configured" in log.read_text()
+    doctor = run("doctor", env=env).stdout
+    assert "(cli, s.jsonl): failed: no LLM provider is configured" in doctor

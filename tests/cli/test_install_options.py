@@ -1,4 +1,4 @@
-"""`acecode install --learn-on-exit`: the opt-in Claude Code setting, set alongside the hooks."""
+"""`acecode install --learn-on-exit`: accepted, but learning at /exit is the default now."""
 
 from __future__ import annotations
 
@@ -21,19 +21,30 @@ def run(*args: str, home: Path) -> subprocess.CompletedProcess:
     )
 
 
-def test_learn_on_exit_is_set_once_and_kept(tmp_path):
+def test_learn_on_exit_is_accepted_and_writes_nothing_extra(tmp_path):
     settings = tmp_path / ".claude" / "settings.json"
     settings.parent.mkdir()
     settings.write_text(json.dumps({"model": "opus", "hooks": {}}), encoding="utf-8")
 
     first = run("install", home=tmp_path)
-    assert "playbook_update_on_exit" in first.stdout  # the note explains the opt-in
-    assert "playbook_update_on_exit" not in json.loads(settings.read_text())
+    assert "every session is learned from however it ends (/exit" in first.stdout
+    installed = json.loads(settings.read_text())
 
-    run("install", "--learn-on-exit", home=tmp_path)
-    data = json.loads(settings.read_text())
-    assert data["playbook_update_on_exit"] is True and data["model"] == "opus"
+    again = run("install", "--learn-on-exit", home=tmp_path)
+    assert "--learn-on-exit is the default now" in again.stdout
+    assert json.loads(settings.read_text()) == installed  # nothing else written
+    assert "playbook_update_on_exit" not in installed and installed["model"] == "opus"
 
-    again = run("install", home=tmp_path)
-    assert json.loads(settings.read_text())["playbook_update_on_exit"] is True
-    assert "nothing to change" in again.stdout and "note:" not in again.stdout
+
+def test_install_names_an_explicit_opt_out(tmp_path):
+    settings = tmp_path / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps({"playbook_update_on_clear": False}), encoding="utf-8")
+
+    out = run("install", home=tmp_path).stdout
+
+    assert (
+        'note: sessions ending with reason clear are not learned from: "playbook_update_on_clear":'
+        f" false in {settings}" in out
+    )
+    assert "reason prompt_input_exit" not in out

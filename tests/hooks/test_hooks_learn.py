@@ -103,13 +103,34 @@ def test_session_end_returns_before_the_learner_finishes(
     assert "stub learner ran" in log
 
 
-@pytest.mark.parametrize("reason", ["prompt_input_exit", "clear"])
-def test_opt_in_reasons_do_not_learn_by_default(
-    project_dir: Path, transcript: Path, learner: dict[str, str], reason: str
+def _log_lines(project: Path) -> list[str]:
+    """learn.log without its timestamps (``YYYY-MM-DD HH:MM:SS``)."""
+    if not _log(project).exists():
+        return []
+    return [line[20:] for line in _log(project).read_text().splitlines()]
+
+
+def _write_settings(path: Path, data: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data))
+
+
+# How real Claude Code 2.1.197 ends sessions: /exit, Ctrl-D, Ctrl-C give prompt_input_exit,
+# /clear gives clear, a closed terminal or a finished `claude -p` give other; plus logout,
+# a reason newer versions added, and an input without a reason.
+ALL_REASONS = ["prompt_input_exit", "clear", "logout", "other", "bypass_permissions_disabled", None]
+
+
+@pytest.mark.parametrize("reason", ALL_REASONS)
+def test_every_session_end_is_learned_from_by_default(
+    project_dir: Path, transcript: Path, learner: dict[str, str], reason: str | None
 ) -> None:
     run = run_hook("session-end", _end(transcript, reason), env=learner)
     assert (run.returncode, run.stdout, run.stderr) == (0, "", "")
-    assert not _log(project_dir).exists()  # the log line is written before any start
+    argv = _wait_for(Path(learner["STUB_OUT"]))["argv"]
+    assert argv[:4] == ["learn", str(transcript), "--source", "session-end"]
+    note = f" (reason {reason})" if reason else ""
+    assert _log_lines(project_dir)[0] == f"session-end: learning from {transcript}{note}"
 
 
 @pytest.mark.parametrize(
@@ -119,7 +140,7 @@ def test_opt_in_reasons_do_not_learn_by_default(
         ("clear", "playbook_update_on_clear", "local"),
     ],
 )
-def test_opt_in_reasons_learn_when_the_setting_is_on(
+def test_an_explicit_false_setting_opts_out_and_says_so(
     project_dir: Path,
     home_dir: Path,
     transcript: Path,
@@ -133,16 +154,46 @@ def test_opt_in_reasons_learn_when_the_setting_is_on(
         if scope_file == "home"
         else project_dir / ".claude" / "settings.local.json"
     )
-    settings.parent.mkdir(parents=True, exist_ok=True)
-    settings.write_text(json.dumps({setting: True}))
+    _write_settings(settings, {setting: False})
+    run = run_hook("session-end", _end(transcript, reason), env=learner)
+    assert (run.returncode, run.stdout, run.stderr) == (0, "", "")
+    assert _log_lines(project_dir) == [
+        f'session-end: not learning (reason {reason}): "{setting}": false in {settings}'
+    ]
+    time.sleep(0.5)  # a learner, had one been started, would have written by now
+    assert not Path(learner["STUB_OUT"]).exists()
+
+
+@pytest.mark.parametrize(
+    ("reason", "settings"),
+    [
+        # the old opt-in value: true, as `install --learn-on-exit` wrote it
+        ("prompt_input_exit", {"playbook_update_on_exit": True}),
+        # an opt-out covers its own reason only
+        ("clear", {"playbook_update_on_exit": False}),
+        ("prompt_input_exit", {"playbook_update_on_clear": False}),
+        # only an explicit false opts out
+        ("prompt_input_exit", {"playbook_update_on_exit": "false"}),
+        ("clear", {"playbook_update_on_clear": None}),
+    ],
+)
+def test_anything_but_an_explicit_false_learns(
+    home_dir: Path, transcript: Path, learner: dict[str, str], reason: str, settings: dict
+) -> None:
+    _write_settings(home_dir / ".claude" / "settings.json", settings)
     run_hook("session-end", _end(transcript, reason), env=learner)
     assert _wait_for(Path(learner["STUB_OUT"]))["argv"][:2] == ["learn", str(transcript)]
 
 
-@pytest.mark.parametrize("reason", ["logout", "other", "bypass_permissions_disabled", None])
-def test_other_reasons_learn(transcript: Path, learner: dict[str, str], reason: str | None) -> None:
-    run_hook("session-end", _end(transcript, reason), env=learner)
-    assert _wait_for(Path(learner["STUB_OUT"]))["argv"][3] == "session-end"
+def test_the_last_settings_file_that_sets_the_key_wins(
+    project_dir: Path, home_dir: Path, transcript: Path, learner: dict[str, str]
+) -> None:
+    _write_settings(home_dir / ".claude" / "settings.json", {"playbook_update_on_exit": False})
+    _write_settings(
+        project_dir / ".claude" / "settings.local.json", {"playbook_update_on_exit": True}
+    )
+    run_hook("session-end", _end(transcript, "prompt_input_exit"), env=learner)
+    assert _wait_for(Path(learner["STUB_OUT"]))["argv"][:2] == ["learn", str(transcript)]
 
 
 def test_pre_compact_always_learns(
@@ -152,21 +203,30 @@ def test_pre_compact_always_learns(
     run = run_hook("pre-compact", payload, env=learner)
     assert (run.returncode, run.stdout, run.stderr) == (0, "", "")
     assert _wait_for(Path(learner["STUB_OUT"]))["argv"][2:4] == ["--source", "pre-compact"]
+    assert _log_lines(project_dir)[0] == f"pre-compact: learning from {transcript} (trigger auto)"
 
 
 @pytest.mark.parametrize("event", ["pre-compact", "session-end"])
 @pytest.mark.parametrize("kind", ["empty", "missing", "absent"])
-def test_nothing_to_learn_returns_at_once(
+def test_nothing_to_learn_returns_at_once_and_says_why(
     project_dir: Path, tmp_path: Path, learner: dict[str, str], event: str, kind: str
 ) -> None:
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")
+    missing = tmp_path / "nope.jsonl"
     payload: dict = {"session_id": "s1", "reason": "logout"}
     if kind != "absent":
-        payload["transcript_path"] = str(empty if kind == "empty" else tmp_path / "nope.jsonl")
+        payload["transcript_path"] = str(empty if kind == "empty" else missing)
     run = run_hook(event, payload, env=learner)
     assert (run.returncode, run.stdout, run.stderr) == (0, "", "")
-    assert not _log(project_dir).exists()
+    why = {
+        "empty": f"{empty} is empty",
+        "missing": f"cannot read {missing} (No such file or directory)",
+        "absent": "the hook input names no transcript",
+    }[kind]
+    note = " (reason logout)" if event == "session-end" else ""
+    assert _log_lines(project_dir) == [f"{event}: not learning{note}: {why}"]
+    assert not Path(learner["STUB_OUT"]).exists()
 
 
 def test_subagent_stop_learns_from_the_subagent_transcript(
@@ -196,7 +256,8 @@ def test_subagent_stop_respects_learn_from_subagents(
         "subagent-stop", payload, env={**learner, "ACECODE_LEARN_FROM_SUBAGENTS": "false"}
     )
     assert (run.returncode, run.stderr) == (0, "")
-    assert not _log(project_dir).exists()
+    assert _log_lines(project_dir) == ["subagent-stop: not learning: learn_from_subagents is off"]
+    assert not Path(learner["STUB_OUT"]).exists()
 
 
 def test_subagent_stop_without_agent_transcript_does_nothing(
@@ -205,16 +266,80 @@ def test_subagent_stop_without_agent_transcript_does_nothing(
     payload = {"session_id": "s1", "transcript_path": str(transcript)}
     run = run_hook("subagent-stop", payload, env=learner)
     assert (run.returncode, run.stdout, run.stderr) == (0, "", "")
-    assert not _log(project_dir).exists()
+    assert _log_lines(project_dir) == [
+        "subagent-stop: not learning: the hook input names no transcript"
+    ]
 
 
-def test_learning_hooks_are_disabled_by_env(
+def test_learning_hooks_are_silent_in_acecodes_own_runs(
     project_dir: Path, transcript: Path, learner: dict[str, str]
 ) -> None:
     env = {**learner, "ACECODE_HOOKS_DISABLED": "1"}
     for event in ("session-end", "pre-compact"):
         assert run_hook(event, _end(transcript), env=env).returncode == 0
     assert not _log(project_dir).exists()
+
+
+def test_a_project_turned_off_learns_nothing_and_says_so(
+    project_dir: Path, transcript: Path, learner: dict[str, str]
+) -> None:
+    config = project_dir / ".claude" / "acecode.toml"
+    config.parent.mkdir()
+    config.write_text("enabled = false\n")
+    for event in ("session-end", "pre-compact", "subagent-stop"):
+        payload = {**_end(transcript), "agent_transcript_path": str(transcript)}
+        run = run_hook(event, payload, env=learner)
+        assert (run.returncode, run.stdout, run.stderr) == (0, "", "")
+    lines = _log_lines(project_dir)
+    assert len(lines) == 3
+    for line, event in zip(lines, ("session-end", "pre-compact", "subagent-stop"), strict=True):
+        assert line.startswith(f"{event}: not learning")
+        assert f"acecode is not active here: turned off for this project in {config}" in line
+    time.sleep(0.5)
+    assert not Path(learner["STUB_OUT"]).exists()
+
+
+def test_acecode_skip_skips_learning_and_says_so_where_acecode_was_used(
+    project_dir: Path, transcript: Path, learner: dict[str, str], playbook: Path
+) -> None:
+    env = {**learner, "ACECODE_SKIP": "1"}
+    (project_dir / ".claude" / "acecode").mkdir()  # acecode was used here
+    run = run_hook("session-end", _end(transcript, "prompt_input_exit"), env=env)
+    assert (run.returncode, run.stdout, run.stderr) == (0, "", "")
+    assert _log_lines(project_dir) == [
+        "session-end: not learning (reason prompt_input_exit): acecode is not active here: "
+        "ACECODE_SKIP is set for this session"
+    ]
+    started = run_hook("session-start", {"session_id": "s1", "source": "startup"}, env=env)
+    assert (started.returncode, started.stdout) == (0, "")  # and no injection either
+    time.sleep(0.5)
+    assert not Path(learner["STUB_OUT"]).exists()
+
+
+def test_opt_in_leaves_no_trace_in_projects_never_turned_on(
+    project_dir: Path, home_dir: Path, transcript: Path, learner: dict[str, str]
+) -> None:
+    (home_dir / ".claude").mkdir()
+    (home_dir / ".claude" / "acecode.toml").write_text("opt_in = true\n")
+    run = run_hook("session-end", _end(transcript), env=learner)
+    assert (run.returncode, run.stdout, run.stderr) == (0, "", "")
+    assert not (project_dir / ".claude").exists()
+    time.sleep(0.5)
+    assert not Path(learner["STUB_OUT"]).exists()
+
+
+def test_a_learner_that_cannot_start_is_logged(
+    project_dir: Path, tmp_path: Path, transcript: Path
+) -> None:
+    env = {"ACECODE_LEARN_COMMAND": str(tmp_path / "no-such-learner")}
+    run = run_hook("session-end", _end(transcript), env=env)
+    assert (run.returncode, run.stdout) == (0, "")
+    assert run.stderr.startswith("acecode: could not start the background learner")
+    assert _log_lines(project_dir) == [
+        f"session-end: learning from {transcript} (reason logout)",
+        "session-end: not learning (reason logout): could not start the learner "
+        "(No such file or directory)",
+    ]
 
 
 def test_unwritable_project_is_one_line_not_a_failure(

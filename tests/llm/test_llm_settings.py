@@ -47,6 +47,25 @@ def test_anthropic_key_selects_anthropic_with_the_default_model(tmp_path: Path) 
     assert choice.timeout == 30.0
 
 
+def test_the_reason_names_what_was_available_but_not_chosen(tmp_path: Path) -> None:
+    fake_claude(tmp_path / "bin")
+    path = str(tmp_path / "bin")
+    alone = explain_provider({"ANTHROPIC_API_KEY": "sk-ant-secret", "PATH": str(tmp_path)})
+    assert alone.reason == "ANTHROPIC_API_KEY is set"
+    both = explain_provider({"ANTHROPIC_API_KEY": "sk-ant-secret", "PATH": path})
+    assert both.provider == "anthropic"
+    assert both.reason == (
+        "ANTHROPIC_API_KEY is set, chosen over the `claude` login (`claude` found on PATH); "
+        "set ACECODE_PROVIDER to choose"
+    )
+    three = explain_provider(
+        {"ANTHROPIC_API_KEY": "k", "OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "PATH": path}
+    )
+    assert "the OpenAI-compatible endpoint (OPENAI_BASE_URL is set)" in three.reason
+    assert "the `claude` login" in three.reason
+    assert "sk-ant-secret" not in both.describe()
+
+
 def test_fallback_order_of_the_earlier_system() -> None:
     env = {
         "AGENTIC_CONTEXT_API_KEY": "k1",
@@ -114,7 +133,10 @@ def test_explicit_provider_comes_first(tmp_path: Path) -> None:
     env = {"ACECODE_PROVIDER": "claude", "ANTHROPIC_API_KEY": "k", "PATH": str(tmp_path / "bin")}
     choice = explain_provider(env)
     assert choice.provider == "claude"
-    assert choice.reason == "ACECODE_PROVIDER=claude"
+    # what else was available is named, so nobody is billed on a key without knowing
+    assert choice.reason == (
+        "ACECODE_PROVIDER=claude, chosen over the Anthropic API key (ANTHROPIC_API_KEY is set)"
+    )
     env = {"ACECODE_PROVIDER": "claude", "ACECODE_CLAUDE_BIN": str(exe), "PATH": ""}
     assert explain_provider(env).executable == str(exe)
 

@@ -77,12 +77,13 @@ def test_bootstrap_learns_each_session_once_and_resumes(routed_llm, project):
     sessions = make_sessions(project, ["one.jsonl", "two.jsonl"])
     state_path = project / ".claude" / "acecode" / "bootstrap.json"
 
-    assert bootstrap(sessions, state_path=state_path, playbook_path=None, delay=0) == (2, 0, 0)
+    assert bootstrap(sessions, state_path=state_path, playbook_path=None, delay=0) == (2, 0, 0, 0)
     calls = len(llm.bodies)
     more = make_sessions(project, ["three.jsonl"])
     assert bootstrap([*sessions, *more], state_path=state_path, playbook_path=None, delay=0) == (
         1,
         2,
+        0,
         0,
     )
 
@@ -106,7 +107,43 @@ def test_a_failed_session_is_recorded_and_retried(routed_llm, project):
         on_progress=lambda path, report, error: seen.append(error),
     )
 
-    assert result == (0, 0, 1)
+    assert result == (0, 0, 0, 1)
     state = BootstrapState.load(state_path)
     assert state.done == {} and str(sessions[0]) in state.failed
+    assert state.failed[str(sessions[0])].startswith(
+        "failed: reflector: the reply contained no JSON"
+    )
     assert seen and seen[0] is not None
+
+
+def test_a_session_too_small_to_learn_from_is_skipped_and_retried_once_it_grew(routed_llm, project):
+    llm = routed_llm(
+        lambda system, prompt: json.dumps(
+            {"reasoning": "r", "operations": [{"type": "ADD", "text": "Run make lint."}]}
+            if is_curator(system, prompt)
+            else {"analysis": "lint first", "bullet_tags": []}
+        )
+    )
+    small = sessions_dir(project) / "small.jsonl"
+    small.parent.mkdir(parents=True)
+    question = {"type": "user", "uuid": "u1", "message": {"role": "user", "content": "what is x?"}}
+    answer = {
+        "type": "assistant",
+        "uuid": "a1",
+        "message": {"id": "m1", "role": "assistant", "content": [{"type": "text", "text": "y"}]},
+    }
+    small.write_text(json.dumps(question) + "\n" + json.dumps(answer) + "\n")
+    state_path = project / ".claude" / "acecode" / "bootstrap.json"
+
+    first = bootstrap([small], state_path=state_path, playbook_path=None, delay=0)
+
+    assert first == (0, 0, 1, 0)
+    assert llm.bodies == []  # no LLM call for a session too small to teach anything
+    assert BootstrapState.load(state_path).done == {}  # stays due
+    with small.open("a") as handle:
+        handle.write(
+            json.dumps({**question, "uuid": "u2", "message": {"role": "user", "content": "and z?"}})
+            + "\n"
+        )
+    assert bootstrap([small], state_path=state_path, playbook_path=None, delay=0) == (1, 0, 0, 0)
+    assert len(llm.bodies) == 2

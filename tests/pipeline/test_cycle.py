@@ -112,7 +112,7 @@ def test_empty_transcript_makes_no_llm_call(routed_llm, playbook_file, tmp_path)
 
     report = run_cycle_sync(empty)
 
-    assert report.status == "empty-transcript"
+    assert (report.status, report.reason) == ("skipped", "the transcript has no messages")
     assert llm.bodies == []
 
 
@@ -124,7 +124,8 @@ def test_unparseable_llm_reply_leaves_playbook_unchanged(routed_llm, playbook_fi
     report = run_cycle_sync(transcript)
 
     assert load_playbook(playbook_file)["sections"] == before["sections"]
-    assert report.status == "no-reflection"
+    assert report.status == "failed"
+    assert report.reason.startswith("reflector: the reply contained no JSON object")
     assert not report.saved
 
 

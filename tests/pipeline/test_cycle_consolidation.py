@@ -142,23 +142,32 @@ def test_a_transcript_is_not_learned_twice(routed_llm, project, tmp_path):
     assert first.status == "ok" and second.status == "nothing-new"
     assert len(llm.bodies) == 2  # reflector + curator of the first cycle only
 
-    with transcript.open("a", encoding="utf-8") as handle:
-        handle.write(
-            json.dumps(
-                {
-                    "type": "user",
-                    "uuid": "u9",
-                    "sessionId": "s1",
-                    "message": {"role": "user", "content": "MARKER-second request"},
-                }
-            )
-            + "\n"
-        )
-    third = run_cycle_sync(transcript, source="session-end")
+    def resume_with(request: str, uuid: str) -> None:
+        record = {
+            "type": "user",
+            "uuid": uuid,
+            "sessionId": "s1",
+            "message": {"role": "user", "content": request},
+        }
+        with transcript.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps(record) + "\n")
 
-    assert third.messages_already_learned == first.messages
+    # A resumed session that adds one request is too small to learn from: skipped without
+    # an LLM call and not recorded, so it stays due...
+    resume_with("MARKER-second request", "u9")
+    third = run_cycle_sync(transcript, source="session-end")
+    assert third.status == "skipped" and "too small" in third.reason
+    assert len(llm.bodies) == 2
+
+    # ...and once it has grown, the next cycle learns everything after the first cycle.
+    resume_with("MARKER-third request", "u10")
+    fourth = run_cycle_sync(transcript, source="session-end")
+
+    assert fourth.status == "ok"
+    assert fourth.messages_already_learned == first.messages
     reflector_body = llm.bodies[2]
-    assert "MARKER-second" in reflector_body and "MARKER-first" not in reflector_body
+    assert "MARKER-second" in reflector_body and "MARKER-third" in reflector_body
+    assert "MARKER-first" not in reflector_body
 
 
 def test_dry_run_does_not_queue_flagged_texts(routed_llm, project, tmp_path):

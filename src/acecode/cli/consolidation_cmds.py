@@ -68,6 +68,47 @@ def stats(
     console.print(table)
 
 
+def _history_rows(cycles: list[Any], records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Journaled cycles (saved changes) and the cycles that saved nothing (nothing new,
+    skipped, failed), oldest first, each with its status from ``acecode.outcomes``."""
+    from datetime import datetime
+
+    by_id = {record.get("cycle_id"): record for record in records}
+    rows = []
+    for cycle in cycles:
+        record = by_id.pop(cycle.cycle_id, {})
+        rows.append(
+            {
+                **cycle.summary(),
+                "status": record.get("status"),
+                "reason": record.get("reason") or "",
+            }
+        )
+    for record in by_id.values():
+        rows.append(
+            {
+                "cycle_id": record.get("cycle_id"),
+                "created_at": str(record.get("finished_at") or ""),
+                "kind": "learn",
+                "source": record.get("source"),
+                "transcript": record.get("transcript"),
+                "counts": {},
+                "undoes": None,
+                "undone_by": None,
+                "status": record.get("status"),
+                "reason": record.get("reason") or "",
+            }
+        )
+
+    def when(row: dict[str, Any]) -> datetime:
+        try:
+            return datetime.fromisoformat(row["created_at"]).astimezone()
+        except ValueError:
+            return datetime.min.astimezone()
+
+    return sorted(rows, key=when)
+
+
 def history(
     playbook: playbook_option = None,
     limit: Annotated[
@@ -75,9 +116,12 @@ def history(
     ] = 20,
     as_json: Annotated[bool, typer.Option("--json", help="Print the cycles as JSON.")] = False,
 ) -> None:
-    """List the journaled cycles, newest last: what each added, updated, merged, removed."""
+    """List the cycles, newest last: each one's result (ok, nothing-new, skipped or failed,
+    with the reason) and what it added, updated, merged, removed."""
     from rich.table import Table
+    from rich.text import Text
 
+    from acecode import outcomes, paths
     from acecode.store import PlaybookError, resolve_path
     from acecode.store.history import list_cycles
 
@@ -86,34 +130,39 @@ def history(
         cycles = list_cycles(path)
     except PlaybookError as exc:
         fail(str(exc))
-    shown = cycles[-limit:] if limit > 0 else cycles
+    rows = _history_rows(cycles, outcomes.read_outcomes(paths.state_dir_for(path)))
+    shown = rows[-limit:] if limit > 0 else rows
     if as_json:
-        print(json.dumps([cycle.summary() for cycle in shown], indent=2))
+        print(json.dumps(shown, indent=2))
         return
     if not shown:
         console.print(f"(no history for {path})")
         return
     table = Table(title=f"History: {path}")
-    for column in ("cycle", "time", "kind", "source"):
+    for column in ("cycle", "time", "kind", "source", "result"):
         table.add_column(column, overflow="fold")
     for column in ("added", "updated", "merged", "deleted", "pruned"):
         table.add_column(column, justify="right")
     table.add_column("status", overflow="fold")
-    for cycle in shown:
-        status = f"undone by {cycle.undone_by}" if cycle.undone_by else ""
-        if cycle.undoes:
-            status = f"undoes {cycle.undoes}" + (f"; {status}" if status else "")
-        transcript = cycle.meta.get("transcript")
-        source = cycle.source or ""
+    for row in shown:
+        status = f"undone by {row['undone_by']}" if row["undone_by"] else ""
+        if row["undoes"]:
+            status = f"undoes {row['undoes']}" + (f"; {status}" if status else "")
+        transcript = row.get("transcript")
+        source = row.get("source") or ""
         if isinstance(transcript, str) and transcript and transcript != source:
             source = f"{source} ({Path(transcript).name})" if source else transcript
+        result = row["status"] or ""
+        if row["reason"]:
+            result = f"{result}: {row['reason']}"
         table.add_row(
-            cycle.cycle_id,
-            cycle.created_at[:19].replace("T", " "),  # local time as recorded, no offset
-            cycle.kind,
-            source,
+            row["cycle_id"],
+            row["created_at"][:19].replace("T", " "),  # local time as recorded, no offset
+            row["kind"],
+            Text(source),
+            Text(result),
             *(
-                str(cycle.counts.get(key, 0))
+                str(row["counts"].get(key, 0))
                 for key in ("added", "updated", "merged", "deleted", "pruned")
             ),
             status,

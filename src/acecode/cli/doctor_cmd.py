@@ -76,26 +76,63 @@ def _embeddings() -> list[str]:
     return [f"backend: {backend.model_id}"]
 
 
+def _outcome_lines(record: dict[str, Any]) -> list[str]:
+    """A cycle's status, reason and provider, as ``acecode.outcomes`` recorded them."""
+    from acecode import outcomes
+
+    status = record.get("status")
+    transcript = Path(str(record.get("transcript") or "?")).name
+    head = (
+        f"{record.get('cycle_id')} at {record.get('finished_at')} "
+        f"({record.get('source')}, {transcript}): {status}"
+    )
+    if record.get("reason"):
+        head += f": {record['reason']}"
+    elif status in outcomes.LEARNED:
+        head += (
+            f": {record.get('tags_applied', 0)} tags, "
+            f"{record.get('operations_applied', 0)} operations applied, "
+            f"{record.get('held_for_review', 0)} held for review, "
+            f"entries {record.get('entries_before')} -> {record.get('entries_after')}"
+        )
+    lines = [f"[problem] {head}" if status == outcomes.FAILED else head]
+    provider = outcomes.describe_provider(record)
+    if provider:
+        lines.append(provider)
+    return lines
+
+
+def _report_lines(report_file: Path) -> list[str]:
+    report = json.loads(report_file.read_text(encoding="utf-8"))
+    summary = report.get("processing_summary", {})
+    lines = [
+        f"report {report_file}: {summary.get('operations_applied', 0)} operations applied, "
+        f"{summary.get('operations_rejected', 0)} rejected, "
+        f"entries {summary.get('entries_before')} -> {summary.get('entries_after')}"
+    ]
+    return lines + [f"[warning] {w}" for w in report.get("warnings", [])]
+
+
 def _last_cycle(path: Path | None) -> list[str]:
-    from acecode import paths
+    from acecode import outcomes, paths
     from acecode.store import resolve_path
 
     state = paths.state_dir_for(resolve_path(path))
-    reports = sorted((state / "reports").glob("*/curation_*.json"))
+    records = outcomes.read_outcomes(state)
     lines = []
-    if reports:
-        report = json.loads(reports[-1].read_text(encoding="utf-8"))
-        summary = report.get("processing_summary", {})
-        lines.append(
-            f"{report.get('cycle_id')} at {report.get('curation_timestamp')}: "
-            f"{summary.get('operations_applied', 0)} operations applied, "
-            f"{summary.get('operations_rejected', 0)} rejected, "
-            f"entries {summary.get('entries_before')} -> {summary.get('entries_after')}"
-        )
-        lines += [f"[warning] {w}" for w in report.get("warnings", [])]
+    if records:
+        last = records[-1]
+        lines += _outcome_lines(last)
+        attempt = outcomes.last_attempt(state)
+        if attempt is not None and attempt.get("cycle_id") != last.get("cycle_id"):
+            lines += ["last cycle that was not skipped:", *_outcome_lines(attempt)]
+        report_file = (attempt or last).get("report_file")
+        if report_file and Path(report_file).is_file():
+            lines += _report_lines(Path(report_file))
     else:
-        lines.append("no learning cycle has run yet")
-    log = state / "logs" / "learn.log"
+        reports = sorted((state / "reports").glob("*/curation_*.json"))
+        lines += _report_lines(reports[-1]) if reports else ["no learning cycle has run yet"]
+    log = Path(outcomes.log_file(state))
     if log.is_file():
         tail = [line for line in log.read_text(errors="replace").splitlines() if line.strip()]
         if tail:

@@ -58,26 +58,26 @@ def install(
         bool,
         typer.Option(
             "--learn-on-exit",
-            help='Also set "playbook_update_on_exit": true, so sessions ended with /exit '
-            "or Ctrl-D are learned from too.",
+            help="No longer needed: sessions ended with /exit, Ctrl-D or /clear are learned "
+            "from by default. Accepted so that older instructions keep working.",
         ),
     ] = False,
 ) -> None:
     """Add acecode's hooks (inject the playbook, learn at session end) to Claude Code."""
-    from acecode.config import claude_setting
-
-    options = {"playbook_update_on_exit": True} if learn_on_exit else None
     try:
-        update = installer.install(scope.value, options=options)
+        update = installer.install(scope.value)
     except installer.SettingsFileError as exc:
         fail(str(exc))
     _show(update)
-    if not claude_setting("playbook_update_on_exit"):
-        _line(
-            "note: sessions ended with /exit or Ctrl-D are learned from only with "
-            '"playbook_update_on_exit": true (run `acecode install --learn-on-exit`); '
-            "sessions that are compacted or closed otherwise are always learned from"
-        )
+    if learn_on_exit:
+        _line("note: --learn-on-exit is the default now; nothing extra was written")
+    _line(
+        "every session is learned from however it ends (/exit, Ctrl-D, /clear, a closed "
+        "terminal, claude -p) and at every compaction; sessions too small to teach anything "
+        "are skipped (see .claude/acecode/logs/learn.log)"
+    )
+    for opt_out in _opt_outs():
+        _line(f"note: {opt_out}")
     plugin_scopes = installer.plugin_enabled()
     if plugin_scopes:
         _line(
@@ -88,6 +88,20 @@ def install(
         console.print(
             "the project hooks call `acecode` from PATH: each teammate needs acecode installed"
         )
+
+
+def _opt_outs() -> list[str]:
+    """The session endings an explicit ``false`` in Claude Code's settings opts out of."""
+    from acecode import paths
+    from acecode.hooks.learn import OPT_OUT_SETTINGS, opted_out
+
+    project = str(paths.project_dir())
+    return [
+        f"sessions ending with reason {reason} are not learned from: {why} (remove it to "
+        "learn from them)"
+        for reason in OPT_OUT_SETTINGS
+        if (why := opted_out(reason, project))
+    ]
 
 
 def uninstall(scope: scope_option = Scope.user) -> None:

@@ -87,9 +87,11 @@ def learn(
 ) -> None:
     """Learn from one or more transcripts now: reflect, curate, save.
 
-    Exits with status 1 when a transcript could not be learned from (no
-    provider, LLM failure); the playbook is then unchanged.
+    Each cycle prints its status: ok, nothing-new, skipped or failed (with the
+    reason). Exits with status 1 when a cycle failed (no provider, LLM
+    failure); the playbook is then unchanged and the transcript stays due.
     """
+    from acecode.outcomes import FAILED
     from acecode.pipeline import run_cycle_sync
     from acecode.store import PlaybookError
 
@@ -119,7 +121,7 @@ def learn(
             console.print(line, markup=False, highlight=False, soft_wrap=True)
     if as_json:
         print(json.dumps([report.as_dict() for report in reports], indent=2, ensure_ascii=False))
-    if not all(report.learned for report in reports):
+    if any(report.status == FAILED for report in reports):
         raise typer.Exit(1)
 
 
@@ -135,16 +137,24 @@ def bootstrap(
     ] = None,
     playbook: playbook_option = None,
 ) -> None:
-    """Learn from this project's existing sessions, oldest first; rerun to resume."""
+    """Learn from this project's existing sessions, oldest first; rerun to resume.
+
+    Sessions too small to teach anything, and failed ones, stay due: a rerun tries
+    them again.
+    """
     from rich.progress import Progress
 
     from acecode import paths
     from acecode.config import load_settings
+    from acecode.control import activity
     from acecode.pipeline.bootstrap import bootstrap as run_bootstrap
     from acecode.pipeline.sessions import find_sessions, sessions_dir
 
     _use_project(project)
     root = paths.project_dir()
+    state = activity(root)
+    if not state.active:
+        fail(f"acecode is not active here: {state.reason}; nothing learned")
     transcripts = find_sessions(root, include_subagents=not skip_subagents)
     if not transcripts:
         fail(f"no Claude Code sessions found in {sessions_dir(root)}")
@@ -154,11 +164,13 @@ def bootstrap(
 
         def on_progress(transcript: Path, report, error: str | None) -> None:
             if error:
-                progress.console.print(f"[red]failed[/red] {transcript.name}: {error}")
+                progress.console.print(
+                    f"failed {transcript.name}: {error}", markup=False, highlight=False
+                )
             progress.advance(task)
 
         try:
-            learned, skipped, failed = run_bootstrap(
+            counts = run_bootstrap(
                 transcripts,
                 state_path=paths.state_dir(root) / "bootstrap.json",
                 playbook_path=playbook,
@@ -173,8 +185,14 @@ def bootstrap(
                 soft_wrap=True,
             )
             raise typer.Exit(130) from None
-    console.print(f"learned {learned}, already done {skipped}, failed {failed}")
-    if failed:
+    console.print(
+        f"learned {counts.learned}, already done {counts.already_done}, "
+        f"skipped {counts.skipped} (too small or nothing to learn yet; retried on the next run), "
+        f"failed {counts.failed}",
+        markup=False,
+        highlight=False,
+    )
+    if counts.failed:
         raise typer.Exit(1)
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import sys
 
-from acecode.session_switch import session_skipped
+from acecode.session_switch import NESTED_ENV, session_skipped
 
 # Claude Code's event names and the argument acecode's commands use for each.
 # ``acecode install`` and the plugin's hooks/hooks.json are built from this table.
@@ -64,6 +64,7 @@ def _read_payload() -> dict:
 
 # Event -> handler in ``inject`` (the first two) or ``learn``. The modules are
 # imported on use, so an injection never loads the learning code or vice versa.
+INJECTION_EVENTS = ("SessionStart", "UserPromptSubmit")
 _HANDLERS: dict[str, str] = {
     "SessionStart": "on_session_start",
     "UserPromptSubmit": "on_user_prompt_submit",
@@ -75,7 +76,7 @@ _HANDLERS: dict[str, str] = {
 
 def _dispatch(event: str, payload: dict) -> dict | None:
     """Run the event's handler; its return value is the JSON output, if any."""
-    if event in ("SessionStart", "UserPromptSubmit"):
+    if event in INJECTION_EVENTS:
         from acecode.hooks import inject as handlers
     else:
         from acecode.hooks import learn as handlers
@@ -103,7 +104,8 @@ def run_hook(argv: list[str]) -> int:
     without it the input's ``hook_event_name`` is used. Output for Claude Code,
     if any, is one JSON object on stdout.
     """
-    if session_skipped():  # ACECODE_SKIP=1 for this session, or one of acecode's own runs
+    skipped = session_skipped()
+    if skipped == NESTED_ENV:  # one of acecode's own runs: not a word
         return 0
     try:
         payload = _read_payload()
@@ -112,6 +114,8 @@ def run_hook(argv: list[str]) -> int:
         if event is None:
             known = ", ".join(EVENT_ARGUMENTS.values())
             raise HookInputError(f"unknown hook event {name!r} (known: {known}); nothing done")
+        if skipped and event in INJECTION_EVENTS:
+            return 0  # ACECODE_SKIP: no injection; the learning hooks log why they skip
         output = _dispatch(event, payload)
         if output is not None:
             sys.stdout.write(json.dumps(output) + "\n")

@@ -87,13 +87,16 @@ def _safe_injection(project: str) -> str:
 
 
 def on_session_start(payload: dict) -> dict | None:
-    """Inject at every new or compacted context and mark the session as served."""
+    """Inject at every new or compacted context and mark the session as served;
+    add the user notice of :mod:`acecode.hooks.notice` when learning needs attention."""
+    from acecode.hooks.notice import with_notice
+
     project = resolve_project(payload)
     if not os.path.exists(playbook_file(project)):
-        return None
+        return with_notice(None, project, payload)
     source = payload.get("source")
     _mark(_marker(project, payload.get("session_id")), f"SessionStart:{source}")
-    return _context_output("SessionStart", _safe_injection(project))
+    return with_notice(_context_output("SessionStart", _safe_injection(project)), project, payload)
 
 
 def on_user_prompt_submit(payload: dict) -> dict | None:

@@ -4,8 +4,16 @@ Quitting Claude Code or compacting must never wait on an LLM, so these hooks
 only decide *whether* to learn and start ``python -m acecode learn TRANSCRIPT
 --source EVENT --project PROJECT`` in its own session (it survives Claude Code
 exiting), with ``ACECODE_HOOKS_DISABLED=1`` so that a nested ``claude -p`` run
-does not fire acecode's hooks again. The learner's stderr is appended to
-``.claude/acecode/logs/learn.log``; the cycle's own report says what it did.
+does not fire acecode's hooks again.
+
+Every ended session is learned from by default, however it ended (``/exit``,
+Ctrl-D and Ctrl-C give ``prompt_input_exit``, ``/clear`` gives ``clear``, a
+closed terminal or a finished ``claude -p`` give ``other``, and ``logout``),
+and so is every compaction. An explicit ``"playbook_update_on_exit": false``
+or ``"playbook_update_on_clear": false`` in Claude Code's settings opts out of
+the first two. Every decision, taken or not, is one line in
+``.claude/acecode/logs/learn.log`` (:mod:`acecode.outcomes`); the learner's
+stderr is appended there too, and the cycle adds its own status line.
 
 ``ACECODE_LEARN_COMMAND`` replaces the ``python -m acecode`` prefix of that
 command (split like a shell would); the tests point it at a stub learner.
@@ -15,15 +23,15 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 
+from acecode import outcomes
 from acecode.hooks.context import resolve_project, state_path
 from acecode.session_switch import NESTED_ENV
 
 LEARN_COMMAND_ENV = "ACECODE_LEARN_COMMAND"
 
-# SessionEnd reasons that learn only when a Claude Code setting opts in (default off).
-OPT_IN_REASONS: dict[str, str] = {
+# SessionEnd reasons that a Claude Code setting set to an explicit false opts out of.
+OPT_OUT_SETTINGS: dict[str, str] = {
     "prompt_input_exit": "playbook_update_on_exit",
     "clear": "playbook_update_on_clear",
 }
@@ -38,18 +46,61 @@ def _learner_prefix() -> list[str]:
     return [sys.executable, "-m", "acecode"]
 
 
-def _has_content(transcript: object) -> bool:
+def _log(project: str, text: str) -> None:
+    outcomes.append_log(state_path(project), text)
+
+
+def _missing_transcript(transcript: object) -> str | None:
+    """Why ``transcript`` cannot be learned from, or None when it has content."""
     if not isinstance(transcript, str) or not transcript:
-        return False
+        return "the hook input names no transcript"
     try:
-        return os.path.getsize(transcript) > 0
-    except OSError:
-        return False
+        size = os.path.getsize(transcript)
+    except OSError as exc:
+        return f"cannot read {transcript} ({exc.strerror or exc})"
+    return f"{transcript} is empty" if size == 0 else None
 
 
-def start_learner(transcript: object, source: str, project: str) -> bool:
-    """Start the background cycle for a non-empty transcript; True when started."""
-    if not _has_content(transcript):
+def _inactive(project: str) -> str | None:
+    """Why acecode must not learn in ``project`` (``acecode off``, ``opt_in``,
+    ``ACECODE_SKIP``), or None."""
+    from pathlib import Path
+
+    from acecode.control import activity
+
+    state = activity(Path(project))
+    return None if state.active else state.reason
+
+
+def _leaves_a_trace(project: str) -> bool:
+    """Whether a project acecode is not active in may get a log line: only where acecode
+    has been used or configured, so that an ``opt_in`` user's other projects stay clean."""
+    from pathlib import Path
+
+    from acecode.control import project_config
+
+    return os.path.isdir(state_path(project)) or project_config(Path(project)).exists()
+
+
+def _may_learn(project: str, event: str, note: str) -> bool:
+    """False (and one log line where acecode has a trace) when the project is inactive."""
+    reason = _inactive(project)
+    if reason is None:
+        return True
+    if _leaves_a_trace(project):
+        _log(project, f"{event}: not learning{note}: acecode is not active here: {reason}")
+    return False
+
+
+def start_learner(transcript: object, source: str, project: str, note: str = "") -> bool:
+    """Start the background cycle for a non-empty transcript; True when started.
+
+    ``source`` is the event (``session-end``); ``note`` adds to its log lines, e.g.
+    `` (reason clear)``.
+    """
+    missing = _missing_transcript(transcript)
+    if missing:
+        _log(project, f"{source}: not learning{note}: {missing}")
         return False
     import subprocess
 
@@ -63,22 +114,19 @@ def start_learner(transcript: object, source: str, project: str) -> bool:
         project,
     ]
     env = {**os.environ, NESTED_ENV: "1", "CLAUDE_PROJECT_DIR": project}
-    log_path = state_path(project, "logs", "learn.log")
+    log_path = outcomes.log_file(state_path(project))
     detach: dict = (
         {"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP | subprocess.DETACHED_PROCESS}
         if os.name == "nt"
         else {"start_new_session": True}
     )
+    _log(project, f"{source}: learning from {transcript}{note}")
     try:
-        os.makedirs(os.path.dirname(log_path), exist_ok=True)
         with open(log_path, "a", encoding="utf-8") as log:
-            stamp = time.strftime("%Y-%m-%d %H:%M:%S")
-            log.write(f"{stamp} {source}: learning from {transcript}\n")
-            log.flush()
             subprocess.Popen(
                 command,
                 stdin=subprocess.DEVNULL,
-                stdout=log,  # the cycle's one-line summary lands in the log too
+                stdout=subprocess.DEVNULL,  # the cycle writes its own status line to the log
                 stderr=log,
                 cwd=project,
                 env=env,
@@ -89,38 +137,57 @@ def start_learner(transcript: object, source: str, project: str) -> bool:
 
         reason = exc.strerror or exc
         warn(f"could not start the background learner ({reason}); {transcript} not learned")
+        _log(project, f"{source}: not learning{note}: could not start the learner ({reason})")
         return False
     return True
 
 
+def opted_out(reason: str, project: str) -> str | None:
+    """The explicit ``false`` setting that opts ``reason`` out of learning, or None."""
+    setting = OPT_OUT_SETTINGS.get(reason)
+    if setting is None:
+        return None
+    from pathlib import Path
+
+    from acecode.config import claude_setting
+
+    value, source = claude_setting(setting, project=Path(project))
+    return f'"{setting}": false in {source}' if value is False else None
+
+
 def on_session_end(payload: dict) -> None:
-    """Learn from the finished session unless its end reason is opted out."""
+    """Learn from the finished session unless its end reason is explicitly opted out."""
     project = resolve_project(payload)
-    setting = OPT_IN_REASONS.get(str(payload.get("reason")))
-    if setting is not None:
-        from pathlib import Path
-
-        from acecode.config import claude_setting
-
-        if not claude_setting(setting, default=False, project=Path(project)):
-            return
-    start_learner(payload.get("transcript_path"), "session-end", project)
+    reason = str(payload.get("reason") or "")
+    note = f" (reason {reason})" if reason else ""
+    if not _may_learn(project, "session-end", note):
+        return
+    why = opted_out(reason, project)
+    if why:
+        _log(project, f"session-end: not learning{note}: {why}")
+        return
+    start_learner(payload.get("transcript_path"), "session-end", project, note)
 
 
 def on_pre_compact(payload: dict) -> None:
     """Learn before the context is summarised: always, when there is a transcript."""
-    start_learner(payload.get("transcript_path"), "pre-compact", resolve_project(payload))
+    project = resolve_project(payload)
+    trigger = payload.get("trigger")
+    note = f" (trigger {trigger})" if isinstance(trigger, str) and trigger else ""
+    if _may_learn(project, "pre-compact", note):
+        start_learner(payload.get("transcript_path"), "pre-compact", project, note)
 
 
 def on_subagent_stop(payload: dict) -> None:
     """Learn from a finished subagent's own transcript when ``learn_from_subagents``."""
-    transcript = payload.get("agent_transcript_path")
-    if not _has_content(transcript):
-        return
     project = resolve_project(payload)
+    if not _may_learn(project, "subagent-stop", ""):
+        return
     from pathlib import Path
 
     from acecode.config import load_settings
 
-    if load_settings(Path(project)).learn_from_subagents:
-        start_learner(transcript, "subagent-stop", project)
+    if not load_settings(Path(project)).learn_from_subagents:
+        _log(project, "subagent-stop: not learning: learn_from_subagents is off")
+        return
+    start_learner(payload.get("agent_transcript_path"), "subagent-stop", project)

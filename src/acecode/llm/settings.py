@@ -194,25 +194,61 @@ def _claude(env: Mapping[str, str], reason: str) -> ProviderChoice:
 _BUILDERS = {"anthropic": _anthropic, "openai": _openai, "claude": _claude}
 
 
+def _available(env: Mapping[str, str]) -> dict[str, str]:
+    """Each provider the environment could use, in selection order, with what enables it."""
+    found: dict[str, str] = {}
+    _key, key_var = _first(env, ANTHROPIC_KEY_VARS)
+    if key_var:
+        found["anthropic"] = f"{key_var} is set"
+    _url, openai_var = _first(env, OPENAI_URL_VARS + OPENAI_KEY_VARS)
+    if openai_var:
+        found["openai"] = f"{openai_var} is set"
+    if _claude_executable(env):
+        found["claude"] = "`claude` found on PATH"
+    return found
+
+
+_ALTERNATIVE = {
+    "anthropic": "the Anthropic API key",
+    "openai": "the OpenAI-compatible endpoint",
+    "claude": "the `claude` login",
+}
+
+
+def _with_alternatives(
+    reason: str, chosen: str, available: dict[str, str], *, explicit: bool = False
+) -> str:
+    """``reason`` plus what else was configured but not chosen, so that nobody is billed
+    on an API key without knowing that their `claude` login was passed over."""
+    others = [f"{_ALTERNATIVE[name]} ({why})" for name, why in available.items() if name != chosen]
+    if not others:
+        return reason
+    hint = "" if explicit else f"; set {PROVIDER_VAR} to choose"
+    return f"{reason}, chosen over {' and '.join(others)}{hint}"
+
+
 def explain_provider(env: Mapping[str, str] | None = None) -> ProviderChoice:
-    """Decide which provider a call would use and say why; raise when none fits."""
+    """Decide which provider a call would use and say why; raise when none fits.
+
+    The reason names the setting that decided and every other provider that was
+    available but not chosen.
+    """
     env = os.environ if env is None else env
+    available = _available(env)
     explicit = env.get(PROVIDER_VAR, "").strip().lower()
     if explicit:
         if explicit not in _BUILDERS:
             raise ProviderConfigError(
                 f"{PROVIDER_VAR}={explicit!r} is not one of {', '.join(PROVIDERS)}"
             )
-        return _BUILDERS[explicit](env, f"{PROVIDER_VAR}={explicit}")
-    _key, key_var = _first(env, ANTHROPIC_KEY_VARS)
-    if key_var:
-        return _anthropic(env, f"{key_var} is set")
-    _url, openai_var = _first(env, OPENAI_URL_VARS + OPENAI_KEY_VARS)
-    if openai_var:
-        return _openai(env, f"{openai_var} is set")
-    if _claude_executable(env):
-        return _claude(env, "`claude` found on PATH")
-    raise ProviderConfigError(HOW_TO_CONFIGURE)
+        reason = _with_alternatives(
+            f"{PROVIDER_VAR}={explicit}", explicit, available, explicit=True
+        )
+        return _BUILDERS[explicit](env, reason)
+    if not available:
+        raise ProviderConfigError(HOW_TO_CONFIGURE)
+    chosen, why = next(iter(available.items()))
+    return _BUILDERS[chosen](env, _with_alternatives(why, chosen, available))
 
 
 def api_key(choice: ProviderChoice, env: Mapping[str, str] | None = None) -> str:

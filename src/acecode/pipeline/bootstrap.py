@@ -3,7 +3,8 @@
 Progress is kept in ``.claude/acecode/bootstrap.json`` (written atomically
 after every session), so Ctrl-C or a crash loses at most the session in
 flight, and a rerun skips what is done. A failed session is logged, recorded
-and skipped; it is retried on the next run.
+and skipped; it is retried on the next run, and so is a session skipped as
+too small to learn from (it may have grown by then).
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
+from acecode.outcomes import SKIPPED
 from acecode.pipeline.cycle import CycleReport, run_cycle_sync
 from acecode.store.atomic import atomic_write_text
 from acecode.store.lock import exclusive_lock
@@ -52,6 +54,15 @@ class BootstrapState:
         return self.done.get(str(transcript)) == self.fingerprint(transcript)
 
 
+class BootstrapCounts(NamedTuple):
+    """What one bootstrap run did with each transcript."""
+
+    learned: int
+    already_done: int
+    skipped: int  # too small or nothing to learn yet: retried on the next run
+    failed: int
+
+
 def bootstrap(
     transcripts: list[Path],
     *,
@@ -59,29 +70,35 @@ def bootstrap(
     playbook_path: Path | None,
     delay: float,
     on_progress: Callable[[Path, CycleReport | None, str | None], None] | None = None,
-) -> tuple[int, int, int]:
-    """Learn from each pending transcript; returns (learned, skipped, failed).
+) -> BootstrapCounts:
+    """Learn from each pending transcript.
 
     ``on_progress`` is called after each transcript with its report or error
     (both None for a transcript skipped as already learned).
     KeyboardInterrupt propagates after the state of finished sessions is saved.
     """
     state = BootstrapState.load(state_path)
-    learned = skipped = failed = 0
-    first = True
+    learned = already_done = skipped = failed = 0
+    rest = False  # pause before the next cycle only after one that may have called the LLM
     for transcript in transcripts:
         if state.is_done(transcript):
-            skipped += 1
+            already_done += 1
             if on_progress:
                 on_progress(transcript, None, None)
             continue
-        if not first and delay > 0:
+        if rest and delay > 0:
             time.sleep(delay)
-        first = False
+        rest = True
         try:
             report = run_cycle_sync(transcript, playbook_path=playbook_path, source="bootstrap")
+            if report.status == SKIPPED:  # no LLM call; stays due for the next run
+                skipped += 1
+                rest = False
+                if on_progress:
+                    on_progress(transcript, report, None)
+                continue
             if not report.learned:
-                raise RuntimeError(f"nothing learned ({report.status}); see `acecode doctor`")
+                raise RuntimeError(f"{report.status}: {report.reason}")
         except Exception as exc:
             failed += 1
             state.failed[str(transcript)] = str(exc)
@@ -95,4 +112,4 @@ def bootstrap(
         state.save()
         if on_progress:
             on_progress(transcript, report, None)
-    return learned, skipped, failed
+    return BootstrapCounts(learned, already_done, skipped, failed)

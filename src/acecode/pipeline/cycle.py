@@ -13,6 +13,14 @@ ADD that repeats an entry credits it instead), the collapse guards (removal
 budget, merge detail), the operations, semantic de-duplication and pruning,
 both within what is left of the budget. The curation report and the history
 journal record all of it.
+
+Every cycle ends with a status (:mod:`acecode.outcomes`): ``ok``,
+``nothing-new``, ``skipped`` or ``failed``, the last two with a reason. A
+cycle skips without an LLM call when acecode is off for the project or, when
+a hook or bootstrap started it, when the session is too small to teach
+anything (:mod:`acecode.pipeline.session_size`). A cycle whose LLM call
+failed applies nothing, so retrying it later cannot count its evidence twice.
+Only ``ok`` and ``nothing-new`` record the transcript as learned.
 """
 
 from __future__ import annotations
@@ -26,14 +34,15 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from acecode import paths
+from acecode import outcomes, paths
 from acecode.config import Settings, load_settings
 from acecode.diagnostics import diagnose, warn
+from acecode.pipeline.progress import learned_count, record_learned
 from acecode.playbook.citations import extract_cited_ids
 from acecode.playbook.operations import apply_operations_with_outcomes
 from acecode.playbook.schema import entry_count
 from acecode.playbook.scoring import apply_bullet_tags_detailed
-from acecode.redact import redact_data
+from acecode.redact import redact, redact_data
 from acecode.store import (
     PlaybookError,
     PlaybookWriteError,
@@ -52,7 +61,9 @@ class CycleReport:
     transcript: str
     playbook: str
     started_at: str
-    status: str = "ok"
+    status: str = outcomes.OK
+    # Why a cycle was skipped or failed, or why it changed nothing; "" for a plain ok.
+    reason: str = ""
     dry_run: bool = False
     messages: int = 0
     messages_already_learned: int = 0
@@ -71,6 +82,11 @@ class CycleReport:
     saved: bool = False
     llm_ok: bool = True
     tokens: dict[str, Any] = field(default_factory=dict)
+    # The provider the cycle chose, its model and why it was chosen (None before the choice).
+    provider: str | None = None
+    model: str | None = None
+    provider_reason: str = ""
+    session_size: dict[str, int] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     curation: dict[str, Any] | None = None
     report_file: str | None = None
@@ -80,25 +96,58 @@ class CycleReport:
     def learned(self) -> bool:
         """True when the transcript was fully processed (even if nothing changed).
 
-        A cycle whose reflector produced nothing (no provider, an error, a
+        A skipped or failed cycle (too small, no provider, an LLM error, a
         reply without JSON) did not learn: the transcript stays due.
         """
-        return self.status in ("ok", "empty-transcript", "nothing-new") and self.llm_ok
+        return self.status in outcomes.LEARNED
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    def finish(self, status: str, reason: str = "") -> CycleReport:
+        """Set the final status and its reason (redacted, on one line)."""
+        self.status = status
+        self.reason = outcomes.one_line(redact(reason)) if reason else ""
+        return self
+
     def summary(self) -> str:
-        """One line for logs and the CLI."""
+        """One line for logs and the CLI: the status, then the reason or the counts."""
+        head = f"cycle {self.cycle_id} [{self.status}] {Path(self.transcript).name}"
+        if self.status not in outcomes.LEARNED:
+            return f"{head}: {self.reason}"
         applied = sum(1 for op in self.operations if op.get("applied"))
         skipped = len(self.operations) - applied
+        why = f"{self.reason}; " if self.reason else ""
         return (
-            f"cycle {self.cycle_id} [{self.status}] {Path(self.transcript).name}: "
+            f"{head}: {why}"
             f"{len(self.tags_applied)} tags, {applied} operations applied, {skipped} skipped, "
             f"{len(self.held_for_review)} held for review, {len(self.pruned)} pruned, "
             f"entries {self.entries_before} -> {self.entries_after}, "
             f"{self.tokens.get('total_tokens', 0)} tokens, {self.duration_s:.1f} s"
         )
+
+    def outcome(self) -> dict[str, Any]:
+        """The record kept in ``cycles.jsonl`` (see :mod:`acecode.outcomes`)."""
+        return {
+            "cycle_id": self.cycle_id,
+            "started_at": self.started_at,
+            "finished_at": datetime.now().astimezone().isoformat(timespec="seconds"),
+            "source": self.source,
+            "transcript": self.transcript,
+            "status": self.status,
+            "reason": self.reason,
+            "provider": self.provider,
+            "model": self.model,
+            "provider_reason": self.provider_reason,
+            "session_size": self.session_size,
+            "tags_applied": len(self.tags_applied),
+            "operations_applied": sum(1 for op in self.operations if op.get("applied")),
+            "held_for_review": len(self.held_for_review),
+            "entries_before": self.entries_before,
+            "entries_after": self.entries_after,
+            "report_file": self.report_file,
+            "duration_s": self.duration_s,
+        }
 
 
 def _skipped_tags(tags: Any, applied: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -123,15 +172,18 @@ def _skipped_tags(tags: Any, applied: list[dict[str, Any]]) -> list[dict[str, An
 
 async def _reflect_and_curate(
     messages: list[dict[str, Any]], snapshot: dict[str, Any], report: CycleReport
-) -> tuple[list[Any], list[Any]]:
-    """The two LLM calls; returns (bullet tags, curator operations)."""
+) -> tuple[list[Any], list[Any]] | None:
+    """The two LLM calls; returns (bullet tags, curator operations), or None when the
+    cycle ends here (a role failed, or the reflector found nothing), with the report's
+    status and reason set."""
     from acecode.llm import usage
+    from acecode.roles.ask import collect_failures
     from acecode.roles.curator import run_curator
     from acecode.roles.reflector import run_reflector
 
     # LLM output is redacted as it arrives: from here it travels into reports, the
     # history journal, the review queue and diagnostics, and must carry no secret.
-    with usage.track() as ledger:
+    with usage.track() as ledger, collect_failures() as failures:
         reflection = redact_data(await run_reflector(messages, snapshot, report.cited_ids))
         report.analysis = reflection.get("analysis", "")
         tags = reflection.get("bullet_tags", [])
@@ -141,12 +193,16 @@ async def _reflect_and_curate(
             curation = redact_data(await run_curator(reflection, tagged))
             report.curator_reasoning = curation.get("reasoning", "")
             operations = curation.get("operations", [])
-        else:
-            report.status = "no-reflection"
     # No call at all means no provider was usable; a failed call means the LLM failed.
     report.llm_ok = bool(ledger.calls) and all(call.ok for call in ledger.calls)
     report.tokens = ledger.to_dict()
     report.proposed_operations = list(operations) if isinstance(operations, list) else []
+    if failures:
+        report.finish(outcomes.FAILED, "; ".join(failures))
+        return None
+    if not (report.analysis or tags):
+        report.finish(outcomes.NOTHING_NEW, "the reflector found nothing to learn")
+        return None
     return tags, report.proposed_operations
 
 
@@ -252,10 +308,7 @@ def _ensure_state_dir(playbook_path: Path) -> Path:
     """``.claude/acecode`` beside the playbook, git-ignored even where ``.claude`` is committed."""
     state = paths.state_dir_for(playbook_path)
     try:
-        state.mkdir(parents=True, exist_ok=True)
-        ignore = state / ".gitignore"
-        if not ignore.exists():
-            ignore.write_text("# acecode's local state (history, caches, reports)\n*\n")
+        outcomes.ensure_state_dir(state)
     except OSError as exc:
         raise PlaybookWriteError(
             f"cannot create {state}: {exc.strerror or exc}; nothing was changed"
@@ -275,16 +328,14 @@ async def run_cycle(
     """Learn from one transcript and (unless ``dry_run``) save the result.
 
     Only messages not learned by an earlier cycle are reflected on, unless
-    ``relearn``. Never raises for LLM trouble: a failed role yields no deltas
-    and the playbook stays as it was. Store errors (corrupt playbook, lock
-    timeout, disk full) raise ``acecode.store.PlaybookError`` for the caller.
+    ``relearn``. A cycle started by hand (``source="cli"``) learns whatever
+    it is given; any other source skips a session too small to teach
+    anything. Never raises for LLM trouble: a failed role yields status
+    ``failed`` and the playbook stays as it was. Store errors (corrupt
+    playbook, lock timeout, disk full) are recorded as ``failed`` and raise
+    ``acecode.store.PlaybookError`` for the caller.
     """
-    from acecode.consolidation.report import journal_meta, write_report
-    from acecode.pipeline.dedup_step import SemanticTools
-    from acecode.pipeline.progress import learned_count, record_learned
     from acecode.store.history import new_cycle_id
-    from acecode.store.lock import exclusive_lock
-    from acecode.transcript import MessageWindow, TranscriptStats, iter_messages
 
     started = time.monotonic()
     settings = settings or load_settings()
@@ -297,27 +348,68 @@ async def run_cycle(
         started_at=datetime.now().astimezone().isoformat(timespec="seconds"),
         dry_run=dry_run,
     )
+    try:
+        await _run(report, target, relearn=relearn, settings=settings)
+    except BaseException as exc:  # recorded as failed, then raised for the caller
+        report.finish(outcomes.FAILED, _failure_reason(exc))
+        raise
+    finally:
+        for warning in report.warnings:
+            warn(warning)
+        report.duration_s = round(time.monotonic() - started, 3)
+        if not dry_run:
+            _record_outcome(report, target)
+    diagnose("cycle_report", report.summary())
+    return report
+
+
+async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Settings) -> None:
+    """The body of :func:`run_cycle`; every way out leaves the report's status set."""
+    from acecode.consolidation.report import journal_meta, write_report
+    from acecode.pipeline.dedup_step import SemanticTools
+    from acecode.pipeline.session_size import SessionSize
+    from acecode.store.lock import exclusive_lock
+    from acecode.transcript import MessageWindow, TranscriptStats, iter_messages
+
+    inactive = _inactive_reason()
+    if inactive:
+        report.finish(outcomes.SKIPPED, f"acecode is not active here: {inactive}")
+        return
+    transcript, dry_run = report.transcript, report.dry_run
     snapshot = load_playbook(target)
     report.entries_before = report.entries_after = entry_count(snapshot)
     state = _ensure_state_dir(target) if not dry_run else paths.state_dir_for(target)
-    # The session is streamed, never held: one pass counts it and collects the citations
-    # of the new part; the reflector's condenser reads that part again from the file.
+    # The session is streamed, never held: one pass counts it, measures the new part and
+    # collects its citations; the reflector's condenser reads that part again from the file.
     skip = 0 if relearn else learned_count(state, transcript)
     stats = TranscriptStats()
     counted = _Counted(iter_messages(transcript, stats))
-    report.cited_ids = extract_cited_ids(islice(counted, skip, None))
+    size = SessionSize()
+    report.cited_ids = extract_cited_ids(size.observe(islice(counted, skip, None)))
     report.messages = counted.count
+    report.session_size = size.as_dict()
     if stats.bad_lines:
         report.warnings.append(f"skipped {stats.bad_lines} unreadable line(s) in {transcript}")
     report.messages_already_learned = min(skip, report.messages)
     messages = MessageWindow(transcript, report.messages_already_learned, report.messages)
     if not messages:
-        report.status = "empty-transcript" if not report.messages else "nothing-new"
-        for warning in report.warnings:
-            warn(warning)
-        report.duration_s = round(time.monotonic() - started, 3)
-        return report
-    tags, operations = await _reflect_and_curate(messages, snapshot, report)
+        if report.messages:
+            report.finish(outcomes.NOTHING_NEW, "no new messages since the last cycle")
+        else:
+            report.finish(outcomes.SKIPPED, "the transcript has no messages")
+        return
+    too_small = size.too_small(settings) if report.source != "cli" else None
+    if too_small:
+        report.finish(outcomes.SKIPPED, too_small)
+        return
+    if not _choose_provider(report):
+        return
+    deltas = await _reflect_and_curate(messages, snapshot, report)
+    if deltas is None:
+        if report.learned and not dry_run:
+            _record_learned(state, report)
+        return
+    tags, operations = deltas
     operations = _screen(operations, snapshot, report, settings)
     semantic = SemanticTools.load(target, persist=not dry_run)
     semantic.prewarm(snapshot, operations)
@@ -325,6 +417,7 @@ async def run_cycle(
     if dry_run:
         result = _curate(snapshot, tags, operations, report, settings, semantic)
         report.entries_after = entry_count(result)
+        changed = result["sections"] != snapshot["sections"] or bool(report.held_for_review)
     else:
         with update_playbook(target, lock_timeout=settings.lock_timeout) as txn:
             report.entries_before = entry_count(txn.playbook)
@@ -332,22 +425,89 @@ async def run_cycle(
             report.entries_after = entry_count(txn.playbook)
             txn.meta.update(journal_meta(report.curation))
         report.saved = txn.saved
-        if report.curation is not None:
-            try:
-                with exclusive_lock(target, settings.lock_timeout):
-                    report.report_file = str(write_report(target, report.curation))
-            except PlaybookError as exc:
-                warn(f"could not write the curation report: {exc}")
-        if report.learned:
-            try:
-                record_learned(state, transcript, report.messages, report.cycle_id)
-            except PlaybookError as exc:
-                warn(f"{exc}; the playbook is saved, but this session may be learned again")
-    for warning in report.warnings:
-        warn(warning)
-    report.duration_s = round(time.monotonic() - started, 3)
-    diagnose("cycle_report", report.summary())
-    return report
+        changed = report.saved or bool(report.held_for_review)
+    if changed:
+        report.finish(outcomes.OK)
+    else:
+        report.finish(outcomes.NOTHING_NEW, "the LLM proposed no change that applies")
+    if dry_run:
+        return
+    if report.curation is not None:
+        report.curation.update(
+            status=report.status,
+            reason=report.reason,
+            provider={
+                "name": report.provider,
+                "model": report.model,
+                "selected_because": report.provider_reason,
+            },
+        )
+        try:
+            with exclusive_lock(target, settings.lock_timeout):
+                report.report_file = str(write_report(target, report.curation))
+        except PlaybookError as exc:
+            warn(f"could not write the curation report: {exc}")
+    _record_learned(state, report)
+
+
+def _inactive_reason() -> str:
+    """Why acecode must not learn in this project now (``acecode off``, ``opt_in``,
+    ``ACECODE_SKIP``), or ``""``. The learner's own ``ACECODE_HOOKS_DISABLED`` (set by
+    the hook that started it) is not a reason: it only keeps nested runs quiet."""
+    import os
+
+    from acecode.control import activity
+    from acecode.session_switch import NESTED_ENV
+
+    env = {name: value for name, value in os.environ.items() if name != NESTED_ENV}
+    state = activity(paths.project_dir(), env)
+    return "" if state.active else state.reason
+
+
+def _choose_provider(report: CycleReport) -> bool:
+    """Record which provider the cycle will use and why; False (status failed) when none."""
+    from acecode.llm import ProviderConfigError, explain_provider
+
+    try:
+        choice = explain_provider()
+    except ProviderConfigError as exc:
+        first = str(exc).splitlines()[0].removesuffix(" Choose one:").rstrip(".")
+        report.finish(outcomes.FAILED, f"{first}; run `acecode doctor` to see how to set one")
+        return False
+    report.provider, report.model, report.provider_reason = (
+        choice.provider,
+        choice.model,
+        choice.reason,
+    )
+    return True
+
+
+def _failure_reason(exc: BaseException) -> str:
+    if isinstance(exc, PlaybookError):
+        return str(exc)
+    if isinstance(exc, KeyboardInterrupt):
+        return "interrupted"
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _record_learned(state: Path, report: CycleReport) -> None:
+    """Mark the transcript's messages as learned, so later cycles reflect on new ones only."""
+    try:
+        record_learned(state, report.transcript, report.messages, report.cycle_id)
+    except PlaybookError as exc:
+        warn(f"{exc}; this session may be learned from again")
+
+
+def _record_outcome(report: CycleReport, target: Path) -> None:
+    """One line in learn.log and one record in cycles.jsonl; best effort."""
+    state = paths.state_dir_for(target)
+    record = report.outcome()
+    provider = outcomes.describe_provider(record)
+    outcomes.append_log(state, report.summary() + (f" | {provider}" if provider else ""))
+    try:
+        outcomes.record_outcome(state, record)
+    except OSError as exc:
+        warn(f"could not record the cycle's status in {state}: {exc.strerror or exc}")
 
 
 class _Counted:

@@ -4,13 +4,18 @@ A role is "build fields -> :func:`ask_json` -> shape the dict". Failures of
 any kind (no provider configured, retries exhausted, a reply without JSON, a
 bug) surface as exceptions here and are turned into the role's documented
 empty result by :func:`never_raises`, with a diagnostic and one stderr line.
+A caller that must tell "failed" from "found nothing" (the learning cycle)
+opens :func:`collect_failures` around its calls and gets each failure's
+reason.
 """
 
 from __future__ import annotations
 
 import functools
 import traceback
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, ParamSpec
 
 from acecode.diagnostics import diagnose, warn
@@ -26,6 +31,19 @@ SYSTEM_PROMPT = (
 )
 
 P = ParamSpec("P")
+
+_failures: ContextVar[list[str] | None] = ContextVar("acecode_role_failures", default=None)
+
+
+@contextmanager
+def collect_failures() -> Iterator[list[str]]:
+    """Collect ``"<role>: <reason>"`` for every role call that fails inside the block."""
+    failures: list[str] = []
+    token = _failures.set(failures)
+    try:
+        yield failures
+    finally:
+        _failures.reset(token)
 
 
 class NoJSONError(ValueError):
@@ -73,7 +91,12 @@ def never_raises(
             try:
                 return await func(*args, **kwargs)
             except Exception as exc:
-                warn(f"{role} skipped: {' '.join(str(exc).split())}")
+                # Never an empty reason: an exception without a message is named by its type.
+                reason = " ".join(str(exc).split()) or type(exc).__name__
+                warn(f"{role} skipped: {reason}")
+                collected = _failures.get()
+                if collected is not None:
+                    collected.append(f"{role}: {reason}")
                 diagnose(
                     f"{role}_error", f"{type(exc).__name__}: {exc}\n\n{traceback.format_exc()}"
                 )

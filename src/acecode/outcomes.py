@@ -1,0 +1,146 @@
+"""How learning went: the small files that say what became of every session.
+
+Each ended session either starts a learning cycle or is not learned, and each
+cycle ends with one of four statuses:
+
+* ``ok``: the cycle ran and changed the playbook or the review queue;
+* ``nothing-new``: it ran and changed nothing (no new messages, or the LLM
+  found nothing to add or rate);
+* ``skipped``: it did not try (too small to teach anything, acecode off for
+  the project, no messages), with the reason;
+* ``failed``: it tried and could not (no LLM provider, an LLM error, a store
+  error), with the reason.
+
+Only ``ok`` and ``nothing-new`` mark a transcript as learned; a skipped or
+failed session stays due, so a resumed session or ``acecode bootstrap``
+learns it later. Three files in the state folder (``.claude/acecode``) keep
+this, written by the hooks and the learner, read by ``doctor``, ``history``
+and the session-start notice:
+
+* ``logs/learn.log``: one timestamped line per decision: a hook that starts
+  the learner or does not (and why), and every cycle's status, reason and
+  provider;
+* ``cycles.jsonl``: one JSON record per cycle (``acecode history``, ``doctor``);
+* ``last-cycle.json``: the last cycle that was not skipped, so that a trivial
+  session cannot hide an earlier failure from the session-start notice.
+
+Only ``os``, ``json`` and ``time``: the hooks import this module.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from typing import Any
+
+OK = "ok"
+NOTHING_NEW = "nothing-new"
+SKIPPED = "skipped"
+FAILED = "failed"
+LEARNED = (OK, NOTHING_NEW)
+
+LOG_PARTS = ("logs", "learn.log")
+CYCLES_FILE = "cycles.jsonl"
+LAST_CYCLE_FILE = "last-cycle.json"
+GITIGNORE = "# acecode's local state (history, caches, reports, logs)\n*\n"
+# A reason is one line for people; the full story is in the report and diagnostics.
+MAX_REASON_CHARS = 500
+
+
+def ensure_state_dir(state_dir: str | os.PathLike[str]) -> None:
+    """Create the state folder with a ``.gitignore`` of ``*``, so that nothing acecode
+    keeps there shows up in ``git status`` even where ``.claude`` is committed.
+
+    Raises ``OSError`` when the folder cannot be created.
+    """
+    os.makedirs(state_dir, exist_ok=True)
+    ignore = os.path.join(state_dir, ".gitignore")
+    if not os.path.exists(ignore):
+        with open(ignore, "w", encoding="utf-8") as handle:
+            handle.write(GITIGNORE)
+
+
+def one_line(text: str, limit: int = MAX_REASON_CHARS) -> str:
+    """``text`` on one line, clipped to ``limit`` characters."""
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def log_file(state_dir: str | os.PathLike[str]) -> str:
+    """``<state dir>/logs/learn.log``."""
+    return os.path.join(state_dir, *LOG_PARTS)
+
+
+def append_log(state_dir: str | os.PathLike[str], text: str) -> bool:
+    """Append one timestamped line to learn.log; False (and nothing raised) when the
+    disk refuses: a log line must never stop a hook or a cycle."""
+    line = f"{time.strftime('%Y-%m-%d %H:%M:%S')} {one_line(text, 4 * MAX_REASON_CHARS)}\n"
+    try:
+        ensure_state_dir(state_dir)
+        path = log_file(state_dir)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(line)
+    except OSError:
+        return False
+    return True
+
+
+def record_outcome(state_dir: str | os.PathLike[str], record: dict[str, Any]) -> None:
+    """Keep a finished cycle's record in ``cycles.jsonl`` (and, unless it was skipped,
+    in ``last-cycle.json``). Raises ``OSError`` when the disk refuses.
+
+    One ``write`` of one line in append mode, so concurrent cycles never
+    interleave their records.
+    """
+    ensure_state_dir(state_dir)
+    data = json.dumps(record, ensure_ascii=False, default=str)
+    with open(os.path.join(state_dir, CYCLES_FILE), "a", encoding="utf-8") as handle:
+        handle.write(data + "\n")
+    if record.get("status") != SKIPPED:
+        target = os.path.join(state_dir, LAST_CYCLE_FILE)
+        # The temp name has the shape acecode.store.atomic's stale-file cleanup knows.
+        temp = os.path.join(state_dir, f".{LAST_CYCLE_FILE}.{os.getpid():08x}.tmp")
+        with open(temp, "w", encoding="utf-8") as handle:
+            handle.write(data + "\n")
+        os.replace(temp, target)
+
+
+def read_outcomes(state_dir: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """Every cycle record, oldest first; unreadable lines are skipped."""
+    try:
+        with open(os.path.join(state_dir, CYCLES_FILE), encoding="utf-8") as handle:
+            lines = handle.readlines()
+    except OSError:
+        return []
+    records = []
+    for line in lines:
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(record, dict):
+            records.append(record)
+    return records
+
+
+def last_attempt(state_dir: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """The record of the last cycle that was not skipped, or None."""
+    try:
+        with open(os.path.join(state_dir, LAST_CYCLE_FILE), encoding="utf-8") as handle:
+            record = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    return record if isinstance(record, dict) else None
+
+
+def describe_provider(record: dict[str, Any]) -> str:
+    """``provider anthropic, model m (why it was chosen)`` from a cycle record; "" when
+    the cycle never chose one (it was skipped before)."""
+    provider = record.get("provider")
+    if not provider:
+        return ""
+    model = record.get("model") or "(provider default)"
+    why = record.get("provider_reason")
+    return f"provider {provider}, model {model}" + (f" ({why})" if why else "")
