@@ -36,12 +36,15 @@ class RoutedLLM:
 
     ``router(system, prompt) -> reply text`` lets concurrent cycles each get
     their own scripted answers; every request body is kept for assertions.
+    While ``fail_with`` holds an HTTP status, every request gets that status and
+    an Anthropic error body instead.
     """
 
     def __init__(self, server: HTTPServer, router: Router, delay: float = 0.0) -> None:
         self.server = server
         self.router = router
         self.delay = delay
+        self.fail_with: int | None = None
         self.bodies: list[str] = []
         self._lock = threading.Lock()
         server.expect_request("/v1/messages", method="POST").respond_with_handler(self._handle)
@@ -72,6 +75,10 @@ class RoutedLLM:
         )
         if self.delay:
             time.sleep(self.delay)
+        if self.fail_with is not None:
+            error = {"type": "api_error", "message": f"scripted {self.fail_with}"}
+            body = json.dumps({"type": "error", "error": error})
+            return Response(body, status=self.fail_with, content_type="application/json")
         text = self.router(system, prompt)
         reply = {
             "id": "msg_routed",
