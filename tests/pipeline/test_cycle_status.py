@@ -344,3 +344,24 @@ def test_a_dry_run_records_nothing(routed_llm, project, tmp_path):
     assert report.status == "ok"
     assert not (state(project) / "logs").exists()
     assert outcomes.read_outcomes(state(project)) == []
+
+
+def test_a_store_error_is_recorded_as_failed_where_acecode_keeps_state(
+    routed_llm, project, tmp_path
+):
+    from acecode.store import PlaybookError
+
+    llm = routed_llm(router)
+    transcript = write_transcript(tmp_path / "s.jsonl", "fix the tests", "done")
+    run_cycle_sync(transcript, source="session-end")  # creates the state folder
+    (project / ".claude" / "playbook.json").write_text("{ not json")
+    more = write_transcript(tmp_path / "t.jsonl", "fix the build", "done")
+
+    with pytest.raises(PlaybookError) as error:
+        run_cycle_sync(more, source="session-end")
+
+    record = outcomes.read_outcomes(state(project))[-1]
+    assert record["status"] == "failed" and record["reason"] == str(error.value)
+    assert "invalid JSON" in record["reason"]
+    assert "[failed] t.jsonl:" in log_lines(project)[-1]
+    assert len(llm.bodies) == 2  # refused before any call of its own

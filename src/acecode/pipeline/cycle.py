@@ -348,9 +348,11 @@ async def run_cycle(
         started_at=datetime.now().astimezone().isoformat(timespec="seconds"),
         dry_run=dry_run,
     )
+    raised = False
     try:
         await _run(report, target, relearn=relearn, settings=settings)
     except BaseException as exc:  # recorded as failed, then raised for the caller
+        raised = True
         report.finish(outcomes.FAILED, _failure_reason(exc))
         raise
     finally:
@@ -358,7 +360,7 @@ async def run_cycle(
             warn(warning)
         report.duration_s = round(time.monotonic() - started, 3)
         if not dry_run:
-            _record_outcome(report, target)
+            _record_outcome(report, target, after_error=raised)
     diagnose("cycle_report", report.summary())
     return report
 
@@ -498,16 +500,24 @@ def _record_learned(state: Path, report: CycleReport) -> None:
         warn(f"{exc}; this session may be learned from again")
 
 
-def _record_outcome(report: CycleReport, target: Path) -> None:
-    """One line in learn.log and one record in cycles.jsonl; best effort."""
+def _record_outcome(report: CycleReport, target: Path, *, after_error: bool = False) -> None:
+    """One line in learn.log and one record in cycles.jsonl; best effort.
+
+    After a store error the caller's one line says it all: the record then goes only
+    into a state folder that already exists (a refused cycle creates nothing), and a
+    record that cannot be written (same disk, same folder) is not another warning.
+    """
     state = paths.state_dir_for(target)
+    if after_error and not state.is_dir():
+        return
     record = report.outcome()
     provider = outcomes.describe_provider(record)
     outcomes.append_log(state, report.summary() + (f" | {provider}" if provider else ""))
     try:
         outcomes.record_outcome(state, record)
     except OSError as exc:
-        warn(f"could not record the cycle's status in {state}: {exc.strerror or exc}")
+        if not after_error:
+            warn(f"could not record the cycle's status in {state}: {exc.strerror or exc}")
 
 
 class _Counted:
