@@ -32,11 +32,10 @@ def router(system: str, prompt: str) -> str:
 
 
 @pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = tmp_path / "project"
-    (root / ".claude").mkdir(parents=True)
-    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(root))
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+def project(project_dir: Path) -> Path:
+    """The isolated project of the root conftest, with a one-entry playbook."""
+    root = project_dir
+    (root / ".claude").mkdir()
     save_playbook(
         {
             "sections": {
