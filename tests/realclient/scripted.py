@@ -16,7 +16,7 @@ by what they contain:
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,13 +82,16 @@ class Script:
     agent: Sequence[Reply] = (Reply("Done."),)
     subagent_task: str | None = None
     subagent: Sequence[Reply] = (Reply("Subagent done."),)
-    roles: dict[str, Any] = field(default_factory=dict)
+    # role -> its JSON answer, or a function of the request giving it
+    roles: dict[str, Any | Callable[[Recorded], Any]] = field(default_factory=dict)
     summary: str = "<summary>The user and the agent worked on the project.</summary>"
 
     def __call__(self, request: Recorded) -> Reply:
         role = acecode_role(request)
         if role is not None:
             answer = self.roles.get(role, {})
+            if callable(answer):
+                answer = answer(request)
             return Reply(answer if isinstance(answer, str) else json.dumps(answer))
         last = json.dumps(request.body.get("messages", [])[-1:])
         if COMPACTION_MARKER in last:
