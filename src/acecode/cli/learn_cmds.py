@@ -161,7 +161,8 @@ def bootstrap(
     if own:
         console.print(f"skipping {len(own)} of acecode's own nested `claude -p` sessions")
     if not transcripts:
-        fail(f"no Claude Code sessions found in {sessions_dir(root)}")
+        besides = f" besides {len(own)} of acecode's own nested runs" if own else ""
+        fail(f"no Claude Code sessions found in {sessions_dir(root)}{besides}")
     settings = load_settings()
     with Progress(console=console, transient=False) as progress:
         task = progress.add_task("learning", total=len(transcripts))
