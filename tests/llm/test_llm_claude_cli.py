@@ -52,6 +52,12 @@ def value_of(argv: list[str], flag: str) -> str:
     return argv[argv.index(flag) + 1]
 
 
+def model_and_effort(record: Path) -> tuple[str, str]:
+    """What the first recorded run got as --model and --effort."""
+    argv = calls(record)[0]["argv"]
+    return value_of(argv, "--model"), value_of(argv, "--effort")
+
+
 def test_claude_is_selected_from_path_and_returns_the_result(
     stub_claude: Path, recorded_delays: list
 ) -> None:
@@ -104,7 +110,7 @@ def test_a_lean_run_uses_every_flag_the_help_lists_and_the_child_variables(
         assert flag in argv
     assert "--setting-sources" not in argv  # the user's settings may hold what the login needs
     assert "--bare" not in argv  # --bare never reads a subscription login
-    assert (value_of(argv, "--model"), value_of(argv, "--effort")) == ("sonnet", "low")
+    assert model_and_effort(stub_claude) == ("sonnet", "low")
     for name, value in CHILD_ENV.items():
         assert call["env"][name] == value
     assert call["env"]["CLAUDE_CODE_DISABLE_CLAUDE_MDS"] == "1"
@@ -118,8 +124,7 @@ def test_model_is_passed_when_configured(
     monkeypatch.setenv("ACECODE_CLAUDE_MODEL", "opus")
     monkeypatch.setenv("ACECODE_CLAUDE_EFFORT", "high")
     run()
-    argv = calls(stub_claude)[0]["argv"]
-    assert (value_of(argv, "--model"), value_of(argv, "--effort")) == ("opus", "high")
+    assert model_and_effort(stub_claude) == ("opus", "high")
 
 
 def test_model_and_effort_from_the_project_toml(
@@ -129,8 +134,7 @@ def test_model_and_effort_from_the_project_toml(
     config.parent.mkdir(exist_ok=True)
     config.write_text('claude_model = "haiku"\nclaude_effort = "medium"\n')
     run()
-    argv = calls(stub_claude)[0]["argv"]
-    assert (value_of(argv, "--model"), value_of(argv, "--effort")) == ("haiku", "medium")
+    assert model_and_effort(stub_claude) == ("haiku", "medium")
 
 
 def test_empty_effort_leaves_it_to_claude_code(

@@ -85,18 +85,23 @@ def prompt_bytes(request: Recorded) -> int:
     return len((SYSTEM_PROMPT + prompt).encode("utf-8"))
 
 
-def learn(claude: ClaudeHome, project: Path, executable: Path) -> subprocess.CompletedProcess:
-    env = claude.env(ACECODE_PROVIDER="claude", ACECODE_CLAUDE_BIN=str(executable))
-    # A user's shell does not set it; without it the CLI would title each session.
-    env.pop("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC")
+def acecode(project: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "acecode", "learn", str(project / "session.jsonl")],
+        [sys.executable, "-m", "acecode", *args],
         cwd=project,
-        env=env,
+        env={**env, "CLAUDE_PROJECT_DIR": str(project)},
         capture_output=True,
         text=True,
         timeout=300,
     )
+
+
+def learn(claude: ClaudeHome, project: Path, executable: Path) -> subprocess.CompletedProcess:
+    """``acecode learn`` on the stored session, its LLM being the given `claude`."""
+    env = claude.env(ACECODE_PROVIDER="claude", ACECODE_CLAUDE_BIN=str(executable))
+    # A user's shell does not set it; without it the CLI would title each session.
+    env.pop("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC")
+    return acecode(project, env, "learn", str(project / "session.jsonl"))
 
 
 @pytest.fixture
@@ -183,16 +188,8 @@ def test_an_older_claude_still_learns_and_bootstrap_skips_what_it_saved(
     assert len(saved) == 2, saved  # without --no-session-persistence, each call is saved
 
     env = claude.env(ACECODE_PROVIDER="anthropic", AGENTIC_CONTEXT_BASE_URL=server.url)
-    env["CLAUDE_PROJECT_DIR"] = str(project_dir)
     server.requests.clear()
-    boot = subprocess.run(
-        [sys.executable, "-m", "acecode", "bootstrap", "--delay", "0"],
-        cwd=project_dir,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    boot = acecode(project_dir, env, "bootstrap", "--delay", "0")
     assert "skipping 2 of acecode's own nested `claude -p` sessions" in boot.stdout
     assert "no Claude Code sessions found" in boot.stdout + boot.stderr
     assert server.requests == []

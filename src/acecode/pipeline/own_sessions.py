@@ -9,15 +9,14 @@ learn`` skip them.
 Such a session is recognised by its first user message: the prompt the
 nested run was given, which begins with the opening of one of acecode's role
 templates (the packaged one or the user's override in ``~/.claude/prompts``).
-Only the first records are read, so a long session costs one short read.
+Only the first messages are read, so a long session costs one short read.
 """
 
 from __future__ import annotations
 
-import json
 import re
+from itertools import islice
 from pathlib import Path
-from typing import Any
 
 from acecode.templates import PACKAGED_DIR, template_override
 
@@ -25,8 +24,8 @@ from acecode.templates import PACKAGED_DIR, template_override
 ROLE_TEMPLATES = ("reflector.txt", "curator.txt", "reflection.txt")
 # A shorter literal opening could match a user's own first message by chance.
 MIN_OPENING_CHARS = 40
-# The first user message of a nested run comes within the first few records.
-MAX_RECORDS = 50
+# The prompt of a nested run is its first message.
+MAX_MESSAGES = 20
 _PLACEHOLDER = re.compile(r"(?<!\{)\{[A-Za-z_][A-Za-z0-9_]*\}")
 
 
@@ -59,39 +58,14 @@ def role_openings() -> dict[str, str]:
     return openings
 
 
-def _message_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(
-            block.get("text", "")
-            for block in content
-            if isinstance(block, dict) and block.get("type") == "text"
-        )
-    return ""
+def first_prompt(transcript: Path) -> str | None:
+    """The text of the session's first user request (not injected context), or None."""
+    from acecode.transcript import iter_messages
 
-
-def first_user_text(transcript: Path) -> str | None:
-    """The text of the session's first real user message (not injected context), or None."""
     try:
-        with transcript.open(encoding="utf-8", errors="replace") as handle:
-            for number, line in enumerate(handle):
-                if number >= MAX_RECORDS:
-                    return None
-                try:
-                    record = json.loads(line)
-                except ValueError:
-                    continue
-                if not isinstance(record, dict) or record.get("type") != "user":
-                    continue
-                if record.get("isMeta") or record.get("isSidechain"):
-                    continue
-                message = record.get("message")
-                if not isinstance(message, dict):
-                    continue
-                text = _message_text(message.get("content"))
-                if text.strip():
-                    return text
+        for message in islice(iter_messages(transcript), MAX_MESSAGES):
+            if message.get("kind") == "prompt":
+                return str(message.get("content") or "")
     except OSError:
         return None
     return None
@@ -100,7 +74,7 @@ def first_user_text(transcript: Path) -> str | None:
 def own_session_role(transcript: Path, openings: dict[str, str] | None = None) -> str | None:
     """The acecode role (``reflector``, ``curator``, ``reflection``) whose prompt opens
     ``transcript``, or None when it is an ordinary session."""
-    text = first_user_text(transcript)
+    text = first_prompt(transcript)
     if not text:
         return None
     head = _normalise(text[:4000])
