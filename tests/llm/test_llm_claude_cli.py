@@ -276,13 +276,14 @@ def test_non_json_output_fails_cleanly(
 def test_a_slow_claude_is_killed_and_retried(
     stub_claude: Path, recorded_delays: list, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("ACECODE_CLAUDE_TIMEOUT", "0.5")
-    monkeypatch.setenv("STUB_SLEEP", "30")
+    # Long enough for a loaded machine to start the stub (and read its --help) each time.
+    monkeypatch.setenv("ACECODE_CLAUDE_TIMEOUT", "3")
+    monkeypatch.setenv("STUB_SLEEP", "120")
     monkeypatch.setenv("STUB_GRANDCHILD", "1")
     started = time.monotonic()
     with pytest.raises(LLMCallError, match="3 attempts used"):
         run()
-    assert time.monotonic() - started < 10
+    assert time.monotonic() - started < 30
     records = calls(stub_claude)
     assert len(records) == 3
     assert len(recorded_delays) == 2
