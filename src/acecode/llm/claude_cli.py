@@ -54,7 +54,7 @@ CHILD_ENV = {
 }
 EFFORT_ENV = "CLAUDE_CODE_EFFORT_LEVEL"
 
-# Optional flags with their value ("" for a switch without one), in argv order.
+# Optional flags with their value (None for a switch), in argv order.
 _LEAN_FLAGS: tuple[tuple[str, str | None], ...] = (
     ("--tools", ""),
     ("--no-session-persistence", None),
@@ -131,9 +131,10 @@ class ClaudeCLIProvider:
 
 
 def _kill_group(process: asyncio.subprocess.Process) -> None:
-    """SIGKILL the child's process group (it leads its own session)."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)
+    """SIGKILL the child's process group (it leads its own session); the child alone on Windows."""
+    if hasattr(os, "killpg"):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
     if process.returncode is None:
         with contextlib.suppress(ProcessLookupError):
             process.kill()
