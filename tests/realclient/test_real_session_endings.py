@@ -107,7 +107,7 @@ def test_an_interactive_session_is_learned_however_it_ends(
         session.close()
     wait_for_rule(project_dir, MAIN_RULE)
 
-    log = learn_log(project_dir)
+    log = wait_for_log(project_dir, "[ok]")  # the cycle's status line comes after the save
     transcripts = claude.sessions_dir(project_dir)
     assert f"session-end: learning from {transcripts}" in log
     assert f"(reason {reason})" in log
