@@ -200,12 +200,17 @@ def bootstrap(
                 soft_wrap=True,
             )
             raise typer.Exit(130) from None
+    skipped = (
+        f", skipped {counts.skipped} (too small to learn from, or empty; tried again on the next run)"
+        if counts.skipped
+        else ""
+    )
     console.print(
         f"learned {counts.learned}, already done {counts.already_done}, "
-        f"skipped {counts.skipped} (too small or nothing to learn yet; retried on the next run), "
-        f"failed {counts.failed}",
+        f"failed {counts.failed}{skipped}",
         markup=False,
         highlight=False,
+        soft_wrap=True,
     )
     if counts.failed:
         raise typer.Exit(1)
