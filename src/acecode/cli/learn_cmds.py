@@ -201,7 +201,8 @@ def bootstrap(
             )
             raise typer.Exit(130) from None
     skipped = (
-        f", skipped {counts.skipped} (too small to learn from, or empty; tried again on the next run)"
+        f", skipped {counts.skipped} (too small to learn from, or empty; "
+        "tried again on the next run)"
         if counts.skipped
         else ""
     )
