@@ -20,7 +20,6 @@ tracks (committed before the ignore rule existed) are reported.
 
 from __future__ import annotations
 
-import os
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,6 +58,7 @@ class GitSetup:
     attributes_action: str  # "added", "unchanged", "removed" or "absent"
     config: list[ConfigChange] = field(default_factory=list)
     state_ignore: Path | None = None
+    state_in_repo: str = ""  # the state folder's path from the repository root
     state_ignore_written: bool = False
     tracked_state: list[str] = field(default_factory=list)
 
@@ -152,7 +152,8 @@ def _state_check(setup: GitSetup, playbook: Path) -> None:
         ensure_state_folder(state)
     except OSError as exc:
         raise GitSetupError(f"cannot create {state}: {exc.strerror or exc}") from exc
-    listed = _git(setup.root, "ls-files", "-z", "--", os.fspath(state)).stdout
+    setup.state_in_repo = state.resolve().relative_to(setup.root.resolve()).as_posix()
+    listed = _git(setup.root, "ls-files", "-z", "--", setup.state_in_repo).stdout
     # A committed .gitignore is harmless (it even helps); anything else is state in the repo.
     setup.tracked_state = [
         name for name in listed.split("\0") if name and Path(name).name != ".gitignore"

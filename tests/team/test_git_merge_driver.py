@@ -29,6 +29,8 @@ from team_support import (
 from acecode.playbook.schema import SECTION_NAMES
 from acecode.quarantine.queue import list_pending
 
+pytestmark = pytest.mark.slow  # about 4 s each: git runs the driver as a fresh process
+
 PAT, MIS = SECTION_NAMES[0], SECTION_NAMES[1]
 BASE_ROWS = [
     ("pat-001", "Run pytest -x before pushing", 2, 0),
@@ -126,19 +128,27 @@ def test_the_same_new_id_is_renumbered_or_kept_once(project_dir: Path) -> None:
 
 
 def test_a_deletion_stands_unless_the_other_branch_changed_the_entry(project_dir: Path) -> None:
-    ours = playbook(pat=[BASE_ROWS[0]])  # deleted pat-002 and mis-001
+    ours = playbook(pat=[("pat-001", "Run pytest -x before pushing", 5, 0)])  # -pat-002, -mis-001
     theirs = playbook(
-        pat=BASE_ROWS,  # pat-002 untouched: its deletion stands
+        pat=[BASE_ROWS[1]],  # deleted pat-001, which main rated; pat-002 untouched
         mis=[("mis-001", "Do not edit generated protobuf or gRPC files", 0, 1)],  # edited
     )
     diverge(project_dir, BASE, ours, theirs)
-    merged = entries(project_dir)
-    assert "pat-002" not in merged and "mis-001" not in merged
-    [held] = list_pending(project_dir / PLAYBOOK)
-    assert held.text == "Do not edit generated protobuf or gRPC files"
-    assert (held.operation, held.section) == ("ADD", MIS)
-    assert "mis-001 was deleted on main but changed on feature" in held.detail
+    assert entries(project_dir) == {}
+    held = {item.text: item for item in list_pending(project_dir / PLAYBOOK)}
+    assert set(held) == {
+        "Do not edit generated protobuf or gRPC files",
+        "Run pytest -x before pushing",
+    }
+    theirs_edit = held["Do not edit generated protobuf or gRPC files"]
+    assert (theirs_edit.operation, theirs_edit.section) == ("ADD", MIS)
+    assert "mis-001 was deleted on main but changed on feature" in theirs_edit.detail
+    our_rating = held["Run pytest -x before pushing"]
+    assert "pat-001 was deleted on feature but changed on main" in our_rating.detail
     merged_cleanly(project_dir)
+
+    acecode(project_dir, "restore", "pat-001")  # the journal kept main's version
+    assert entries(project_dir)["pat-001"][1]["helpful"] == 5
 
 
 def test_an_entry_moved_between_sections_on_one_branch_takes_the_move(project_dir: Path) -> None:
@@ -198,6 +208,13 @@ def test_the_merge_is_journaled_and_can_be_undone(project_dir: Path) -> None:
     assert " M .claude/playbook.json" in status(project_dir)
 
 
+def linters(helpful: int, tests: str) -> dict:
+    """The criss-cross test's playbook: one rated entry, one edited text."""
+    return playbook(
+        pat=[("pat-001", "Run the linters", helpful, 0), ("pat-002", f"Tests: {tests}", 0, 0)]
+    )
+
+
 def test_a_criss_cross_merge_uses_the_driver_for_the_virtual_base(project_dir: Path) -> None:
     """Two merge bases: git merges them with ``merge.acecode.recursive`` first.
 
@@ -205,37 +222,20 @@ def test_a_criss_cross_merge_uses_the_driver_for_the_virtual_base(project_dir: P
     (a single base would count one side's early increments twice), and the
     text both bases changed differently is kept by ours and held for review.
     """
-    base = playbook(pat=[("pat-001", "Run the linters", 0, 0), ("pat-002", "Tests: a", 0, 0)])
-    init_repo(project_dir, base)
+    init_repo(project_dir, linters(0, "a"))
     git(project_dir, "branch", "other")
-    commit(
-        project_dir,
-        playbook(pat=[("pat-001", "Run the linters", 1, 0), ("pat-002", "Tests: b", 0, 0)]),
-        "B1",
-    )
+    commit(project_dir, linters(1, "b"), "B1")
     git(project_dir, "tag", "B1")
     git(project_dir, "checkout", "-q", "other")
-    commit(
-        project_dir,
-        playbook(pat=[("pat-001", "Run the linters", 2, 0), ("pat-002", "Tests: c", 0, 0)]),
-        "C1",
-    )
+    commit(project_dir, linters(2, "c"), "C1")
     git(project_dir, "tag", "C1")
     git(project_dir, "checkout", "-q", "main")
     git(project_dir, "merge", "--no-edit", "C1")  # B2 = B1 + C1 on main
     git(project_dir, "checkout", "-q", "other")
     git(project_dir, "merge", "--no-edit", "B1")  # C2 = C1 + B1 on other: criss-cross
-    commit(
-        project_dir,
-        playbook(pat=[("pat-001", "Run the linters", 5, 0), ("pat-002", "Tests: c", 0, 0)]),
-        "C3: +2",
-    )
+    commit(project_dir, linters(5, "c"), "C3: +2")
     git(project_dir, "checkout", "-q", "main")
-    commit(
-        project_dir,
-        playbook(pat=[("pat-001", "Run the linters", 4, 0), ("pat-002", "Tests: b", 0, 0)]),
-        "B3: +1",
-    )
+    commit(project_dir, linters(4, "b"), "B3: +1")
     bases = git(project_dir, "merge-base", "--all", "main", "other").stdout.split()
     assert len(bases) == 2
 

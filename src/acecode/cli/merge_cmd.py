@@ -80,14 +80,14 @@ def install_git() -> None:
         if change.action != "unchanged":
             _say(f"git config --local {change.key} {change.value!r} ({change.action})")
     if all(change.action == "unchanged" for change in setup.config):
-        _say(f"the merge driver is already configured in {setup.root / '.git' / 'config'}")
+        _say(f"the merge driver is already configured in the git config of {setup.root}")
     if setup.state_ignore_written:
         _say(f"wrote {setup.state_ignore}: acecode's state stays out of git")
     if setup.tracked_state:
         _say(
             "warning: git tracks acecode's local state: "
             f"{', '.join(setup.tracked_state)}; untrack it with "
-            f"`git rm -r --cached {Path(setup.tracked_state[0]).parent}`"
+            f"`git rm -r --cached {setup.state_in_repo}`"
         )
     _say(
         "the driver lives in this clone's git config, which is not committed: "
