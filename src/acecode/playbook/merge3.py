@@ -168,6 +168,8 @@ class _Placed:
 
 
 class _Merger:
+    """One merge: first every name on its own, then theirs' new entries against ours'."""
+
     def __init__(
         self,
         base: dict[str, Any],
@@ -224,7 +226,7 @@ class _Merger:
             on_conflict=fallback_section,
         )
         conflict = base is not None and len({base.text, ours.text, theirs.text}) == 3
-        if base is not None and conflict:
+        if conflict and base is not None:
             text = base.text if self.virtual else ours.text
         else:
             text = _pick(base.text if base else _ABSENT, ours.text, theirs.text, on_conflict=None)
