@@ -46,13 +46,18 @@ def step_in_turn(request: ResponsesRecorded) -> int:
     for item in reversed(request.input):
         if item.get("type") == "message" and item.get("role") == "user":
             break
-        steps += item.get("type") == "function_call_output"
+        steps += item.get("type") in ("function_call_output", "custom_tool_call_output")
     return steps
 
 
 def exec_command(command: str) -> ToolCall:
     """A call of Codex's shell tool, ``exec_command``."""
     return ToolCall("exec_command", {"cmd": command})
+
+
+def apply_patch(patch: str) -> ToolCall:
+    """A call of Codex's file-editing tool, ``apply_patch`` (offered to known models only)."""
+    return ToolCall("apply_patch", {"input": patch})
 
 
 @dataclass

@@ -5,8 +5,10 @@
 Runs the pinned ``codex exec`` offline against the scripted Responses server,
 in ``HOME_DIR/project`` with ``HOME_DIR`` as the user's home, so the paths in
 the file are the ones given (choose a neutral one such as /home/user). The
-scripted agent runs a shell command that fails, then one that succeeds, and
-answers; a trusted SessionStart hook adds one line of context. The session
+scripted agent runs a shell command that fails and one that succeeds, makes an
+``apply_patch`` edit that works and one that fails, and answers; a trusted
+SessionStart hook adds one line of context. The model is named ``gpt-5.5``
+because Codex offers ``apply_patch`` only to models it knows. The session
 file Codex wrote is copied unchanged to ``OUT_FILE``.
 """
 
@@ -18,16 +20,31 @@ import sys
 from pathlib import Path
 
 from codex_driver import CodexHome
-from codex_scripted import CodexScript, exec_command
+from codex_scripted import CodexScript, apply_patch, exec_command
 from messages_server import Reply
 from responses_server import ResponsesServer
 
 CODEX = Path(__file__).resolve().parents[1] / "clients" / "node_modules" / ".bin" / "codex"
 PROMPT = "Show me the app's tests."
+ADD_TEST = """*** Begin Patch
+*** Add File: tests/test_app.py
++def test_app_starts():
++    assert True
+*** End Patch
+"""
+EDIT_MISSING = """*** Begin Patch
+*** Update File: app.py
+@@
+-print("old")
++print("new")
+*** End Patch
+"""
 AGENT = (
     Reply("Reading the tests.", tool_calls=(exec_command("cat tests/test_app.py"),)),
     Reply(tool_calls=(exec_command("ls"),)),
-    Reply("There is no tests folder: the project has only a README, no test suite yet."),
+    Reply("There are no tests yet; adding one.", tool_calls=(apply_patch(ADD_TEST),)),
+    Reply(tool_calls=(apply_patch(EDIT_MISSING),)),
+    Reply("I added tests/test_app.py. There is no app.py to update yet."),
 )
 RULE = "Project rule: run the tests with make check."
 
@@ -44,7 +61,7 @@ def main(home: Path, out: Path) -> None:
         handler = {"type": "command", "command": command, "timeout": 10}
         codex.hooks_file.write_text(json.dumps({"hooks": {"SessionStart": [{"hooks": [handler]}]}}))
         codex.trust_hooks(codex.hooks_file)
-        result = codex.run_exec(project, PROMPT)
+        result = codex.run_exec(project, PROMPT, "--model", "gpt-5.5")
         if result.returncode != 0:
             raise SystemExit(result.stderr)
         (session_file,) = codex.session_files()

@@ -9,10 +9,11 @@ so text replies and ``function_call`` items (for example Codex's
 request body for the test to assert on.
 
 Replies are the same :class:`messages_server.Reply` the Messages server uses
-(a ``ToolCall``'s ``input`` becomes the call's JSON ``arguments``; a name
-``"namespace.tool"`` calls a tool inside a namespace tool, as Codex's
-``multi_agent_v1.spawn_agent``), chosen by a content-routing ``responder`` as
-there.
+(a ``ToolCall``'s ``input`` becomes the call's JSON ``arguments``; a call of a
+tool the request declares ``"custom"``, as Codex's ``apply_patch``, sends
+``input["input"]`` as its raw text; a name ``"namespace.tool"`` calls a tool
+inside a namespace tool, as Codex's ``multi_agent_v1.spawn_agent``), chosen by
+a content-routing ``responder`` as there.
 """
 
 from __future__ import annotations
@@ -54,8 +55,9 @@ class ResponsesRecorded(Recorded):
         return [item_text(item) for item in self.items("message") if item.get("role") == "user"]
 
     def call_outputs(self) -> list[str]:
-        """The ``output`` of every ``function_call_output`` item: what the tools returned."""
-        return [output_text(item) for item in self.items("function_call_output")]
+        """The output of every tool call (function or custom tool), oldest first."""
+        kinds = ("function_call_output", "custom_tool_call_output")
+        return [output_text(item) for item in self.input if item.get("type") in kinds]
 
 
 def item_text(item: dict[str, Any]) -> str:
@@ -117,17 +119,22 @@ class ResponsesServer(RecordingServer):
                     "content": [text],
                 }
             )
+        tools = recorded.body.get("tools") or []
+        freeform = {tool.get("name") for tool in tools if tool.get("type") == "custom"}
         for call in reply.tool_calls:
             number = next(self._ids)
             namespace, _, name = call.name.rpartition(".")
-            item = {
-                "id": f"fc_{number:06d}",
-                "type": "function_call",
+            item: dict[str, Any] = {
                 "status": "completed",
                 "call_id": f"call_{number:06d}",
                 "name": name,
-                "arguments": json.dumps(call.input),
             }
+            if name in freeform:  # a "custom" tool takes raw text, as Codex's apply_patch
+                item.update(id=f"ctc_{number:06d}", type="custom_tool_call")
+                item["input"] = call.input["input"]
+            else:
+                item.update(id=f"fc_{number:06d}", type="function_call")
+                item["arguments"] = json.dumps(call.input)
             if namespace:  # a tool inside a namespace tool, such as Codex's multi_agent_v1
                 item["namespace"] = namespace
             output.append(item)
@@ -170,16 +177,16 @@ def _sse(response: dict[str, Any]) -> Iterator[str]:
             )
             yield from _text_events(event, item, index)
         else:
+            field = "arguments" if item["type"] == "function_call" else "input"
+            prefix = "function_call_arguments" if field == "arguments" else "custom_tool_call_input"
             yield event(
                 "response.output_item.added",
                 output_index=index,
-                item={**item, "status": "in_progress", "arguments": ""},
+                item={**item, "status": "in_progress", field: ""},
             )
             where = {"item_id": item["id"], "output_index": index}
-            yield event("response.function_call_arguments.delta", **where, delta=item["arguments"])
-            yield event(
-                "response.function_call_arguments.done", **where, arguments=item["arguments"]
-            )
+            yield event(f"response.{prefix}.delta", **where, delta=item[field])
+            yield event(f"response.{prefix}.done", **where, **{field: item[field]})
         yield event("response.output_item.done", output_index=index, item=item)
     yield event("response.completed", response=response)
 

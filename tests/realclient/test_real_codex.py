@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from codex_driver import CodexHome, exec_events, hook_states
-from codex_scripted import CodexScript, exec_command, is_agent_turn
+from codex_scripted import CodexScript, apply_patch, exec_command, is_agent_turn
 from messages_server import Reply
 from responses_server import ResponsesRecorded, ResponsesServer, item_text
 
@@ -138,6 +138,42 @@ def test_exec_failing_shell_call_reaches_the_model_and_the_session_file(
         if r["type"] == "event_msg" and r["payload"]["type"] == "item_completed"
     ]
     assert any(i["type"] == "CommandExecution" and i["exit_code"] == 2 for i in executed)
+
+
+def test_exec_apply_patch_edits_and_a_rejected_patch(
+    codex: CodexHome, responses_server: ResponsesServer, project_dir: Path, tmp_path: Path
+) -> None:
+    add = "*** Begin Patch\n*** Add File: notes.txt\n+first note\n*** End Patch\n"
+    missing = "*** Begin Patch\n*** Update File: gone.txt\n@@\n-a\n+b\n*** End Patch\n"
+    responses_server.responder = CodexScript(
+        agent=(
+            Reply(tool_calls=(apply_patch(add),)),
+            Reply(tool_calls=(apply_patch(missing),)),
+            Reply("Edited."),
+        )
+    )
+    log = write_hook(codex, tmp_path, ["PreToolUse", "PostToolUse"])
+    codex.trust_hooks(codex.hooks_file)
+    # Codex offers apply_patch (a "custom" freeform tool) only to a model it knows.
+    result = codex.run_exec(project_dir, "Take a note.", "--model", "gpt-5.5")
+    assert result.returncode == 0, result.stderr
+
+    assert (project_dir / "notes.txt").read_text() == "first note\n"
+    first = responses_server.matching(is_agent_turn)[0]
+    assert {"type": "custom", "name": "apply_patch"}.items() <= next(
+        t for t in first.body["tools"] if t.get("name") == "apply_patch"
+    ).items()
+    applied, rejected = responses_server.matching(is_agent_turn)[-1].call_outputs()
+    assert applied.startswith("Exit code: 0") and "A notes.txt" in applied
+    assert rejected.startswith("apply_patch verification failed") and "gone.txt" in rejected
+    # Hooks see the edit as tool "apply_patch" with the patch as its "command"; a rejected
+    # patch gets PreToolUse only.
+    seen = [(p["hook_event_name"], p["tool_name"], p["tool_input"]) for p in payloads(log)]
+    assert seen == [
+        ("PreToolUse", "apply_patch", {"command": add}),
+        ("PostToolUse", "apply_patch", {"command": add}),
+        ("PreToolUse", "apply_patch", {"command": missing}),
+    ]
 
 
 def test_session_start_hook_payload_and_context_reach_the_model(

@@ -22,8 +22,8 @@ def payload_kinds(records: list[dict[str, Any]]) -> Counter[tuple[str, str | Non
 
 def test_every_record_has_the_common_envelope() -> None:
     records = session_records()
-    assert len(records) == 27
-    assert SESSION.stat().st_size == 43_239
+    assert len(records) == 38
+    assert SESSION.stat().st_size == 55_818
     assert all({"timestamp", "ordinal", "type", "payload"} <= set(r) for r in records)
     assert [r["ordinal"] for r in records] == list(range(len(records)))
     meta = records[0]
@@ -45,6 +45,8 @@ def test_record_types_are_the_ones_sources_md_lists() -> None:
         ("response_item", "message"),
         ("response_item", "function_call"),
         ("response_item", "function_call_output"),
+        ("response_item", "custom_tool_call"),
+        ("response_item", "custom_tool_call_output"),
         ("world_state", None),
         ("turn_context", None),
         ("token_usage_record", None),
@@ -73,6 +75,29 @@ def test_one_prompt_two_shell_calls_one_failed() -> None:
     ]
     commands = [(i["exit_code"], i["status"]) for i in executed if i["type"] == "CommandExecution"]
     assert commands == [(1, "failed"), (0, "completed")]
+
+
+def test_two_patches_one_applied_one_rejected() -> None:
+    records = session_records()
+    items = [r["payload"] for r in records if r["type"] == "response_item"]
+    patches = [i["input"] for i in items if i["type"] == "custom_tool_call"]
+    assert [p.splitlines()[1] for p in patches] == [
+        "*** Add File: tests/test_app.py",
+        "*** Update File: app.py",
+    ]
+    outputs = [i["output"] for i in items if i["type"] == "custom_tool_call_output"]
+    assert outputs[0].startswith("Exit code: 0") and "A tests/test_app.py" in outputs[0]
+    # A rejected patch has no exit code and no FileChange event: only this text says it failed.
+    assert outputs[1].startswith("apply_patch verification failed")
+    executed = [
+        r["payload"]["item"]
+        for r in records
+        if r["type"] == "event_msg" and r["payload"]["type"] == "item_completed"
+    ]
+    changes = [i for i in executed if i["type"] == "FileChange"]
+    assert [(list(c["changes"]), c["status"]) for c in changes] == [
+        (["/home/user/project/tests/test_app.py"], "completed")
+    ]
 
 
 def test_hook_context_is_a_developer_message() -> None:
