@@ -14,9 +14,11 @@ hash computed by :func:`hook_trust_hash` (see docs/codex.md).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -224,18 +226,30 @@ class CodexHome:
         """``codex exec --json ARGS PROMPT`` in ``project``, stdin closed.
 
         ``--skip-git-repo-check`` because ``codex exec`` refuses a folder that is
-        not a git repository even when config.toml trusts it.
+        not a git repository even when config.toml trusts it. The CLI runs in a
+        session of its own and the whole group is killed on timeout: the npm
+        launcher's native child outlives a killed launcher, and Codex retries a
+        provider it cannot reach without end ("waiting for network").
         """
         self.trust(project)
-        return subprocess.run(
-            [str(self.codex_bin), "exec", "--json", "--skip-git-repo-check", *args, prompt],
+        argv = [str(self.codex_bin), "exec", "--json", "--skip-git-repo-check", *args, prompt]
+        with subprocess.Popen(
+            argv,
             cwd=project,
             env=dict(env) if env is not None else self.env(),
-            capture_output=True,
-            text=True,
-            timeout=timeout,
             stdin=subprocess.DEVNULL,
-        )
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        ) as process:
+            try:
+                stdout, stderr = process.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.communicate()
+                raise
+        return subprocess.CompletedProcess(argv, process.returncode, stdout, stderr)
 
     def interactive(
         self,
@@ -313,6 +327,13 @@ class CodexPty(PtySession):
                 raise AssertionError(f"codex exited ({self.returncode}): {shown[-800:]}")
             time.sleep(0.1)
         raise AssertionError(f"codex stayed busy for {timeout:g} s: {self.display()[-800:]}")
+
+    def close(self) -> None:
+        """Kill the whole terminal session: the npm launcher's native child too."""
+        if self.poll() is None:
+            with contextlib.suppress(OSError):
+                os.killpg(self.pid, signal.SIGKILL)
+        super().close()
 
     def submit(
         self, text: str, *, wait: bool = True, settle: float = 0.6, attempts: int = 5
