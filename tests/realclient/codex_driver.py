@@ -20,7 +20,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -28,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pyte
-from claude_driver import PtySession
+from claude_driver import PtySession, user_env
 
 API_KEY_ENV = "ACECODE_TEST_CODEX_KEY"
 API_KEY = "sk-proj-realclient-test-key-000000000000"
@@ -197,23 +196,12 @@ class CodexHome:
 
     def env(self, **overrides: str) -> dict[str, str]:
         """The environment a user's shell would give ``codex``, pointed at the server."""
-        keep = ("PATH", "LANG", "LC_ALL", "SYSTEMROOT")
-        env = {name: os.environ[name] for name in keep if name in os.environ}
-        # acecode's console script lives beside the interpreter running the tests.
-        env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
-        env.update(
-            {
-                "HOME": str(self.home),
-                "USERPROFILE": str(self.home),
-                "CODEX_HOME": str(self.codex_home),
-                "TMPDIR": str(self.temp_dir),
-                API_KEY_ENV: API_KEY,
-                "TERM": "xterm-256color",
-            }
-        )
-        env.update(self.extra_env)
-        env.update(overrides)
-        return env
+        client = {
+            "CODEX_HOME": str(self.codex_home),
+            "TMPDIR": str(self.temp_dir),
+            API_KEY_ENV: API_KEY,
+        }
+        return user_env(self.home, client, self.extra_env, overrides)
 
     def run_exec(
         self,
