@@ -308,6 +308,8 @@ def test_interactive_session_compact_then_exit(
         ("UserPromptSubmit", ""),
         ("SessionEnd", "other"),
     ]
+    for payload in payloads(log):
+        assert set(payload) == PAYLOAD_FIELDS[payload["hook_event_name"]], payload
     contexts = [t for t in developer_texts(after) if "Rule: keep the playbook short." in t]
     # The compaction dropped the startup context; the compact source brought the rule back.
     assert contexts == [
