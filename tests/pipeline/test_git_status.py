@@ -66,15 +66,16 @@ def acecode(project: Path, *args: str, stdin: str = "", ok: tuple[int, ...] = (0
     return result.stdout
 
 
-def wait_for_cycle(log: Path, cycles: int) -> None:
-    """The background learner appends one ``cycle ...`` line per cycle to learn.log."""
+def wait_for_learned(state: Path, transcript: Path) -> None:
+    """The background learner records each transcript it learned in learned.json."""
+    progress = state / "learned.json"
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
-        text = log.read_text(encoding="utf-8") if log.exists() else ""
-        if text.count("\ncycle ") + text.startswith("cycle ") >= cycles:
+        if progress.exists() and str(transcript.resolve()) in progress.read_text("utf-8"):
             return
         time.sleep(0.2)
-    pytest.fail(f"the background cycle did not finish; {log}:\n{text}")
+    log = state / "logs" / "learn.log"
+    pytest.fail(f"the background cycle did not finish; {log}:\n{log.read_text('utf-8')}")
 
 
 @pytest.fixture
@@ -112,9 +113,10 @@ def test_every_command_leaves_only_the_playbook_in_git_status(routed_llm, repo, 
     acecode(repo, "hook", "session-start", stdin=start)
     prompt = json.dumps({"session_id": "s2", "prompt": "hi", "cwd": str(repo)})
     acecode(repo, "hook", "user-prompt-submit", stdin=prompt)
-    end = {"session_id": "s3", "reason": "other", "transcript_path": str(transcript)}
+    ended = write_transcript(tmp_path / "ended.jsonl", "Fix the build", "Done.")
+    end = {"session_id": "s3", "reason": "other", "transcript_path": str(ended)}
     acecode(repo, "hook", "session-end", stdin=json.dumps({**end, "cwd": str(repo)}))
-    wait_for_cycle(claude / "acecode" / "logs" / "learn.log", cycles=1)
+    wait_for_learned(claude / "acecode", ended)
 
     assert git_status(repo) == ["?? .claude/playbook.json"]
     assert not legacy_lock.exists()
