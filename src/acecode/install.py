@@ -43,6 +43,11 @@ HOOK_TIMEOUTS: dict[str, int] = {
     "SubagentStop": 30,
 }
 
+# Top-level settings that ``acecode install --learn-on-exit`` (acecode 0.1) wrote,
+# with the value it wrote. ``uninstall`` removes them while they still hold that
+# value; any other value (an explicit ``false``) is the user's and stays.
+INSTALLED_SETTINGS: dict[str, Any] = {"playbook_update_on_exit": True}
+
 _ACECODE_HOOK = re.compile(r"acecode(?:\.exe)?['\"]?\s+hook(?:\s|$)")
 PLUGIN_NAME = "acecode"
 
@@ -236,14 +241,18 @@ def install(
 
 
 def uninstall(scope: str = "user", project: Path | None = None) -> SettingsUpdate:
-    """Remove every acecode hook from the settings file of ``scope``."""
+    """Remove every acecode hook, and the settings acecode set, from the file of ``scope``."""
     path = settings_path(scope, project)
     data, old_text = _read_settings(path)
     update = SettingsUpdate(path)
-    if "hooks" not in data:
-        return update
+    new_data = {
+        key: value
+        for key, value in data.items()
+        if not (key in INSTALLED_SETTINGS and value is INSTALLED_SETTINGS[key])
+    }
+    update.changes += [Change(key, "removed") for key in data if key not in new_data]
     hooks: dict[str, list[Any]] = {}
-    for event, groups in data["hooks"].items():
+    for event, groups in data.get("hooks", {}).items():
         if not _acecode_hooks(groups):
             hooks[event] = groups
             continue
@@ -253,10 +262,9 @@ def uninstall(scope: str = "user", project: Path | None = None) -> SettingsUpdat
             hooks[event] = remaining
     if not update.changes:
         return update
-    new_data = dict(data)
     if hooks:
         new_data["hooks"] = hooks
-    else:
+    elif data.get("hooks"):  # only acecode's hooks were there
         del new_data["hooks"]
     _write(update, new_data, old_text)
     return update
