@@ -15,6 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from claude_driver import ClaudeHome, squash
 from messages_server import MessagesServer
 from scripted import PLAYBOOK_TAG, Script, is_agent_turn
@@ -54,17 +55,23 @@ def path_without_acecode(tmp_path: Path) -> str:
         found = shutil.which(name)
         if found:
             (tools / name).symlink_to(found)
-    node = Path(shutil.which("node") or sys.exit("node is required by the CLI"))
+    node = shutil.which("node")
+    assert node, "the CLI runs on node"
     (tools / "node").symlink_to(node)
     return str(tools)
 
 
-def write_playbook(project: Path) -> None:
+@pytest.fixture
+def plugin_user(claude: ClaudeHome, server: MessagesServer, project_dir: Path) -> ClaudeHome:
+    """A user with a one-rule playbook who installed the plugin; the model is scripted."""
+    server.responder = Script()
     playbook = empty_playbook()
     playbook["sections"]["MISTAKES TO AVOID"].append(
         {"name": "mis-001", "text": RULE, "helpful": 1, "harmful": 0}
     )
-    save_playbook(playbook, project / ".claude" / "playbook.json")
+    save_playbook(playbook, project_dir / ".claude" / "playbook.json")
+    install_plugin(claude, project_dir)
+    return claude
 
 
 def test_the_installed_plugin_copy_holds_only_the_plugin(
@@ -78,11 +85,9 @@ def test_the_installed_plugin_copy_holds_only_the_plugin(
 
 
 def test_plugin_finds_acecode_in_local_bin_when_it_is_not_on_path(
-    claude: ClaudeHome, server: MessagesServer, project_dir: Path, tmp_path: Path
+    plugin_user: ClaudeHome, server: MessagesServer, project_dir: Path, tmp_path: Path
 ) -> None:
-    server.responder = Script()
-    write_playbook(project_dir)
-    install_plugin(claude, project_dir)
+    claude = plugin_user
     local_bin = claude.home / ".local" / "bin"
     local_bin.mkdir(parents=True)
     (local_bin / "acecode").symlink_to(Path(sys.executable).with_name("acecode"))
@@ -97,11 +102,9 @@ def test_plugin_finds_acecode_in_local_bin_when_it_is_not_on_path(
 
 
 def test_without_acecode_the_user_sees_one_line_at_start_and_nothing_per_prompt(
-    claude: ClaudeHome, server: MessagesServer, project_dir: Path, tmp_path: Path
+    plugin_user: ClaudeHome, server: MessagesServer, project_dir: Path, tmp_path: Path
 ) -> None:
-    server.responder = Script()
-    write_playbook(project_dir)
-    install_plugin(claude, project_dir)
+    claude = plugin_user
     env = claude.env(PATH=path_without_acecode(tmp_path))
     folders = [Path(p) for p in env["PATH"].split(os.pathsep)]
     assert not any((f / name).exists() for f in folders for name in ("acecode", "python3"))
