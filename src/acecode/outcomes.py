@@ -24,7 +24,8 @@ and the session-start notice:
 * ``last-cycle.json``: the last cycle that was not skipped, so that a trivial
   session cannot hide an earlier failure from the session-start notice.
 
-Only ``os``, ``json`` and ``time``: the hooks import this module.
+Only ``os``, ``json`` and ``time`` (and :mod:`acecode.state_folder`, which creates the
+state folder with its ``.gitignore``): the hooks import this module.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ import json
 import os
 import time
 from typing import Any
+
+from acecode.state_folder import ensure_state_folder
 
 OK = "ok"
 NOTHING_NEW = "nothing-new"
@@ -43,22 +46,8 @@ LEARNED = (OK, NOTHING_NEW)
 LOG_PARTS = ("logs", "learn.log")
 CYCLES_FILE = "cycles.jsonl"
 LAST_CYCLE_FILE = "last-cycle.json"
-GITIGNORE = "# acecode's local state (history, caches, reports, logs)\n*\n"
 # A reason is one line for people; the full story is in the report and diagnostics.
 MAX_REASON_CHARS = 500
-
-
-def ensure_state_dir(state_dir: str | os.PathLike[str]) -> None:
-    """Create the state folder with a ``.gitignore`` of ``*``, so that nothing acecode
-    keeps there shows up in ``git status`` even where ``.claude`` is committed.
-
-    Raises ``OSError`` when the folder cannot be created.
-    """
-    os.makedirs(state_dir, exist_ok=True)
-    ignore = os.path.join(state_dir, ".gitignore")
-    if not os.path.exists(ignore):
-        with open(ignore, "w", encoding="utf-8") as handle:
-            handle.write(GITIGNORE)
 
 
 def one_line(text: str, limit: int = MAX_REASON_CHARS) -> str:
@@ -77,7 +66,7 @@ def append_log(state_dir: str | os.PathLike[str], text: str) -> bool:
     disk refuses: a log line must never stop a hook or a cycle."""
     line = f"{time.strftime('%Y-%m-%d %H:%M:%S')} {one_line(text, 4 * MAX_REASON_CHARS)}\n"
     try:
-        ensure_state_dir(state_dir)
+        ensure_state_folder(state_dir)
         path = log_file(state_dir)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "a", encoding="utf-8") as handle:
@@ -94,7 +83,7 @@ def record_outcome(state_dir: str | os.PathLike[str], record: dict[str, Any]) ->
     One ``write`` of one line in append mode, so concurrent cycles never
     interleave their records.
     """
-    ensure_state_dir(state_dir)
+    ensure_state_folder(state_dir)
     data = json.dumps(record, ensure_ascii=False, default=str)
     with open(os.path.join(state_dir, CYCLES_FILE), "a", encoding="utf-8") as handle:
         handle.write(data + "\n")

@@ -62,8 +62,21 @@ def install(
             "from by default. Accepted so that older instructions keep working.",
         ),
     ] = False,
+    git: Annotated[
+        bool,
+        typer.Option(
+            "--git",
+            help="Instead of hooks: register acecode's merge driver for the playbook in this "
+            "git repository (.gitattributes and the clone's git config).",
+        ),
+    ] = False,
 ) -> None:
     """Add acecode's hooks (inject the playbook, learn at session end) to Claude Code."""
+    if git:
+        from acecode.cli.merge_cmd import install_git
+
+        return install_git()
+
     try:
         update = installer.install(scope.value)
     except installer.SettingsFileError as exc:
@@ -104,8 +117,18 @@ def _opt_outs() -> list[str]:
     ]
 
 
-def uninstall(scope: scope_option = Scope.user) -> None:
+def uninstall(
+    scope: scope_option = Scope.user,
+    git: Annotated[
+        bool,
+        typer.Option("--git", help="Instead of hooks: remove acecode's git merge driver."),
+    ] = False,
+) -> None:
     """Remove acecode's hooks from a Claude Code settings file; everything else stays."""
+    if git:
+        from acecode.cli.merge_cmd import uninstall_git
+
+        return uninstall_git()
     try:
         update = installer.uninstall(scope.value)
     except installer.SettingsFileError as exc:

@@ -306,9 +306,11 @@ def _curate(
 
 def _ensure_state_dir(playbook_path: Path) -> Path:
     """``.claude/acecode`` beside the playbook, git-ignored even where ``.claude`` is committed."""
+    from acecode.state_folder import ensure_state_folder
+
     state = paths.state_dir_for(playbook_path)
     try:
-        outcomes.ensure_state_dir(state)
+        ensure_state_folder(state)
     except OSError as exc:
         raise PlaybookWriteError(
             f"cannot create {state}: {exc.strerror or exc}; nothing was changed"
@@ -370,7 +372,7 @@ async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Se
     from acecode.consolidation.report import journal_meta, write_report
     from acecode.pipeline.dedup_step import SemanticTools
     from acecode.pipeline.session_size import SessionSize
-    from acecode.store.lock import exclusive_lock
+    from acecode.store.lock import playbook_lock
     from acecode.transcript import MessageWindow, TranscriptStats, iter_messages
 
     inactive = _inactive_reason()
@@ -445,7 +447,7 @@ async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Se
             },
         )
         try:
-            with exclusive_lock(target, settings.lock_timeout):
+            with playbook_lock(target, settings.lock_timeout):
                 report.report_file = str(write_report(target, report.curation))
         except PlaybookError as exc:
             warn(f"could not write the curation report: {exc}")
