@@ -8,8 +8,9 @@ cycle ends with one of four statuses:
   found nothing to add or rate);
 * ``skipped``: it did not try (too small to teach anything, acecode off for
   the project, no messages), with the reason;
-* ``failed``: it tried and could not (no LLM provider, an LLM error, a store
-  error), with the reason.
+* ``failed``: it tried and could not (no LLM provider, an LLM error, a reply
+  without JSON), with the reason. A store error (corrupt playbook, lock
+  timeout) is the caller's to report and leaves no record.
 
 Only ``ok`` and ``nothing-new`` mark a transcript as learned; a skipped or
 failed session stays due, so a resumed session or ``acecode bootstrap``

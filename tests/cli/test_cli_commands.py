@@ -113,5 +113,6 @@ def test_learn_without_a_provider_changes_nothing_and_says_why(env, tmp_path):
     assert "[failed] s.jsonl: no LLM provider is configured" in result.stdout
     log = playbook_of(env).parent / "acecode" / "logs" / "learn.log"
     assert "[failed] s.jsonl: no LLM provider is configured" in log.read_text()
-    doctor = run("doctor", env=env).stdout
+    doctor = run("doctor", env=env, check_exit=1).stdout  # a failed cycle is a problem
+    assert "[problem] " in doctor
     assert "(cli, s.jsonl): failed: no LLM provider is configured" in doctor

@@ -48,7 +48,8 @@ def test_a_folder_learns_every_session_in_it_oldest_first(routed_llm, tmp_path):
     assert result.returncode == 0, result.stderr
     reports = json.loads(result.stdout)
     assert [r["transcript"] for r in reports] == [str(older), str(subagent), str(newer)]
-    assert all(r["status"] == "ok" for r in reports)
+    # learned, and the router's curator proposes nothing: "nothing-new", not "ok"
+    assert all(r["status"] == "nothing-new" for r in reports)
     assert len(llm.bodies) == 6  # reflector and curator for each of the three
 
     again = learn(str(folder), "--skip-subagents", "--json")

@@ -334,8 +334,9 @@ async def run_cycle(
     it is given; any other source skips a session too small to teach
     anything. Never raises for LLM trouble: a failed role yields status
     ``failed`` and the playbook stays as it was. Store errors (corrupt
-    playbook, lock timeout, disk full) are recorded as ``failed`` and raise
-    ``acecode.store.PlaybookError`` for the caller.
+    playbook, lock timeout, disk full) raise ``acecode.store.PlaybookError``
+    for the caller, which says so in one line (the background learner's
+    stderr is learn.log); a refused cycle writes nothing, not even its record.
     """
     from acecode.store.history import new_cycle_id
 
@@ -350,19 +351,12 @@ async def run_cycle(
         started_at=datetime.now().astimezone().isoformat(timespec="seconds"),
         dry_run=dry_run,
     )
-    raised = False
-    try:
-        await _run(report, target, relearn=relearn, settings=settings)
-    except BaseException as exc:  # recorded as failed, then raised for the caller
-        raised = True
-        report.finish(outcomes.FAILED, _failure_reason(exc))
-        raise
-    finally:
-        for warning in report.warnings:
-            warn(warning)
-        report.duration_s = round(time.monotonic() - started, 3)
-        if not dry_run:
-            _record_outcome(report, target, after_error=raised)
+    await _run(report, target, relearn=relearn, settings=settings)
+    for warning in report.warnings:
+        warn(warning)
+    report.duration_s = round(time.monotonic() - started, 3)
+    if not dry_run:
+        _record_outcome(report, target)
     diagnose("cycle_report", report.summary())
     return report
 
@@ -486,14 +480,6 @@ def _choose_provider(report: CycleReport) -> bool:
     return True
 
 
-def _failure_reason(exc: BaseException) -> str:
-    if isinstance(exc, PlaybookError):
-        return str(exc)
-    if isinstance(exc, KeyboardInterrupt):
-        return "interrupted"
-    return f"{type(exc).__name__}: {exc}"
-
-
 def _record_learned(state: Path, report: CycleReport) -> None:
     """Mark the transcript's messages as learned, so later cycles reflect on new ones only."""
     try:
@@ -502,24 +488,16 @@ def _record_learned(state: Path, report: CycleReport) -> None:
         warn(f"{exc}; this session may be learned from again")
 
 
-def _record_outcome(report: CycleReport, target: Path, *, after_error: bool = False) -> None:
-    """One line in learn.log and one record in cycles.jsonl; best effort.
-
-    After a store error the caller's one line says it all: the record then goes only
-    into a state folder that already exists (a refused cycle creates nothing), and a
-    record that cannot be written (same disk, same folder) is not another warning.
-    """
+def _record_outcome(report: CycleReport, target: Path) -> None:
+    """One line in learn.log and one record in cycles.jsonl; best effort."""
     state = paths.state_dir_for(target)
-    if after_error and not state.is_dir():
-        return
     record = report.outcome()
     provider = outcomes.describe_provider(record)
     outcomes.append_log(state, report.summary() + (f" | {provider}" if provider else ""))
     try:
         outcomes.record_outcome(state, record)
     except OSError as exc:
-        if not after_error:
-            warn(f"could not record the cycle's status in {state}: {exc.strerror or exc}")
+        warn(f"could not record the cycle's status in {state}: {exc.strerror or exc}")
 
 
 class _Counted:
