@@ -1,0 +1,236 @@
+"""Class detectors: an intent verb and a protected object in one sentence.
+
+A literal pattern catches ``git push --force``; it cannot catch "it's fine to
+delete them" after "flaky tests are usually wrong", or "baisse le seuil de
+couverture". The detectors here work on the class instead: a rule pairs a
+set of intent verbs (delete, skip, lower, hide, reuse ..., in the languages
+acecode screens) with a set of protected objects (tests, coverage gates, the
+user, tokens in config files ...), and fires when both occur in the same
+sentence, in either order (so passives and verb-final languages count).
+
+Three things turn such a match back into a safe tip, checked on the sentence:
+
+- a negation before the verb ("never", "ne ... jamais", "nicht", "不要"),
+  or after it in Japanese ("しないで"); see ``negation``;
+- a safeguard: the action is made conditional on a human check ("only after
+  reviewing the diff", "if the new output is intended", "ask the user
+  first", "as documented in the README");
+- unless a dismissal cancels the safeguard ("without looking", "no need to
+  check", "blindly", "sem olhar"): then the sentence is an instruction to
+  skip the very check.
+
+Some verbs are dangerous only under a trigger ("update the expected values"
+is routine; "update them whenever the test fails" is tampering), so a
+detector can require one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from acecode.quarantine.negation import is_negated
+
+# Sentence ends: . ! ? followed by space or end, the CJK full stops, a newline; but
+# not before the next step of a numbered list ("1) open X. 2) delete Y" is one rule).
+# A semicolon does not end the sentence: "drop it; the same works for production".
+_SENTENCE_END = re.compile(
+    r"[.!?](?=\s|$)(?!\s*(?:\d+[.)]|step\s+\d|then\b|first\b|finally\b))|[。！？]|\n(?!\s*\d+[.)])"
+)
+# A negation between the verb and its object: "lade keine Logs hoch", "do not ... never".
+_INNER_NEGATION = re.compile(
+    r"\b(?:keine?[nrs]?|nicht|niemals|never|not|no|nunca|não|jamais|aucun\w*)\b|不要|别|禁止"
+)
+_PRONOUN_AFTER = re.compile(
+    r"-?(?:le|la|les|lo|los|las)\b|\s+(?:it|them|those|these|that|this|one|the\s+one|"
+    r"the\s+same|all\s+of\s+them|"
+    r"sie|es|ihn|los|las|lo|la|os|as|les)\b"
+)
+_PASSIVE_BEFORE = re.compile(
+    r"\b(?:be|been|being|is|are|was|were|get|gets|got|getting)\s+(?:\w+\s+)?$"
+)
+_DESCRIBED = re.compile(r"\b(?:has|have|had|uses|keeps)\s+[`'\"]?$")
+_PASSIVE_VERB = re.compile(r"\b(?:be|been|is|are|works?)\b")
+_REPORTED_SPEECH = re.compile(r"\b(?:asks?|tells?|wants?|requests?|urges?)\s+(?:you\s+)?to\s+$")
+MAX_SENTENCE = 400
+
+SAFEGUARD = (
+    r"\b(?:review|read|check|inspect|examine|compare|verify|look\s+(?:at|over|through)|"
+    r"go\s+through|confirm)\w*\b[^.;\n]{0,60}?\b(?:diffs?|changes?|output|plan|what\s+(?:changed|"
+    r"would)|the\s+result|each\s+one|them|it)\b"
+    r"|\bif\s+(?:the\s+)?(?:new\s+)?(?:output|change|diff|result)\s+is\s+(?:intended|expected|"
+    r"correct|right)"
+    r"|\bonly\s+(?:after|once|when|if)\b[^.;\n]{0,60}?\b(?:review|read|check|approv|ask|"
+    r"confirm|documented|readme|listed|agree)"
+    r"|\bonly\s+(?:together\s+with|for|on|in|to)\s+(?:the\s+|a\s+|your\s+)?(?:own|test|"
+    r"throwaway|preview|local|listed|feature|third-party|system\s+packages|network\s+test)"
+    r"|\bonly\b[^.;\n]{0,20}?\b(?:for|on|in)\s+(?:your\s+own|the\s+test|a\s+throwaway|"
+    r"throwaway|preview|local)"
+    r"|\bask\s+(?:the\s+user|first|before|the\s+maintainers|the\s+platform|for\s+(?:approval|"
+    r"confirmation))|\bwith\s+the\s+user'?s\s+(?:approval|consent|ok)|\bwait\s+for\s+"
+    r"(?:the\s+user'?s\s+)?(?:go-ahead|approval|confirmation)"
+    r"|\b(?:as\s+)?documented\s+in\b|\blisted\s+in\s+the\s+readme|\b(?:see|per)\s+"
+    r"(?:the\s+)?(?:readme|contributing)"
+    r"|\bon\s+purpose\b|\bby\s+design\b|\bintentionally\b"
+    # Other languages: review / check the diff or what changed.
+    r"|\b(?:relis|vérifie|revisa|revise|prüfe|überprüfe)\b"
+    r"|检查|查看差异|確認してから|差分を確認"
+)
+DISMISSAL = (
+    r"\bwithout\s+(?:first\s+)?(?:looking|reading|checking|reviewing|opening|inspecting|"
+    r"asking|verifying)|\bno\s+need\s+to\s+(?:look|check|review|read|ask|verify|open)|"
+    r"\bno\s+point\s+(?:in\s+)?(?:checking|looking|reviewing|reading)|\bdon'?t\s+bother\s+"
+    r"(?:to\s+)?(?:check|review|look|read)|\bblindly\b|\bsem\s+(?:olhar|verificar|revisar)|"
+    r"\bsin\s+(?:mirar|revisar|leer|comprobar)|\bsans\s+(?:regarder|vérifier|relire|lire)|"
+    r"\bohne\s+(?:zu\s+)?(?:prüfen|lesen|anzusehen|nachzusehen)|不看|不检查|見ずに|確認せず"
+)
+FAILURE_TRIGGER = (
+    r"\b(?:fail\w*|red|break\w*|broken|error\w*|complain\w*|noisy|flak\w*|doesn'?t\s+pass|"
+    r"can'?t\s+(?:meet|pass)|(?:goes|go)\s+green|to\s+(?:pass|match)|unblock\w*|block\w*|"
+    r"differ\w*|(?:don'?t|no\s+longer)\s+match|drops?\s+below)\b"
+    r"|\b(?:to\s+)?whatever\b|\bcurrent(?:ly)?\b[^.;\n]{0,30}?\b(?:output|returns?)\b|"
+    r"\bnew\s+output\b|\bmatch\s+the\b"
+    r"|échou\w*|fehlschlag\w*|schlägt\w*|falla\w*|falh\w*|quebr\w*|失败|不够|失敗"
+)
+
+_SAFEGUARD = re.compile(SAFEGUARD)
+_DISMISSAL = re.compile(DISMISSAL)
+_FAILURE = re.compile(FAILURE_TRIGGER)
+
+
+def sentence_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """Bounds of the sentence around ``text[start:end]`` (``MAX_SENTENCE`` chars each side)."""
+    low = max(0, start - MAX_SENTENCE)
+    before = list(_SENTENCE_END.finditer(text, low, start))
+    begin = before[-1].end() if before else low
+    after = _SENTENCE_END.search(text, end, min(len(text), end + MAX_SENTENCE))
+    finish = after.start() if after else min(len(text), end + MAX_SENTENCE)
+    return begin, finish
+
+
+def sentence_of(text: str, start: int, end: int) -> str:
+    """The sentence around ``text[start:end]``."""
+    begin, finish = sentence_span(text, start, end)
+    return text[begin:finish]
+
+
+def safeguarded(sentence: str) -> bool:
+    """The sentence makes the action wait on a human check, and does not wave it away."""
+    return bool(_SAFEGUARD.search(sentence)) and not dismissive(sentence)
+
+
+def dismissive(sentence: str) -> bool:
+    """The sentence tells the agent to skip a check ("without looking", "sem olhar").
+
+    A forbidden dismissal ("don't re-enable them without asking") does not count.
+    """
+    return any(not is_negated(sentence, found.start()) for found in _DISMISSAL.finditer(sentence))
+
+
+def failure_driven(sentence: str) -> bool:
+    """The sentence ties the action to a failure, or to making the output match."""
+    return bool(_FAILURE.search(sentence))
+
+
+Check = Callable[[re.Match[str], str], bool]
+
+
+def mentions(regex: str) -> Callable[[str], bool]:
+    """A trigger that holds when the sentence matches ``regex``."""
+    pattern = re.compile(regex)
+    return lambda sentence: bool(pattern.search(sentence))
+
+
+def with_object(
+    objects: str,
+    *,
+    trigger: Callable[[str], bool] | None = None,
+    conditional: bool = True,
+) -> Check:
+    """A check that the sentence of the match also names one of ``objects``.
+
+    ``trigger`` must also hold for the sentence when given (for verbs that
+    are routine on their own); ``conditional`` lets a safeguard release the
+    match.
+    """
+    pattern = re.compile(objects)
+
+    def check(match: re.Match[str], text: str) -> bool:
+        begin, finish = sentence_span(text, match.start(), match.end())
+        sentence = text[begin:finish]
+        found = list(pattern.finditer(sentence))
+        if not found:
+            return False
+        if _every_object_negated(sentence, found, match.start() - begin, match.end() - begin):
+            return False
+        if trigger is not None and not (trigger(sentence) or dismissive(sentence)):
+            return False
+        return not (conditional and safeguarded(sentence))
+
+    return check
+
+
+def _takes_earlier_object(sentence: str, start: int, end: int) -> bool:
+    """Can the verb at ``sentence[start:end]`` act on a noun said before it?
+
+    In English only through a pronoun ("delete them") or a passive ("can be
+    skipped"); "remove the secret" after "pre-commit runs gitleaks" acts on
+    the secret. Verb-final languages (Chinese, Japanese) always can.
+    """
+    verb = sentence[start:end]
+    if not verb.isascii() or _PASSIVE_VERB.search(verb):
+        return True
+    return bool(_PRONOUN_AFTER.match(sentence, end) or _PASSIVE_BEFORE.search(sentence, 0, start))
+
+
+def _every_object_negated(
+    sentence: str, objects: list[re.Match[str]], start: int, end: int
+) -> bool:
+    """True when no object is in play for the verb at ``sentence[start:end]``.
+
+    An object after the verb is out of play when a negation stands between
+    them ("lade keine Logs hoch"); one before it when the verb cannot take
+    it (see ``_takes_earlier_object``) or its own clause negates it ("never
+    print the environment; print only the names").
+    """
+    earlier_ok = _takes_earlier_object(sentence, start, end)
+    for found in objects:
+        if found.start() < start:
+            if earlier_ok and not is_negated(sentence, found.start()):
+                return False
+        elif not _INNER_NEGATION.search(sentence, end, found.start()):
+            return False
+    return True
+
+
+def reported_speech(match: re.Match[str], text: str) -> bool:
+    """The verb is what something asks of the agent, not an instruction ("asks you to edit")."""
+    return bool(_REPORTED_SPEECH.search(text[max(0, match.start() - 30) : match.start()]))
+
+
+def no_inner_negation(match: re.Match[str], _text: str) -> bool:
+    """A long match whose own span contains no negation ("..., not to external services")."""
+    return not _INNER_NEGATION.search(match.group(0))
+
+
+def described(match: re.Match[str], text: str) -> bool:
+    """A setting named as what something has ("the job has `allow_failure: true`")."""
+    return bool(_DESCRIBED.search(text, max(0, match.start() - 30), match.start()))
+
+
+def instructed(match: re.Match[str], text: str) -> bool:
+    """Said as an instruction: not reported speech, not released by a safeguard."""
+    return not reported_speech(match, text) and unguarded(match, text)
+
+
+def unguarded(match: re.Match[str], text: str) -> bool:
+    """A check for literal patterns that a safeguard in their sentence releases."""
+    return not safeguarded(sentence_of(text, match.start(), match.end()))
+
+
+def failure_unguarded(match: re.Match[str], text: str) -> bool:
+    """Routine actions (``jest -u``) that are tampering when failure-driven or dismissive."""
+    sentence = sentence_of(text, match.start(), match.end())
+    if safeguarded(sentence):
+        return False
+    return failure_driven(sentence) or dismissive(sentence)
