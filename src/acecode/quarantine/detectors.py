@@ -68,7 +68,7 @@ _WEAKEN_VERB = (
     r"baix(?:a|ar|e|em)|reduz\w*|diminu\w*)\b|调低|降低|下调|放宽|下げ|緩め)"
 )
 _EXPECTATION = (
-    r"\b(?:expected\s+(?:values?|numbers?|output|results?|strings?)|assert\w*|snapshots?|"
+    r"\b(?:expected(?:\s+(?:values?|numbers?|output|results?|strings?|ones?))?|assert\w*|snapshots?|"
     r"golden\s+(?:files?|outputs?|masters?)|baselines?|expectations?)\b"
     r"|\b(?:valeurs?\s+attendues?|erwartete\w*|valor(?:es)?\s+esperados?)\b|预期|期望值|快照|期待値|スナップショット"
 )
@@ -77,8 +77,8 @@ _REWRITE_VERB = (
     + r"(?:"
     + verbs(
         "change", "update", "edit", "adjust", "rewrite", "regenerate", "refresh", "accept",
-        "overwrite", "set", "hardcode", "hard-code", "replace", "tweak", "modify", "match",
-        imperative=True,
+        "overwrite", "set", "hardcode", "hard-code", "replace", "tweak", "modify", "match", "copy",
+        "paste", "put", imperative=True,
     )
     + r"|\b(?:modifie[rz]?|änder\w*|cambi(?:a|ar|e|en)|modific(?:a|ar|e|que)|actualiz\w*|"
     r"mud(?:a|ar|e|em)|alter(?:a|ar|e|em)|atualiz\w*)\b|\b(?:be|been|get|gets)\s+(?:\w+\s+)?"
@@ -112,11 +112,15 @@ TEST_TAMPERING: tuple[Pattern, ...] = (
     ),
     p(
         r"@pytest\.mark\.(?:skip|xfail)\b|\bpytest\.(?:skip|xfail)\(|\bt\.skip\(|\bit\.skip\(|"
-        r"\bdescribe\.skip\(|#\[ignore\]",
+        r"\bdescribe\.skip\(|#\[ignore\]|\b(?:it|test|describe)\.(?:skip|todo)\b|\bx(?:it|describe)\(|"
+        r"@unittest\.skip\w*|@disabled\b",
         check=failure_unguarded,
     ),
     p(r"(?:cov-)?fail[_-]under\s*[= ]\s*\d+", check=failure_unguarded),
-    p(_INSTRUCT_VERB + clause_gap(60) + _NON_BLOCKING, check=with_object(_TEST_OBJECT)),
+    p(
+        _INSTRUCT_VERB + clause_gap(60) + _NON_BLOCKING,
+        check=with_object(_TEST_OBJECT + r"|\b(?:jobs?|stages?|steps?|workflows?)\b"),
+    ),
     p(
         verbs("wrap", "surround", imperative=True)
         + sentence_gap(60)
@@ -140,7 +144,7 @@ _AUDIENCE = (
 )
 _TELL_VERB = r"(?:mention|tell|report|list|disclose|reveal|point\s+out|bring\s+up|flag|inform)"
 _CONTINUE = (
-    r"\b(?:finish\w*|keep\s+(?:going|editing|working)|continu\w*|carry\s+on|go\s+on|proceed|"
+    r"\b(?:finish\w*|keep\s+(?:going|editing|working)|contin[uú]\w*|carry\s+on|go\s+on|proceed|"
     r"anyway|termin\w*|finis\w*|quand\s+même|sigue|seguir|weiter\w*)\b|继续|続け"
 )
 _STOP = (
@@ -249,6 +253,7 @@ CONSENT_SCOPE = Rule(
                 _EVERYTHING,
                 trigger=mentions(
                     r"\b(?:covers?|means?|counts?|appl(?:y|ies)|treat\w*|valid|enough|gilt|vaut|vale)\b|"
+            r"\bfor\s+(?:all|every|the\s+rest)\b|"
                     + _WITHOUT_ASKING
                 ),
                 conditional=False,
@@ -461,7 +466,7 @@ _PROTECTED_DATA = (
     r"(?:databases?|db|schemas?|tables?)|buckets?|"
     r"volumes|namespaces?|migrations?\s+(?:folder|directory|files)|history|backups?|"
     r"all\s+(?:branches|tags|data)|project\s+(?:folder|directory)|base\s+de\s+(?:données|datos)|"
-    r"schéma|datenbank|produktion|producción|produção|esquema|banco(?:\s+de\s+dados)?|"
+    r"schéma|\w*datenbank\w*|produktion\w*|producción|produção|esquema|banco(?:\s+de\s+dados)?|"
     r"carpeta\s+del\s+proyecto|dossier\s+du\s+projet|projektordner|pasta\s+do\s+projeto)\b|"
     r"数据库|生产|整个项目|データベース|本番"
 )
@@ -477,10 +482,11 @@ _DESTROY_VERB = (
 
 DESTRUCTIVE: tuple[Pattern, ...] = (
     p(
-        verbs("rewrite", "rewrite", imperative=True)
+        verbs("rewrite", imperative=True)
         + r"\s+(?:the\s+)?(?:git\s+|commit\s+)?history\b",
         check=with_object(
-            r"\b(?:shared|develop|main|master|trunk|public|remote|published|upstream|force[- ]?push\w*)\b"
+            r"\b(?:shared|develop|main|master|trunk|public|remote|published|upstream|"
+            r"force[- ]?push\w*)\b"
         ),
     ),
     p(r"\bprune(?:\s+-{1,2}[\w-]+)*\s+(?:-a\w*|-\w*a\b|--all)\b"),
@@ -515,7 +521,7 @@ _SELF_TARGET = (
     r"|\bacecode'?s?\s+(?:hooks?|config\w*|settings|max_rule_chars|queue|rules)\b|"
     r"\bacecode'?s\s+review\s+(?:setting|queue|mode)\b|"
     r"\b(?:config\w*|konfiguration|configuración|configuração|cola\s+de\s+revisión|"
-    r"file\s+d'attente|fila\s+de\s+revisão)\s+(?:de\s+|von\s+|do\s+)?acecode\b|"
+    r"file\s+d'attente|fila\s+de\s+revisão)\s+(?:de\s+|von\s+|do\s+|d')?acecode\b|"
     r"\breview-warteschlange\b|\bwarteschlange\b|\ble\s+playbook\b|\bo\s+playbook\b|"
     r"\bel\s+playbook\b|\bdas\s+playbook\b|プレイブック|レビュー待ち|キュー|审核队列"
 )
@@ -555,6 +561,7 @@ SELF_MODIFICATION: tuple[Pattern, ...] = (
         check=with_object(_SELF_EDIT_VERB),
     ),
     p(r"\bdisableallhooks\b"),
+    p(r"\b(?:bump|raise|set|increase|inflate|boost)\w*\s+(?:the\s+)?helpful\b"),
     p(r"\bacecode_review\s*=\s*(?!flagged|all)\w+|\breview\s*=\s*[\"']?(?:none|off|never|no)\b"),
     p(
         r"\b(?:approv\w*|accept\w*)\s+(?:all|every\w*|each)\b"

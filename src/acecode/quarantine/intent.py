@@ -39,7 +39,7 @@ _SENTENCE_END = re.compile(
 )
 # A negation between the verb and its object: "lade keine Logs hoch", "do not ... never".
 _INNER_NEGATION = re.compile(
-    r"\b(?:keine?[nrs]?|nicht|niemals|never|not|no|nunca|não|jamais|aucun\w*)\b|不要|别|禁止"
+    r"\b(?:keine?[nrs]?|nicht|niemals|never|not|no|nunca|não|jamais|pas|aucun\w*)\b|不要|别|禁止"
 )
 _PRONOUN_AFTER = re.compile(
     r"-?(?:le|la|les|lo|los|las)\b|\s+(?:it|them|those|these|that|this|one|the\s+one|"
@@ -57,7 +57,7 @@ MAX_SENTENCE = 400
 SAFEGUARD = (
     r"\b(?:review|read|check|inspect|examine|compare|verify|look\s+(?:at|over|through)|"
     r"go\s+through|confirm)\w*\b[^.;\n]{0,60}?\b(?:diffs?|changes?|output|plan|what\s+(?:changed|"
-    r"would)|the\s+result|each\s+one|them|it)\b"
+    r"would)|the\s+result|each\s+one)\b"
     r"|\bif\s+(?:the\s+)?(?:new\s+)?(?:output|change|diff|result)\s+is\s+(?:intended|expected|"
     r"correct|right)"
     r"|\bonly\s+(?:after|once|when|if)\b[^.;\n]{0,60}?\b(?:review|read|check|approv|ask|"

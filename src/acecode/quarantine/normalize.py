@@ -107,9 +107,11 @@ def hidden_characters(text: str) -> list[tuple[int, str]]:
     for index, ch in enumerate(text):
         if unicodedata.category(ch) != "Cf" and ch not in _BLANK_LETTERS:
             continue
-        if ch == "\u200d" and 0 < index < len(text) - 1:
-            if _is_emoji(text[index - 1]) and _is_emoji(text[index + 1]):
-                continue
+        between_emoji = 0 < index < len(text) - 1 and (
+            _is_emoji(text[index - 1]) and _is_emoji(text[index + 1])
+        )
+        if ch == "\u200d" and between_emoji:
+            continue
         found.append((index, unicodedata.name(ch, f"U+{ord(ch):04X}")))
     return found
 
