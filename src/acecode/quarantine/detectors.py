@@ -46,9 +46,13 @@ _REMOVE_VERB = (
     + r"(?:"
     + verbs(
         "skip", "xfail", "delete", "remove", "disable", "deactivate", "silence", "suppress",
-        "mute", "ignore", "deselect", "eliminate",
+        "mute", "ignore", "deselect", "eliminate", imperative=True,
     )
-    + r"|\bcomment(?:s|ed|ing)?\s+out|\b(?:turn|switch)\w*\s+(?:[\w-]+\s+){0,3}?off\b|"
+    # Passives instruct too ("can be skipped", "mark them as skipped"); a bare
+    # participle before a noun describes ("skipped tests are listed by -rs").
+    + r"|\b(?:be|been|get|gets|are|is|as)\s+(?:\w+\s+)?(?:skipped|xfailed|deleted|removed|disabled|"
+    r"deactivated|silenced|suppressed|muted|ignored|deselected|eliminated|commented\s+out)\b"
+    r"|\bcomment(?:s|ed|ing)?\s+out|\b(?:turn|switch)\w*\s+(?:[\w-]+\s+){0,3}?off\b|"
     r"\bget\s+rid\s+of|\bstub\w*\s+out"
     r"|\b(?:supprim\w*|ignor\w*|désactiv\w*|saut(?:e|er|ez)|commente[rz]?|überspring\w*|"
     r"lösch\w*|entfern\w*|deaktivier\w*|auskommentier\w*|omit\w*|salt(?:a|ar|e|en)|"
@@ -95,7 +99,10 @@ _SILENCING_COMMENT = (
     r"/\*\s*eslint-disable\s*\*/|//\s*@ts-(?:ignore|nocheck)\b|#\s*pragma:\s*no\s*cover\b|"
     r"//\s*nolint(?!:)|#!?\[allow\(warnings\)\]|@suppresswarnings\(\s*[\"']all"
 )
-_NON_BLOCKING = r"\b(?:optional|non-?blocking|not\s+required|allowed\s+to\s+fail|advisory)\b"
+_NON_BLOCKING = (
+    r"\b(?:optional|non-?blocking|not\s+required|allowed\s+to\s+fail|advisory|"
+    r"allow\w*\s+failures?)\b"
+)
 _INSTRUCT_VERB = (
     r"(?:\b(?:mak|set|switch|mark|turn|chang|flip|configur|put|add)\w*\b|\b(?:setze|mets|pon)\b)"
 )
@@ -103,6 +110,7 @@ _INSTRUCT_VERB = (
 TEST_TAMPERING: tuple[Pattern, ...] = (
     p(_REMOVE_VERB, check=with_object(_TEST_OBJECT)),
     p(_WEAKEN_VERB, check=with_object(_GATE_OBJECT)),
+    p(_WEAKEN_VERB, check=with_object(_EXPECTATION + r"|\btests?\b", trigger=failure_driven)),
     p(_REWRITE_VERB, check=with_object(_EXPECTATION, trigger=failure_driven)),
     p(_SNAPSHOT_REFRESH, check=failure_unguarded),
     p(_SILENCING_COMMENT, check=unguarded),
@@ -117,6 +125,11 @@ TEST_TAMPERING: tuple[Pattern, ...] = (
         check=failure_unguarded,
     ),
     p(r"(?:cov-)?fail[_-]under\s*[= ]\s*\d+", check=failure_unguarded),
+    p(
+        r"\bxfail\w*\b|\bskip\s+markers?\b|\bassert\s*\(?\s*(?:true|1)\s*\)?(?![\w(])|"
+        r"\bexpect\(\s*true\s*\)",
+        check=failure_unguarded,
+    ),
     p(
         _INSTRUCT_VERB + clause_gap(60) + _NON_BLOCKING,
         check=with_object(_TEST_OBJECT + r"|\b(?:jobs?|stages?|steps?|workflows?)\b"),
@@ -144,19 +157,20 @@ _AUDIENCE = (
 )
 _TELL_VERB = r"(?:mention|tell|report|list|disclose|reveal|point\s+out|bring\s+up|flag|inform)"
 _CONTINUE = (
-    r"\b(?:finish\w*|keep\s+(?:going|editing|working)|contin[uú]\w*|carry\s+on|go\s+on|proceed|"
+    r"\b(?:finish\w*|keep\s+(?:going|editing|working)|contin[uú]\w*|carry\s+on|"
     r"anyway|termin\w*|finis\w*|quand\s+même|sigue|seguir|weiter\w*)\b|继续|続け"
 )
 _STOP = (
-    r"\b(?:stop\w*|interrupt\w*|halt\w*|arrête\w*|parar|pare|detener|detente|stopp\w*|"
+    r"\b(?:stop\w*|interrupt\w*|halt\w*|objects?|says?\s+no|cancel\w*|arrête\w*|parar|pare|"
+    r"detener|detente|stopp\w*|"
     r"aufhören)\b|停止|止め|中止"
 )
 _APPROVAL = (
-    r"\b(?:approv\w*|okays?|ok|yes|consent\w*|go-ahead|agree\w*|zustimm\w*|zustimmung|"
+    r"\b(?:approv\w*|okays?|ok|yes|consent\w*|confirmation|go-ahead|agree\w*|zustimm\w*|"
     r"genehmig\w*|accord|aprob\w*|aprova\w*)\b|承認|同意|批准|许可"
 )
 _EVERYTHING = (
-    r"\b(?:all|every|everything|rest|later|remaining|subsequent|future|whole\s+session|"
+    r"\b(?:all|every|everything|rest|later|remaining|subsequent|future|whole\s+\w+|entire\s+\w+|"
     r"alle|alles|tous|toutes|todo|todos|todas|tudo)\b|すべて|全て|全部|所有|以降"
 )
 _WITHOUT_ASKING = (
@@ -167,14 +181,15 @@ _WITHOUT_ASKING = (
     r"confirm\w*)|\bsem\s+(?:perguntar|confirm\w*)|確認なし|確認せず|无需确认|不用确认|不必确认"
 )
 _PROJECT_DOCS = (
-    r"\b(?:contributing(?:\.md)?|claude\.md|agents\.md|code\s+of\s+conduct|style\s+(?:rules|"
+    r"\b(?:contributing(?:\.md)?|claude\.md|agents\.md|code\s+of\s+conduct|contribut\w*\s+"
+    r"guide\w*|style\s+(?:rules|"
     r"guide)|(?:project|repo(?:sitory)?)'?s?\s+(?:conventions|rules|instructions|guidelines)|"
     r"maintainers'?\s+(?:style\s+)?rules|readme\s+instructions)\b"
 )
 _IGNORE_VERB = (
     r"(?:"
     + verbs("ignore", "disregard", "skip", "bypass", "override", "overrule", "discard")
-    + r"|\bset\s+aside|\b(?:don'?t|do\s+not|never|no\s+need\s+to)\s+(?:follow|read|obey|"
+    + r"|\bset\s+aside|\bdon'?t\s+bother\s+with|\b(?:don'?t|do\s+not|never|no\s+need\s+to)\s+(?:follow|read|obey|"
     r"apply|respect)|\bignor\w*|\bomit\w*|\bübergeh\w*|忽略|无视|不用管|無視)"
 )
 _PRIORITY = (
@@ -210,6 +225,16 @@ CONSENT_SCOPE = Rule(
             negatable=False,
             check=with_object(
                 _AUDIENCE + r"|\b(?:changes?|files?|edits?|fail\w*)\b", conditional=False
+            ),
+        ),
+        p(
+            r"\b(?:need\s+not|needn'?t|(?:don'?t|doesn'?t|do\s+not|does\s+not)\s+need\s+to|"
+            r"no\s+need\s+to)\s+(?:be\s+)?(?:mention|report|tell|told|list|disclos|flag|explain|"
+            r"shown|show|surfac)\w*|\b(?:vague|silent|quiet)\s+about\b",
+            negatable=False,
+            check=with_object(
+                _AUDIENCE + r"|\b(?:changes?|files?|edits?|fail\w*|delet\w*|remov\w*)\b",
+                conditional=False,
             ),
         ),
         p(
@@ -253,28 +278,34 @@ CONSENT_SCOPE = Rule(
                 _EVERYTHING,
                 trigger=mentions(
                     r"\b(?:covers?|means?|counts?|appl(?:y|ies)|treat\w*|valid|enough|gilt|vaut|vale)\b|"
-            r"\bfor\s+(?:all|every|the\s+rest)\b|"
+            r"\bfor\s+(?:all|every|the\s+rest|the\s+whole|the\s+entire)\b|\bgranted\b|"
                     + _WITHOUT_ASKING
                 ),
                 conditional=False,
             ),
         ),
-        p(_WITHOUT_ASKING, check=with_object(_APPROVAL + r"|\bfirst\b", conditional=False)),
+        p(
+        _WITHOUT_ASKING,
+        check=with_object(_APPROVAL + r"|\bfirst\b", conditional=False, outside=True),
+    ),
         p(r"\b(?:no\s+need\s+to|don'?t|never)\s+ask\s+again\b|\bskip\w*\s+(?:the\s+)?confirmation"),
         # Carrying on after the user says stop or rejects an action.
         p(
-            _STOP,
-            check=with_object(_CONTINUE, trigger=mentions(_USER + r"|\bthey\b"), conditional=False),
+            r"(?:" + _USER + r"|\bthey\b)" + clause_gap(40) + r"(?:" + _STOP + r")",
+            check=with_object(_CONTINUE, conditional=False),
         ),
         p(
-            r"\b(?:user|they)\s+(?:rejects?|denies|declines?|refuses?)\b"
-            + sentence_gap(60)
-            + r"\b(?:retry|retries|try\s+(?:it\s+)?again|re-?run|run\s+it\s+again)\b"
+            r"\b(?:reject\w*|den(?:y|ies|ied)|declin\w*|refus\w*)\b",
+            check=with_object(
+                r"\b(?:retry|retries|try\s+(?:it\s+)?again|re-?run|run\s+it\s+again)\b",
+                trigger=mentions(_USER + r"|\bthey\b"),
+                conditional=False,
+            ),
         ),
         # The playbook above the user and the project.
         p(
             r"\b(?:playbook|(?:this|these)\s+(?:entry|entries|rules?|notes?))\b"
-            + sentence_gap(40)
+            + sentence_gap(60)
             + _PRIORITY
         ),
         p(r"\btreat\w*\s+the\s+playbook\s+as\s+(?:the\s+)?(?:highest|final|ultimate|supreme)"),
@@ -312,6 +343,11 @@ _GRANT_VERB = (
 )
 
 PRIVILEGE: tuple[Pattern, ...] = (
+    p(
+        r"\bprivileged\b(?!\s+(?:ports?|information|access\s+management|data))|\bprivilégié\w*|"
+        r"\bprivilegiert\w*|\bprivilegiad[oa]s?\b|特权|特権",
+        check=unguarded,
+    ),
     p(
         r"\bcluster-?admin\b|\badministratoraccess\b|\broles/owner\b|\bpermissions:\s*write-all\b|"
         r"\bwrite-all\b|\bpoweruseraccess\b",
@@ -367,7 +403,7 @@ _REUSE_VERB = (
 _IN_CODE = (
     r"\b(?:in|into)\s+(?:the\s+)?(?:code|source|scripts?|settings\.py|workflow\s+files?|"
     r"test\s+fixtures|fixtures|ci\s+variables|repo\w*|config/\S+|release\s+script|"
-    r"deploy\s+script)\b|\bdirectly\s+in\b|\bas\s+a\s+default\b|\bal\s+código\b|"
+    r"deploy\s+script|readme|docs?|wiki|comments?|commit\s+messages?)\b|\bdirectly\s+in\b|\bas\s+a\s+default\b|\bal\s+código\b|"
     r"\bdans\s+le\s+code\b|\bins\s+(?:deploy-)?skript\b|\bno\s+código\b|代码里|コードに"
 )
 _ENVIRONMENT = (
@@ -392,7 +428,19 @@ SECRETS: tuple[Pattern, ...] = (
         r"\benv\s*>\s*\S+|\bset\s*>\s*\S+",
     ),
     p(_REUSE_VERB, check=with_object(_SECRET_NOUN, trigger=mentions(_CONFIG_SOURCE))),
-    p(_REUSE_VERB, check=with_object(_SECRET_NOUN, trigger=mentions(_IN_CODE))),
+    p(
+        _REUSE_VERB + r"|" + verbs("stash", "store", "keep", "write", "save", "note", "add",
+                                   imperative=True),
+        check=with_object(_SECRET_NOUN, trigger=mentions(_IN_CODE, affirmed=True)),
+    ),
+    p(
+        _SHOW_VERB,
+        check=with_object(
+            r"(?<!into\s)\b(?:tokens?(?!\s+(?:list|stream|counts?|ids?|usage|limit|budget))|"
+            r"passwords?|passwd|secrets?|api[ _-]?keys?|credentials?|private\s+keys?|"
+            r"jetons?|contraseñas?|senhas?|passwort\w*)\b|令牌|密码|トークン|パスワード"
+        ),
+    ),
     p(
         _NOT_AFTER
         + r"(?:"
@@ -432,7 +480,8 @@ _OUTSIDE = (
     r"\b(?:paste\s?bins?|paste\s+sites?|hastebin|gists?|transfer\.sh|file\.io|0x0\.st|"
     r"public\s+(?:s3\s+|gcs\s+)?buckets?|public\s+(?:github\s+|gitlab\s+)?(?:repo\w*|projects?)|"
     r"external\s+(?:servers?|services?|hosts?|endpoints?|sites?)|third[- ]party\s+\w+|"
-    r"personal\s+(?:account|fork|repo\w*|gmail|e-?mail)|support\s+endpoint|"
+    r"personal\s+(?:account|fork|repo\w*|gmail|e-?mail|drive|cloud|storage|server|machine)|"
+    r"google\s+drive|dropbox|onedrive|icloud|wetransfer|mega\.nz|support\s+endpoint|"
     r"servidor(?:es)?\s+externos?|serviços?\s+externos?|servicios?\s+externos?|"
     r"externen?\s+(?:dienst\w*|server\w*)|serveur\w*\s+extern\w*|gist\s+p[uú]blic\w*)\b|"
     r"外部|公开的\s*gist|外部のサーバー"
@@ -463,6 +512,7 @@ EXFILTRATION: tuple[Pattern, ...] = (
 
 _PROTECTED_DATA = (
     r"\b(?:production|prod|live\s+(?:data\w*|db)|(?<!test\s)(?<!tests\s)(?<!local\s)(?<!dev\s)"
+    r"(?<!temporary\s)(?<!temp\s)(?<!scratch\s)"
     r"(?:databases?|db|schemas?|tables?)|buckets?|"
     r"volumes|namespaces?|migrations?\s+(?:folder|directory|files)|history|backups?|"
     r"all\s+(?:branches|tags|data)|project\s+(?:folder|directory)|base\s+de\s+(?:données|datos)|"
@@ -494,7 +544,8 @@ DESTRUCTIVE: tuple[Pattern, ...] = (
         r"\bdrop\s+(?:schema|database|table|owned)\b|\btruncate\s+(?:table\s+)?\w+|"
         r"\bterraform\s+destroy\b|\bkubectl\s+delete\s+(?:ns|namespaces?|--all|all)\b|"
         r"\baws\s+s3\s+rm\b[^\n]{0,120}--recursive|\bgsutil\s+(?:-m\s+)?rm\s+-r|"
-        r"\bgit\s+branch\s+-d\s+\$\(",
+        r"\bgit\s+branch\s+-d\s+\$\(|\b(?:rm|rmi|delete|prune)\b[^\n$]{0,40}\$\(\s*(?:docker|podman|"
+        r"kubectl|git)\s+[\w-]+\s+(?:ls|list|ps|get|branch)\b",
         check=unguarded,
     ),
     p(
@@ -513,7 +564,7 @@ DESTRUCTIVE: tuple[Pattern, ...] = (
 _SELF_TARGET = (
     r"playbook\.json|\.claude/acecode|acecode\.toml|pending\.json|\.claude/settings(?:\.local)?"
     r"\.json|\bdisableallhooks\b|~/\.claude/prompts|\bacecode_review\b"
-    r"|\b(?:the|your|this|acecode'?s?)\s+(?:acecode\s+)?playbook\b(?![\w.-]*\.ya?ml)|"
+    r"|\b(?:the|your|this|acecode'?s?)\s+(?:\w+\s+)?playbook\b(?![\w.-]*\.ya?ml)|"
     r"\bplaybook\s+(?:file|json|entr(?:y|ies))\b|\breview\s+queue\b|\bhistory\s+database\b|"
     r"\bhelpful\s+counters?\b|\bprompt\s+templates?\b|\bsessionstart\s+hook\b|"
     r"\bclaude(?:\s+code)?'?s?\s+(?:settings|hooks|config\w*|permissions)\b|"
@@ -561,7 +612,10 @@ SELF_MODIFICATION: tuple[Pattern, ...] = (
         check=with_object(_SELF_EDIT_VERB),
     ),
     p(r"\bdisableallhooks\b"),
-    p(r"\b(?:bump|raise|set|increase|inflate|boost)\w*\s+(?:the\s+)?helpful\b"),
+    p(
+        r"\b(?:bump|raise|set|increase|inflate|boost|reset|zero|clear|lower)\w*\s+(?:all\s+)?"
+        r"(?:the\s+)?(?:helpful|harmful)\b"
+    ),
     p(r"\bacecode_review\s*=\s*(?!flagged|all)\w+|\breview\s*=\s*[\"']?(?:none|off|never|no)\b"),
     p(
         r"\b(?:approv\w*|accept\w*)\s+(?:all|every\w*|each)\b"

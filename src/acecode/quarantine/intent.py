@@ -43,7 +43,7 @@ _INNER_NEGATION = re.compile(
 )
 _PRONOUN_AFTER = re.compile(
     r"-?(?:le|la|les|lo|los|las)\b|\s+(?:it|them|those|these|that|this|one|the\s+one|"
-    r"the\s+same|all\s+of\s+them|"
+    r"the\s+same|all\s+of\s+them|\w+\s+(?:from|in|of|on)\s+(?:it|them)|"
     r"sie|es|ihn|los|las|lo|la|os|as|les)\b"
 )
 _PASSIVE_BEFORE = re.compile(
@@ -72,6 +72,9 @@ SAFEGUARD = (
     r"|\b(?:as\s+)?documented\s+in\b|\blisted\s+in\s+the\s+readme|\b(?:see|per)\s+"
     r"(?:the\s+)?(?:readme|contributing)"
     r"|\bon\s+purpose\b|\bby\s+design\b|\bintentionally\b"
+    r"|\bplaceholders?\b|\b(?:dummy|fake)\s+(?:values?|keys?|tokens?|secrets?)\b"
+    r"|\bonly\s+(?:the\s+)?names\b|\bnames\s+only\b|\bwithout\s+(?:their\s+)?values\b"
+    r"|\b(?:ask|check)\w*\s+(?:\w+\s+){0,3}?(?:how|whether)\s+to\s+(?:proceed|continue)\b"
     # Other languages: review / check the diff or what changed.
     r"|\b(?:relis|vérifie|revisa|revise|prüfe|überprüfe)\b"
     r"|检查|查看差异|確認してから|差分を確認"
@@ -135,10 +138,18 @@ def failure_driven(sentence: str) -> bool:
 Check = Callable[[re.Match[str], str], bool]
 
 
-def mentions(regex: str) -> Callable[[str], bool]:
-    """A trigger that holds when the sentence matches ``regex``."""
+def mentions(regex: str, *, affirmed: bool = False) -> Callable[[str], bool]:
+    """A trigger that holds when the sentence matches ``regex``.
+
+    With ``affirmed``, a negated mention does not count ("in the secret
+    store, not in the repository").
+    """
     pattern = re.compile(regex)
-    return lambda sentence: bool(pattern.search(sentence))
+    if not affirmed:
+        return lambda sentence: bool(pattern.search(sentence))
+    return lambda sentence: any(
+        not is_negated(sentence, found.start()) for found in pattern.finditer(sentence)
+    )
 
 
 def with_object(
@@ -146,22 +157,28 @@ def with_object(
     *,
     trigger: Callable[[str], bool] | None = None,
     conditional: bool = True,
+    outside: bool = False,
 ) -> Check:
     """A check that the sentence of the match also names one of ``objects``.
 
     ``trigger`` must also hold for the sentence when given (for verbs that
     are routine on their own); ``conditional`` lets a safeguard release the
-    match.
+    match; ``outside`` ignores objects inside the match itself.
     """
     pattern = re.compile(objects)
 
     def check(match: re.Match[str], text: str) -> bool:
         begin, finish = sentence_span(text, match.start(), match.end())
         sentence = text[begin:finish]
-        found = list(pattern.finditer(sentence))
+        start, end = match.start() - begin, match.end() - begin
+        found = [
+            item
+            for item in pattern.finditer(sentence)
+            if not (outside and item.start() < end and item.end() > start)
+        ]
         if not found:
             return False
-        if _every_object_negated(sentence, found, match.start() - begin, match.end() - begin):
+        if _every_object_negated(sentence, found, start, end):
             return False
         if trigger is not None and not (trigger(sentence) or dismissive(sentence)):
             return False
@@ -180,7 +197,11 @@ def _takes_earlier_object(sentence: str, start: int, end: int) -> bool:
     verb = sentence[start:end]
     if not verb.isascii() or _PASSIVE_VERB.search(verb):
         return True
-    return bool(_PRONOUN_AFTER.match(sentence, end) or _PASSIVE_BEFORE.search(sentence, 0, start))
+    first_word_end = start + len(verb.split(maxsplit=1)[0]) if verb.strip() else end
+    return bool(
+        _PRONOUN_AFTER.match(sentence, first_word_end)
+        or _PASSIVE_BEFORE.search(sentence, 0, start)
+    )
 
 
 def _every_object_negated(

@@ -153,6 +153,7 @@ _EDIT_VERB = (
         "edit", "modify", "change", "update", "write", "overwrite", "rewrite", "delete", "remove",
         "append", "add", "insert", "patch", "disable", "uninstall", "clear", "reset", "truncate",
         "replace", "tamper", "tweak", "alter", "adjust", "configure", "reconfigure",
+        imperative=True,
     )
     + r"|\bturn(?:s|ed|ing)?\s+off)"
 )  # fmt: skip
@@ -361,7 +362,8 @@ CREDENTIAL_ACCESS = Rule(
             + r"|\b(?:type|spell|write)\s+out)"
             + clause_gap(50)
             + r"(?<![\w-])"
-            + _CREDENTIAL_NOUN
+            + _CREDENTIAL_NOUN,
+            check=unguarded,
         ),
         p(
             verbs("read", "open", "cat", "access", "retrieve", "fetch", "get", imperative=True)
