@@ -27,7 +27,9 @@ detector can require one.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
+from functools import lru_cache
 
 from acecode.quarantine.negation import is_negated
 
@@ -101,13 +103,30 @@ _DISMISSAL = re.compile(DISMISSAL)
 _FAILURE = re.compile(FAILURE_TRIGGER)
 
 
+# The few texts being screened at a time (one text, its de-obfuscated and decoded forms).
+TEXT_CACHE = 16
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def _sentence_ends(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Starts and ends of every sentence break in ``text``, computed once per text."""
+    breaks = list(_SENTENCE_END.finditer(text))
+    return tuple(found.start() for found in breaks), tuple(found.end() for found in breaks)
+
+
+@lru_cache(maxsize=TEXT_CACHE * 8)
+def _occurrences(pattern: re.Pattern[str], text: str) -> tuple[tuple[int, int], ...]:
+    """Spans of ``pattern`` in ``text``, computed once per text and pattern."""
+    return tuple(found.span() for found in pattern.finditer(text))
+
+
 def sentence_span(text: str, start: int, end: int) -> tuple[int, int]:
     """Bounds of the sentence around ``text[start:end]`` (``MAX_SENTENCE`` chars each side)."""
-    low = max(0, start - MAX_SENTENCE)
-    before = list(_SENTENCE_END.finditer(text, low, start))
-    begin = before[-1].end() if before else low
-    after = _SENTENCE_END.search(text, end, min(len(text), end + MAX_SENTENCE))
-    finish = after.start() if after else min(len(text), end + MAX_SENTENCE)
+    starts, ends = _sentence_ends(text)
+    before = bisect_right(ends, start) - 1
+    begin = max(ends[before] if before >= 0 else 0, start - MAX_SENTENCE, 0)
+    after = bisect_left(starts, end)
+    finish = min(starts[after] if after < len(starts) else len(text), end + MAX_SENTENCE)
     return begin, finish
 
 
@@ -117,11 +136,17 @@ def sentence_of(text: str, start: int, end: int) -> str:
     return text[begin:finish]
 
 
+# A long text repeats the same sentence for every verb in it; remember the answers.
+SENTENCE_CACHE = 4096
+
+
+@lru_cache(maxsize=SENTENCE_CACHE)
 def safeguarded(sentence: str) -> bool:
     """The sentence makes the action wait on a human check, and does not wave it away."""
     return bool(_SAFEGUARD.search(sentence)) and not dismissive(sentence)
 
 
+@lru_cache(maxsize=SENTENCE_CACHE)
 def dismissive(sentence: str) -> bool:
     """The sentence tells the agent to skip a check ("without looking", "sem olhar").
 
@@ -130,6 +155,7 @@ def dismissive(sentence: str) -> bool:
     return any(not is_negated(sentence, found.start()) for found in _DISMISSAL.finditer(sentence))
 
 
+@lru_cache(maxsize=SENTENCE_CACHE)
 def failure_driven(sentence: str) -> bool:
     """The sentence ties the action to a failure, or to making the output match."""
     return bool(_FAILURE.search(sentence))
@@ -172,9 +198,11 @@ def with_object(
         sentence = text[begin:finish]
         start, end = match.start() - begin, match.end() - begin
         found = [
-            item
-            for item in pattern.finditer(sentence)
-            if not (outside and item.start() < end and item.end() > start)
+            (low - begin, high - begin)
+            for low, high in _occurrences(pattern, text)
+            if low >= begin
+            and high <= finish
+            and not (outside and low < match.end() and high > match.start())
         ]
         if not found:
             return False
@@ -199,13 +227,12 @@ def _takes_earlier_object(sentence: str, start: int, end: int) -> bool:
         return True
     first_word_end = start + len(verb.split(maxsplit=1)[0]) if verb.strip() else end
     return bool(
-        _PRONOUN_AFTER.match(sentence, first_word_end)
-        or _PASSIVE_BEFORE.search(sentence, 0, start)
+        _PRONOUN_AFTER.match(sentence, first_word_end) or _PASSIVE_BEFORE.search(sentence, 0, start)
     )
 
 
 def _every_object_negated(
-    sentence: str, objects: list[re.Match[str]], start: int, end: int
+    sentence: str, objects: list[tuple[int, int]], start: int, end: int
 ) -> bool:
     """True when no object is in play for the verb at ``sentence[start:end]``.
 
@@ -215,11 +242,11 @@ def _every_object_negated(
     print the environment; print only the names").
     """
     earlier_ok = _takes_earlier_object(sentence, start, end)
-    for found in objects:
-        if found.start() < start:
-            if earlier_ok and not is_negated(sentence, found.start()):
+    for low, _high in objects:
+        if low < start:
+            if earlier_ok and not is_negated(sentence, low):
                 return False
-        elif not _INNER_NEGATION.search(sentence, end, found.start()):
+        elif not _INNER_NEGATION.search(sentence, end, low):
             return False
     return True
 
