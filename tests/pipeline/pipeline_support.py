@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -36,11 +37,16 @@ class RoutedLLM:
 
     ``router(system, prompt) -> reply text`` lets concurrent cycles each get
     their own scripted answers; every request body is kept for assertions.
+    The safety review's requests go to ``safety`` when given, else they are
+    answered "safe" for every text, as a reviewer with no objection would.
     """
 
-    def __init__(self, server: HTTPServer, router: Router, delay: float = 0.0) -> None:
+    def __init__(
+        self, server: HTTPServer, router: Router, delay: float = 0.0, safety: Router | None = None
+    ) -> None:
         self.server = server
         self.router = router
+        self.safety = safety or (lambda system, prompt: all_safe(prompt))
         self.delay = delay
         self.bodies: list[str] = []
         self._lock = threading.Lock()
@@ -72,7 +78,8 @@ class RoutedLLM:
         )
         if self.delay:
             time.sleep(self.delay)
-        text = self.router(system, prompt)
+        route = self.safety if is_safety_review(system, prompt) else self.router
+        text = route(system, prompt)
         reply = {
             "id": "msg_routed",
             "type": "message",
@@ -89,6 +96,21 @@ class RoutedLLM:
 def is_curator(system: str, prompt: str) -> bool:
     """The curator's template introduces itself; the reflector's does not."""
     return "you are the curator" in (system + prompt).lower()
+
+
+def is_safety_review(system: str, prompt: str) -> bool:
+    """The safety review's template introduces itself."""
+    return "you are the safety reviewer" in (system + prompt).lower()
+
+
+def review_ids(prompt: str) -> list[int]:
+    """The ids of the texts a safety review request asks about."""
+    return [int(found) for found in re.findall(r'"id": (\d+)', prompt)]
+
+
+def all_safe(prompt: str) -> str:
+    """A safety review reply with a "safe" verdict for every text of ``prompt``."""
+    return json.dumps({"verdicts": [{"id": i, "verdict": "safe"} for i in review_ids(prompt)]})
 
 
 def write_transcript(path: Path, request: str, reply: str, *, error: str | None = None) -> Path:

@@ -278,16 +278,16 @@ CONSENT_SCOPE = Rule(
                 _EVERYTHING,
                 trigger=mentions(
                     r"\b(?:covers?|means?|counts?|appl(?:y|ies)|treat\w*|valid|enough|gilt|vaut|vale)\b|"
-            r"\bfor\s+(?:all|every|the\s+rest|the\s+whole|the\s+entire)\b|\bgranted\b|"
+                    r"\bfor\s+(?:all|every|the\s+rest|the\s+whole|the\s+entire)\b|\bgranted\b|"
                     + _WITHOUT_ASKING
                 ),
                 conditional=False,
             ),
         ),
         p(
-        _WITHOUT_ASKING,
-        check=with_object(_APPROVAL + r"|\bfirst\b", conditional=False, outside=True),
-    ),
+            _WITHOUT_ASKING,
+            check=with_object(_APPROVAL + r"|\bfirst\b", conditional=False, outside=True),
+        ),
         p(r"\b(?:no\s+need\s+to|don'?t|never)\s+ask\s+again\b|\bskip\w*\s+(?:the\s+)?confirmation"),
         # Carrying on after the user says stop or rejects an action.
         p(
@@ -429,8 +429,9 @@ SECRETS: tuple[Pattern, ...] = (
     ),
     p(_REUSE_VERB, check=with_object(_SECRET_NOUN, trigger=mentions(_CONFIG_SOURCE))),
     p(
-        _REUSE_VERB + r"|" + verbs("stash", "store", "keep", "write", "save", "note", "add",
-                                   imperative=True),
+        _REUSE_VERB
+        + r"|"
+        + verbs("stash", "store", "keep", "write", "save", "note", "add", imperative=True),
         check=with_object(_SECRET_NOUN, trigger=mentions(_IN_CODE, affirmed=True)),
     ),
     p(
@@ -532,8 +533,7 @@ _DESTROY_VERB = (
 
 DESTRUCTIVE: tuple[Pattern, ...] = (
     p(
-        verbs("rewrite", imperative=True)
-        + r"\s+(?:the\s+)?(?:git\s+|commit\s+)?history\b",
+        verbs("rewrite", imperative=True) + r"\s+(?:the\s+)?(?:git\s+|commit\s+)?history\b",
         check=with_object(
             r"\b(?:shared|develop|main|master|trunk|public|remote|published|upstream|"
             r"force[- ]?push\w*)\b"

@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -208,6 +208,42 @@ def _find(queue: _QueueFile, item_id: str, path: Path) -> PendingItem:
     raise QueueError(f"no pending item with ID {item_id!r} in {path}")
 
 
+def pending_item(
+    text: str,
+    *,
+    rule: str,
+    detail: str = "",
+    section: Any = None,
+    operation: str = "ADD",
+    target_ids: Sequence[str] = (),
+    session: str | None = None,
+    transcript: str | None = None,
+    item_id: str | None = None,
+) -> PendingItem:
+    """The item ``queue_text`` would store for ``text``, built without touching any file.
+
+    A dry run shows these; ``queue_text`` stores them. Raises ``ValueError``
+    for an empty text or an operation other than ADD/UPDATE/MERGE.
+    """
+    if operation not in QUEUED_OPERATIONS:
+        raise ValueError(f"only {', '.join(QUEUED_OPERATIONS)} texts are queued, not {operation!r}")
+    cleaned = clean_text(text)
+    if cleaned is None:
+        raise ValueError("cannot queue an empty text")
+    return PendingItem(
+        id=item_id or text_key(cleaned)[:ID_LENGTH],
+        text=cleaned,
+        section=_resolve_section(section),
+        operation=operation,
+        rule=rule,
+        detail=detail,
+        target_ids=tuple(str(target) for target in target_ids),
+        session=session,
+        transcript=transcript,
+        queued_at=_now(),
+    )
+
+
 def queue_text(
     text: str,
     *,
@@ -228,34 +264,26 @@ def queue_text(
     Raises ``ValueError`` for an empty text or an operation other than
     ADD/UPDATE/MERGE, and ``QueueError`` when the queue cannot be written.
     """
-    if operation not in QUEUED_OPERATIONS:
-        raise ValueError(f"only {', '.join(QUEUED_OPERATIONS)} texts are queued, not {operation!r}")
-    cleaned = clean_text(text)
-    if cleaned is None:
-        raise ValueError("cannot queue an empty text")
-    key = text_key(cleaned)
+    item = pending_item(
+        text,
+        rule=rule,
+        detail=detail,
+        section=section,
+        operation=operation,
+        target_ids=target_ids,
+        session=session,
+        transcript=transcript,
+    )
+    key = text_key(item.text)
     path = queue_path(playbook)
     with _locked(path, lock_timeout) as queue:
         if key in queue.rejected:
             return None
-        taken = {item.id: item for item in queue.pending}
-        item_id = key[:ID_LENGTH]
-        if item_id in taken:
-            if text_key(taken[item_id].text) == key:
-                return taken[item_id]
-            item_id = key[: ID_LENGTH * 2]
-        item = PendingItem(
-            id=item_id,
-            text=cleaned,
-            section=_resolve_section(section),
-            operation=operation,
-            rule=rule,
-            detail=detail,
-            target_ids=tuple(str(target) for target in target_ids),
-            session=session,
-            transcript=transcript,
-            queued_at=_now(),
-        )
+        taken = {pending.id: pending for pending in queue.pending}
+        if item.id in taken:
+            if text_key(taken[item.id].text) == key:
+                return taken[item.id]
+            item = replace(item, id=key[: ID_LENGTH * 2])
         queue.pending.append(item)
     return item
 
