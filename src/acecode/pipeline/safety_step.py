@@ -14,8 +14,9 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from acecode.config import Settings
-from acecode.quarantine.gate import floor_verdict, operation_text
+from acecode.quarantine.gate import operation_text
 from acecode.quarantine.normalize import text_key
+from acecode.quarantine.screen import floor_verdict
 
 
 class _Report(Protocol):

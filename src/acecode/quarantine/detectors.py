@@ -189,8 +189,8 @@ _PROJECT_DOCS = (
 _IGNORE_VERB = (
     r"(?:"
     + verbs("ignore", "disregard", "skip", "bypass", "override", "overrule", "discard")
-    + r"|\bset\s+aside|\bdon'?t\s+bother\s+with|\b(?:don'?t|do\s+not|never|no\s+need\s+to)\s+(?:follow|read|obey|"
-    r"apply|respect)|\bignor\w*|\bomit\w*|\bübergeh\w*|忽略|无视|不用管|無視)"
+    + r"|\bset\s+aside|\bdon'?t\s+bother\s+with|\b(?:don'?t|do\s+not|never|no\s+need\s+to)\s+"
+    r"(?:follow|read|obey|apply|respect)|\bignor\w*|\bomit\w*|\bübergeh\w*|忽略|无视|不用管|無視)"
 )
 _PRIORITY = (
     r"\b(?:take\w*\s+(?:priority|precedence)|(?:has|have)\s+(?:priority|precedence)|"

@@ -21,7 +21,6 @@ from acecode.config import Settings
 from acecode.diagnostics import warn
 from acecode.playbook.operations import clean_text
 from acecode.playbook.schema import iter_entries
-from acecode.quarantine.language import parse_languages
 from acecode.quarantine.normalize import text_key
 from acecode.quarantine.queue import (
     PendingItem,
@@ -30,20 +29,13 @@ from acecode.quarantine.queue import (
     queue_text,
     rejected_keys,
 )
-from acecode.quarantine.screen import Verdict, screen_text
+from acecode.quarantine.screen import Verdict, floor_verdict
 
 REVIEW_ALL_RULE = "review:all"
 # The rule under which texts flagged by the LLM safety review are held.
 SAFETY_REVIEW_RULE = "safety-review"
 # The key holding each screened operation's text.
 TEXT_FIELDS = {"ADD": "text", "UPDATE": "text", "MERGE": "merged_text"}
-
-
-def floor_verdict(text: str, settings: Settings) -> Verdict:
-    """The deterministic screen's verdict under the project's length and language settings."""
-    return screen_text(
-        text, max_chars=settings.max_rule_chars, languages=parse_languages(settings.languages)
-    )
 
 
 def needs_review(text: str, settings: Settings) -> Verdict | None:

@@ -27,7 +27,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from acecode.quarantine.language import DEFAULT_LANGUAGES, foreign_language
+from acecode.config import Settings
+from acecode.quarantine.language import DEFAULT_LANGUAGES, foreign_language, parse_languages
 from acecode.quarantine.normalize import (
     decoded_payloads,
     deobfuscate,
@@ -184,3 +185,10 @@ def screen_text(
     if len(stripped) > max_chars:
         return Verdict(True, "too-long", f"{len(stripped)} characters (limit {max_chars})")
     return PASSED
+
+
+def floor_verdict(text: str, settings: Settings) -> Verdict:
+    """``screen_text`` under the project's ``max_rule_chars`` and ``languages`` settings."""
+    return screen_text(
+        text, max_chars=settings.max_rule_chars, languages=parse_languages(settings.languages)
+    )
