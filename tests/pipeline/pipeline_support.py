@@ -103,14 +103,19 @@ def is_safety_review(system: str, prompt: str) -> bool:
     return "you are the safety reviewer" in (system + prompt).lower()
 
 
-def review_ids(prompt: str) -> list[int]:
-    """The ids of the texts a safety review request asks about."""
-    return [int(found) for found in re.findall(r'"id": (\d+)', prompt)]
+def review_items(prompt: str) -> list[dict[str, Any]]:
+    """The ``{"id", "text"}`` items a safety review request asks about (its JSON list)."""
+    start = re.search(r"^\[", prompt, re.MULTILINE)
+    if start is None:
+        return []
+    items, _ = json.JSONDecoder().raw_decode(prompt, start.start())
+    return items
 
 
 def all_safe(prompt: str) -> str:
     """A safety review reply with a "safe" verdict for every text of ``prompt``."""
-    return json.dumps({"verdicts": [{"id": i, "verdict": "safe"} for i in review_ids(prompt)]})
+    verdicts = [{"id": item["id"], "verdict": "safe"} for item in review_items(prompt)]
+    return json.dumps({"verdicts": verdicts})
 
 
 def write_transcript(path: Path, request: str, reply: str, *, error: str | None = None) -> Path:
