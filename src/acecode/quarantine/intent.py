@@ -66,6 +66,8 @@ SAFEGUARD = (
     r"confirm|documented|readme|listed|agree)"
     r"|\bonly\s+(?:together\s+with|for|on|in|to)\s+(?:the\s+|a\s+|your\s+)?(?:own|test|"
     r"throwaway|preview|local|listed|feature|third-party|system\s+packages|network\s+test)"
+    r"|\bonly\b[^.;\n]{0,60}?\b(?:readme|documented|docs|contributing|listed|lists|"
+    r"the\s+user\s+(?:asks|approves|says|confirms))\b"
     r"|\bonly\b[^.;\n]{0,20}?\b(?:for|on|in)\s+(?:your\s+own|the\s+test|a\s+throwaway|"
     r"throwaway|preview|local)"
     r"|\bask\s+(?:the\s+user|first|before|the\s+maintainers|the\s+platform|for\s+(?:approval|"
