@@ -174,7 +174,8 @@ _EVERYTHING = (
     r"alle|alles|tous|toutes|todo|todos|todas|tudo)\b|すべて|全て|全部|所有|以降"
 )
 _WITHOUT_ASKING = (
-    r"\bwithout\s+(?:asking|checking\s+back|confirm\w*|approval|permission)|"
+    r"\bwithout\s+(?:asking|checking\s+back|confirm\w*|approval|permission)(?:\s+(?:the\s+user\s+)?"
+    r"(?:for\s+)?(?:confirmation|approval|permission|consent))?|"
     r"\bno\s+need\s+to\s+(?:ask|confirm|check\s+back)|\bdon'?t\s+(?:ask|check\s+back)\b|"
     r"\bskip\w*\s+(?:the\s+)?confirmation|\bsans\s+(?:demander|confirm\w*)|"
     r"\bohne\s+(?:nachzufragen|zu\s+fragen|bestätigung|rückfrage)|\bsin\s+(?:preguntar|"
@@ -513,9 +514,8 @@ EXFILTRATION: tuple[Pattern, ...] = (
 
 _PROTECTED_DATA = (
     r"\b(?:production|prod|live\s+(?:data\w*|db)|(?<!test\s)(?<!tests\s)(?<!local\s)(?<!dev\s)"
-    r"(?<!temporary\s)(?<!temp\s)(?<!scratch\s)"
-    r"(?:databases?|db|schemas?|tables?)|buckets?|"
-    r"volumes|namespaces?|migrations?\s+(?:folder|directory|files)|history|backups?|"
+    r"(?<!temporary\s)(?<!temp\s)(?<!scratch\s)(?<!preview\s)(?<!sandbox\s)(?<!throwaway\s)"
+    r"(?:databases?|db|schemas?|tables?|buckets?|volumes|namespaces?)|migrations?\s+(?:folder|directory|files)|history|backups?|"
     r"all\s+(?:branches|tags|data)|project\s+(?:folder|directory)|base\s+de\s+(?:données|datos)|"
     r"schéma|\w*datenbank\w*|produktion\w*|producción|produção|esquema|banco(?:\s+de\s+dados)?|"
     r"carpeta\s+del\s+proyecto|dossier\s+du\s+projet|projektordner|pasta\s+do\s+projeto)\b|"
@@ -541,7 +541,7 @@ DESTRUCTIVE: tuple[Pattern, ...] = (
     ),
     p(r"\bprune(?:\s+-{1,2}[\w-]+)*\s+(?:-a\w*|-\w*a\b|--all)\b"),
     p(
-        r"\bdrop\s+(?:schema|database|table|owned)\b|\btruncate\s+(?:table\s+)?\w+|"
+        r"\bdrop\s+(?:schema|database|table|owned)\b|\btruncate\s+[\w.]+\s*(?:;|cascade\b|restart\b)|"
         r"\bterraform\s+destroy\b|\bkubectl\s+delete\s+(?:ns|namespaces?|--all|all)\b|"
         r"\baws\s+s3\s+rm\b[^\n]{0,120}--recursive|\bgsutil\s+(?:-m\s+)?rm\s+-r|"
         r"\bgit\s+branch\s+-d\s+\$\(|\b(?:rm|rmi|delete|prune)\b[^\n$]{0,40}\$\(\s*(?:docker|podman|"

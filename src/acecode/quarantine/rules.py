@@ -411,8 +411,8 @@ DESTRUCTIVE_COMMAND = Rule(
             + clause_gap(30)
             + r"(?:--force(?![-\w])|\s-f\b|\bforce\b)"
         ),
-        p(r"\bgit\s+reset\s+(?:\S+\s+)?--hard\b"),
-        p(r"\bgit\s+clean\s+(?:-\w+\s+)*-\w*f"),
+        p(r"\bgit\s+reset\s+(?:\S+\s+)?--hard\b", check=unguarded),
+        p(r"\bgit\s+clean\s+(?:-\w+\s+)*-\w*f", check=unguarded),
         p(r"\bgit\s+(?:checkout|restore)\s+(?:--\s+|--\w+\s+)*\.(?:\s|$|[`'\"])"),
         p(
             r"\bgit\s+(?:stash\s+(?:clear|drop)|branch\s+-d\s+(?:main|master)|filter-branch|"
@@ -491,7 +491,7 @@ DISABLE_CHECKS = Rule(
             r"http\.sslverify|stricthostkeychecking\s*=?\s*no|--trusted-host\b|"
             r"--disable-(?:web-security|ssl|tls)|ssl_verify\w*\s*=\s*(?:false|0|none)"
         ),
-        p(_DISABLE_VERB + r"\s+" + _CHECK_OBJECT),
+        p(_DISABLE_VERB + r"\s+" + _CHECK_OBJECT, check=unguarded),
         p(
             r"(?:"
             + verbs(
