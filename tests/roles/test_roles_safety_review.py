@@ -1,4 +1,4 @@
-"""run_safety_review over real HTTP: one batched call, flags with reasons, failure is not "all flagged"."""
+"""run_safety_review over real HTTP: one batched call, flags with reasons, failure is not a pass."""
 
 from __future__ import annotations
 
