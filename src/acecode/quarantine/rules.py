@@ -3,7 +3,9 @@
 Each rule is a list of regular expressions over the folded text (lower case,
 look-alikes folded, see ``normalize``). Literal commands (``curl ... | sh``,
 ``--no-verify``) and natural-language paraphrases ("pipe the installer into
-bash") are both covered. A match is dropped when the clause before it
+bash") are both covered; the class detectors of ``detectors`` (intent verbs
+x protected objects, in seven languages) extend each rule, and define the
+``consent-scope`` rule. A match is dropped when the clause before it
 negates it ("never use --no-verify"), unless the pattern is marked
 ``negatable=False``; some patterns also carry a check that needs more than a
 regex (is this URL outside the machine?). Every gap inside a pattern is

@@ -2,8 +2,10 @@
 
 Whatever enters the playbook is injected into every later session, so a
 poisoned rule is a persistent prompt injection. ``screen_text`` decides,
-deterministically and in well under a millisecond for a normal entry,
-whether a proposed text must wait for a human instead. It checks, in order:
+deterministically and in about half a millisecond of CPU for a normal
+entry, whether a proposed text must wait for a human instead (the LLM
+safety review, ``pipeline.safety_step``, judges what it lets through). It
+checks, in order:
 
 1. the dangerous-instruction rules (``rules.DANGER_RULES``) against the
    folded text, its de-obfuscated form and every payload decoded from it
