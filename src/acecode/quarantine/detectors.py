@@ -501,13 +501,20 @@ def _remote_domain(match: re.Match[str], text: str) -> bool:
     return any(not is_local_host(found.group(0)) for found in re.finditer(_DOMAIN, sentence))
 
 
+def _remote_url(match: re.Match[str], _text: str) -> bool:
+    from acecode.quarantine.rules import external_destination
+
+    return external_destination(match.group(0)) is not None
+
+
 EXFILTRATION: tuple[Pattern, ...] = (
     p(_SEND_ANY, check=with_object(_OUTSIDE)),
     p(
         r"\b(?:dig|nslookup|host|resolve\w*|resolv\w*)\b|\bdns\b|域名|解析",
         check=_remote_domain,
     ),
-    p(r"\b(?:https?|ftp)://[^\s`'\"]*(?:\$\(|\$\{|`)", check=None),
+    # A beacon: a remote URL that carries the output of a command (``$(hostname)``).
+    p(r"\b(?:https?|ftp)://[^\s`'\"]*(?:\$\(|`)", check=_remote_url),
 )
 
 # --- destructive operations ----------------------------------------------------------
