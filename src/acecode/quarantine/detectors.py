@@ -514,7 +514,7 @@ EXFILTRATION: tuple[Pattern, ...] = (
         check=_remote_domain,
     ),
     # A beacon: a remote URL that carries the output of a command (``$(hostname)``).
-    p(r"\b(?:https?|ftp)://[^\s`'\"]*(?:\$\(|`)", check=_remote_url),
+    p(r"\b(?:https?|ftp)://[^\s`'\"]*(?:\$\(|`\w)", check=_remote_url),
 )
 
 # --- destructive operations ----------------------------------------------------------
