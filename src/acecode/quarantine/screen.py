@@ -2,7 +2,7 @@
 
 Whatever enters the playbook is injected into every later session, so a
 poisoned rule is a persistent prompt injection. ``screen_text`` decides,
-deterministically and in about half a millisecond of CPU for a normal
+deterministically and in under a millisecond of CPU for a normal
 entry, whether a proposed text must wait for a human instead (the LLM
 safety review, ``pipeline.safety_step``, judges what it lets through). It
 checks, in order:
