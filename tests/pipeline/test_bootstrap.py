@@ -146,4 +146,4 @@ def test_a_session_too_small_to_learn_from_is_skipped_and_retried_once_it_grew(r
             + "\n"
         )
     assert bootstrap([small], state_path=state_path, playbook_path=None, delay=0) == (1, 0, 0, 0)
-    assert len(llm.bodies) == 2
+    assert len(llm.bodies) == 3  # reflector, curator, safety review
