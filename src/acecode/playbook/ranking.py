@@ -172,8 +172,10 @@ def select_within_budget(
     ``section_cost(section)`` what a section's header adds the first time one
     of its entries is taken; the returned ``cost`` is their sum and never
     exceeds ``budget``. Pinned entries are taken first, best first, as long as
-    they fit; then every section gets its share (see ``_fill_shares``). When it
-    returns, no left-out entry fits in what remains of the budget.
+    they fit; then every section gets its share (see ``_fill_shares``). No
+    left-out entry fits in what remains: an entry is dropped only when it does
+    not fit in the remainder at that point, and the remainder only shrinks,
+    by at least the section's header before that header stops being charged.
     """
     ranked = ranked_entries(sections, pinned)
     spend = _Budget(max(budget, 0), entry_cost, section_cost)
@@ -189,10 +191,6 @@ def select_within_budget(
         queues.setdefault(item.section, deque()).append(item)
     _fill_shares(spend, queues)
     taken = {id(item) for item in spend.chosen}
-    for item in ranked:  # an entry dropped before its section's header was paid may fit now
-        if id(item) not in taken and spend.cost(item) <= spend.remaining:
-            spend.take(item)
-            taken.add(id(item))
     left_out = [item for item in ranked if id(item) not in taken]
     spend.chosen.sort(key=lambda item: rank_key(item, pinned))
     return Selection(spend.chosen, left_out, spend.spent)
