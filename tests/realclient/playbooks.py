@@ -27,7 +27,9 @@ NEEDLE_TEXT = (
     "When the websocket gateway drops heartbeats, restart the reconnect supervisor "
     "before touching the load balancer settings."
 )
-NEEDLE_PROMPT = "The websocket gateway keeps dropping heartbeats. How should I handle the reconnect?"
+NEEDLE_PROMPT = (
+    "The websocket gateway keeps dropping heartbeats. How should I handle the reconnect?"
+)
 
 _VERBS = (
     "Run",
