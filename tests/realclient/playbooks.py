@@ -1,6 +1,7 @@
 """Large, realistic playbooks for the injection scenarios, the same for the same size.
 
-Sections are uneven, as in a real project (half the entries are PATTERNS),
+The texts are the benchmarks' coding tips (``bench/_corpus.py``). Sections are
+uneven, as in a real project (half the entries are PATTERNS),
 counters are mostly small, and three kinds of entries are planted so that a
 test can tell the injection chose well without re-implementing the ranking:
 
@@ -15,11 +16,15 @@ test can tell the injection chose well without re-implementing the ranking:
 from __future__ import annotations
 
 import random
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from acecode.playbook.schema import SECTION_NAMES, SECTION_SLUGS, empty_playbook
 from acecode.store import save_playbook
+
+sys.path.insert(0, str(Path(__file__).parents[2] / "bench"))
+from _corpus import coding_tips  # the benchmarks' deterministic tips
 
 # Share of the entries in each section, in canonical order.
 SECTION_WEIGHTS = (0.5, 0.2, 0.1, 0.1, 0.1)
@@ -29,59 +34,6 @@ NEEDLE_TEXT = (
 )
 NEEDLE_PROMPT = (
     "The websocket gateway keeps dropping heartbeats. How should I handle the reconnect?"
-)
-
-_VERBS = (
-    "Run",
-    "Check",
-    "Prefer",
-    "Document",
-    "Validate",
-    "Cache",
-    "Log",
-    "Review",
-    "Mock",
-    "Profile",
-    "Rebuild",
-    "Pin",
-)
-_SUBJECTS = (
-    "the database migrations",
-    "the HTTP client timeouts",
-    "the pytest fixtures",
-    "the Docker build cache",
-    "the environment variables",
-    "the async task queue",
-    "the CLI argument parser",
-    "the JSON schema",
-    "the git pre-commit hooks",
-    "the TypeScript build",
-    "the SQL indexes",
-    "the retry policy",
-    "the log rotation",
-    "the feature flags",
-    "the API pagination",
-    "the Terraform state",
-    "the CI workflow matrix",
-    "the Go module versions",
-)
-_WHEN = (
-    "before every commit",
-    "when a test fails only in CI",
-    "after upgrading a dependency",
-    "before opening a pull request",
-    "when the user reports a slow endpoint",
-    "whenever a file is renamed",
-    "before touching production configuration",
-    "when adding a new endpoint",
-)
-_WHY = (
-    "because silent failures are hard to trace later.",
-    "so that reviewers can reproduce the change.",
-    "since the project has no staging environment.",
-    "to keep the feedback loop under a minute.",
-    "because the user asked for explicit confirmation.",
-    "as flaky behaviour usually starts there.",
 )
 
 
@@ -97,18 +49,12 @@ class PlantedPlaybook:
     needle: str = ""
 
 
-def _texts(count: int, rng: random.Random) -> list[str]:
-    combos = [(v, s, w, y) for v in _VERBS for s in _SUBJECTS for w in _WHEN for y in _WHY]
-    rng.shuffle(combos)
-    return [" ".join(parts) for parts in combos[:count]]
-
-
 def write_planted_playbook(project: Path, size: int, seed: int = 7) -> PlantedPlaybook:
     """Write a playbook of ``size`` entries to ``project`` (see the module docstring)."""
     rng = random.Random(seed)
     counts = [max(3, round(size * weight)) for weight in SECTION_WEIGHTS]
     counts[0] += size - sum(counts)
-    texts = iter(_texts(size, rng))
+    texts = iter(coding_tips(size, seed))
     playbook = empty_playbook()
     planted = PlantedPlaybook(project / ".claude" / "playbook.json", size)
     for section, count in zip(SECTION_NAMES, counts, strict=True):

@@ -8,8 +8,6 @@ budget, a 300-entry playbook reached the model as 8 entries of a preview.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +15,7 @@ from claude_driver import ClaudeHome
 from messages_server import MessagesServer, Recorded
 from playbooks import NEEDLE_PROMPT, PlantedPlaybook, write_planted_playbook
 from scripted import PERSISTED_MARKER, PLAYBOOK_TAG, Script, is_agent_turn
+from test_real_install_inject import acecode
 
 TOPUP_TAG = "<acecode-playbook-more>"
 FIRST_PROMPT = "Hello, what should I keep in mind in this project?"
@@ -36,15 +35,7 @@ def test_large_playbooks_reach_the_model_best_first_and_top_up_per_prompt(
 ) -> None:
     server.responder = Script()
     planted = write_planted_playbook(project_dir, size)
-    done = subprocess.run(
-        [sys.executable, "-m", "acecode", "install"],
-        cwd=project_dir,
-        env=claude.env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
+    acecode("install", cwd=project_dir, env=claude.env())
 
     session = claude.interactive(project_dir)
     try:
