@@ -17,6 +17,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "acecode.cli.review_cmd",
     "acecode.cli.control_cmds",
     "acecode.cli.pin_cmds",
+    "acecode.cli.merge_cmd",
 )
 
 
