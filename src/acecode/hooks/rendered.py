@@ -287,9 +287,3 @@ def prime(project: str) -> dict[str, Any]:
     if key[_PLAYBOOK] is None:
         return dict(_NOTHING)
     return _render_both(project, key)[0]
-
-
-def injection_text(project: str) -> str:
-    """Exactly what ``SessionStart`` injects now; ``""`` when nothing (inactive, empty)."""
-    start = session_start(project)
-    return start.get("text", "") if start.get("active") else ""
