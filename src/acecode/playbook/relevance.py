@@ -4,11 +4,12 @@ The per-prompt top-up runs in the ``UserPromptSubmit`` hook, whose whole
 budget is a few milliseconds above the interpreter's start, so relevance is
 computed from an index prepared when the injection is rendered (after every
 save, in the background learner): :func:`build_index` stores, for every
-term, its document frequency and the candidate entries it occurs in, so that
-scoring a prompt is one dictionary lookup and a few additions per prompt
-word. The BM25 libraries on PyPI (``rank-bm25``, ``bm25s``) import numpy,
-which alone costs several times that budget; the formula itself is a few
-lines (Robertson and Zaragoza, "The Probabilistic Relevance Framework").
+term, the candidate entries it occurs in with the finished BM25 weight of
+the term in each, so that scoring a prompt is one dictionary lookup per
+prompt word and one addition per entry that shares it. The BM25 libraries
+on PyPI (``rank-bm25``, ``bm25s``) import numpy, which alone costs several
+times that budget; the formula itself is a few lines (Robertson and
+Zaragoza, "The Probabilistic Relevance Framework").
 
 IDF comes from every entry of the playbook, while only the candidates (the
 entries that did not fit at session start) get postings: a word common
@@ -37,6 +38,8 @@ MIN_SCORE = 3.0
 # The first this many characters of a prompt are scored: a pasted log must not
 # make every prompt slow, and its opening usually says what it is about.
 MAX_PROMPT_CHARS = 20_000
+# Weights are stored as integers in thousandths: shorter to store and to parse than floats.
+WEIGHT_SCALE = 1000
 
 _WORD = re.compile(r"[^\W_]+")
 # English function words and chat filler: they say nothing about which entry matters.
@@ -74,28 +77,41 @@ def build_index(texts: Sequence[str], candidates: Sequence[int]) -> dict[str, An
 
     ``texts`` are all entries of the playbook: they give the document
     frequencies and the average length. Returned, JSON-ready:
-
-    - ``postings``: ``term -> "df|slot slot ..."``, one ``slot`` (position in
-      ``candidates``) per occurrence, so a repeated slot is the term frequency;
-      strings, so that loading the index parses only what a prompt looks up;
-    - ``lengths``: the number of terms of each candidate;
-    - ``count`` and ``average``: the number of entries and their average length.
+    ``{"postings": {term: "slot slot ...|weight weight ..."}}``, where ``slot``
+    is a position in ``candidates`` and ``weight`` the BM25 weight of the term
+    in that entry, times ``WEIGHT_SCALE``, as an integer. Postings are
+    strings, not lists, so that loading the index parses only what a prompt
+    looks up, and the weights are finished, so that scoring is additions.
     """
     documents = [terms(text) for text in texts]
     frequency: Counter[str] = Counter()
     for words in documents:
         frequency.update(set(words))
-    slots: dict[str, list[str]] = {}
-    for slot, position in enumerate(candidates):
-        tag = str(slot)
-        for word in documents[position]:
-            slots.setdefault(word, []).append(tag)
     count = len(documents)
+    average = (sum(map(len, documents)) / count if count else 0.0) or 1.0
+    # The BM25 weight without its per-entry part, times the scale: one product per term.
+    scaled_idf = {
+        term: WEIGHT_SCALE * (K1 + 1) * math.log(1 + (count - df + 0.5) / (df + 0.5))
+        for term, df in frequency.items()
+    }
+    postings: dict[str, tuple[list[str], list[str]]] = {}
+    for slot, position in enumerate(candidates):
+        words = documents[position]
+        norm = K1 * (1 - B + B * len(words) / average)
+        tag = str(slot)
+        for term, tf in Counter(words).items():
+            weight = str(int(scaled_idf[term] * tf / (tf + norm) + 0.5))
+            posting = postings.get(term)
+            if posting is None:
+                postings[term] = ([tag], [weight])
+            else:
+                posting[0].append(tag)
+                posting[1].append(weight)
     return {
-        "postings": {term: f"{frequency[term]}|{' '.join(tags)}" for term, tags in slots.items()},
-        "lengths": [len(documents[position]) for position in candidates],
-        "count": count,
-        "average": (sum(map(len, documents)) / count if count else 0.0) or 1.0,
+        "postings": {
+            term: f"{' '.join(tags)}|{' '.join(weights)}"
+            for term, (tags, weights) in postings.items()
+        }
     }
 
 
@@ -106,26 +122,22 @@ def relevant(index: Mapping[str, Any], prompt: str) -> list[tuple[int, float]]:
     counts once. Ties go to the lower slot, which is the better-ranked entry
     when candidates are given best first.
     """
-    postings, lengths = index["postings"], index["lengths"]
-    count, average = index["count"], index["average"]
-    scores: dict[int, float] = {}
-    matched: Counter[int] = Counter()
+    postings = index["postings"]
+    scores: dict[str, int] = {}
+    matched: dict[str, int] = {}
     for term in set(terms(prompt[:MAX_PROMPT_CHARS])):
         posting = postings.get(term)
         if not posting:
             continue
-        df_text, _, tags = posting.partition("|")
-        df = int(df_text)
-        idf = math.log(1 + (count - df + 0.5) / (df + 0.5))
-        for tag, tf in Counter(tags.split()).items():
-            slot = int(tag)
-            norm = K1 * (1 - B + B * lengths[slot] / average)
-            scores[slot] = scores.get(slot, 0.0) + idf * tf * (K1 + 1) / (tf + norm)
-            matched[slot] += 1
+        tags, _, weights = posting.partition("|")
+        for tag, weight in zip(tags.split(), map(int, weights.split()), strict=True):
+            scores[tag] = scores.get(tag, 0) + weight
+            matched[tag] = matched.get(tag, 0) + 1
+    floor = MIN_SCORE * WEIGHT_SCALE
     hits = [
-        (slot, score)
-        for slot, score in scores.items()
-        if matched[slot] >= MIN_MATCHED_TERMS and score >= MIN_SCORE
+        (int(tag), score / WEIGHT_SCALE)
+        for tag, score in scores.items()
+        if matched[tag] >= MIN_MATCHED_TERMS and score >= floor
     ]
     hits.sort(key=lambda hit: (-hit[1], hit[0]))
     return hits
