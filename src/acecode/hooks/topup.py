@@ -14,6 +14,11 @@ import contextlib
 
 from acecode.hooks.rendered import topup_index
 
+# The most relevant candidates considered for one top-up: a 2,000-character
+# budget holds a dozen entries, and measuring every match of a common word in
+# a big playbook would cost more than the rest of the hook.
+MAX_CANDIDATES = 50
+
 
 def delivered(marker: str) -> set[str]:
     """The names already injected into this session's context (the marker's later lines)."""
@@ -36,16 +41,19 @@ def topup_text(project: str, prompt: str, marker: str) -> str:
     names = index.get("names")
     if not index.get("active") or not names:
         return ""
+    from itertools import islice
+
     from acecode.playbook.budget import TopupItem, format_topup
     from acecode.playbook.relevance import relevant
 
     seen = delivered(marker)
     sections, lines = index["sections"], index["lines"]
-    candidates = (
+    hits = relevant(index["relevance"], prompt)
+    fresh = (slot for slot, _score in hits if names[slot] not in seen)
+    candidates = [
         TopupItem(sections[slot], names[slot], lines[slot])
-        for slot, _score in relevant(index["relevance"], prompt)
-        if names[slot] not in seen
-    )
+        for slot in islice(fresh, MAX_CANDIDATES)
+    ]
     text, chosen = format_topup(candidates, index["topup_budget"], index["section_order"])
     if chosen:
         _record(marker, chosen)
