@@ -222,7 +222,9 @@ def test_learn_names_a_missing_transcript_in_one_line(playbook_file, tmp_path):
     )
 
     assert result.returncode == 1
-    assert result.stderr.strip() == f"acecode: {tmp_path / 'nope.jsonl'}: no such transcript file"
+    assert result.stderr.strip() == (
+        f"acecode: {tmp_path / 'nope.jsonl'}: no such transcript file or folder"
+    )
 
 
 def test_a_secret_from_the_llm_never_lands_in_playbook_report_or_diagnostics(

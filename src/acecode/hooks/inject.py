@@ -27,6 +27,7 @@ from typing import Any
 
 from acecode.hooks.context import playbook_file, resolve_project, state_path
 from acecode.hooks.rendered import session_start
+from acecode.state_folder import ensure_state_folder
 
 MARKER_MAX_AGE = 3 * 24 * 3600  # seconds
 
@@ -62,6 +63,7 @@ def _mark(marker: str | None, source: str, names: Iterable[str]) -> None:
         return
     folder = os.path.dirname(marker)
     try:
+        ensure_state_folder(os.path.dirname(folder))  # git-ignored before anything is in it
         os.makedirs(folder, exist_ok=True)
         with open(marker, "w", encoding="utf-8") as handle:
             handle.write("".join(f"{line}\n" for line in (source, *names)))

@@ -250,12 +250,11 @@ def _curate(
 
 def _ensure_state_dir(playbook_path: Path) -> Path:
     """``.claude/acecode`` beside the playbook, git-ignored even where ``.claude`` is committed."""
+    from acecode.state_folder import ensure_state_folder
+
     state = paths.state_dir_for(playbook_path)
     try:
-        state.mkdir(parents=True, exist_ok=True)
-        ignore = state / ".gitignore"
-        if not ignore.exists():
-            ignore.write_text("# acecode's local state (history, caches, reports)\n*\n")
+        ensure_state_folder(state)
     except OSError as exc:
         raise PlaybookWriteError(
             f"cannot create {state}: {exc.strerror or exc}; nothing was changed"
@@ -283,7 +282,7 @@ async def run_cycle(
     from acecode.pipeline.dedup_step import SemanticTools
     from acecode.pipeline.progress import learned_count, record_learned
     from acecode.store.history import new_cycle_id
-    from acecode.store.lock import exclusive_lock
+    from acecode.store.lock import playbook_lock
     from acecode.transcript import MessageWindow, TranscriptStats, iter_messages
 
     started = time.monotonic()
@@ -334,7 +333,7 @@ async def run_cycle(
         report.saved = txn.saved
         if report.curation is not None:
             try:
-                with exclusive_lock(target, settings.lock_timeout):
+                with playbook_lock(target, settings.lock_timeout):
                     report.report_file = str(write_report(target, report.curation))
             except PlaybookError as exc:
                 warn(f"could not write the curation report: {exc}")
