@@ -84,12 +84,15 @@ def test_cycle_applies_tags_and_operations_and_reports(routed_llm, playbook_file
         ("DELETE", False),
     ]
     assert "not found" in report.operations[1]["reason"]
-    assert report.tokens["total_tokens"] == 240
+    # Reflector, curator and the safety review of the one ADD text: 3 x (100 + 20).
+    assert report.tokens["total_tokens"] == 360
+    assert report.tokens["by_role"]["safety_review"]["calls"] == 1
     assert (report.entries_before, report.entries_after) == (1, 2)
     # The reflector saw the failing tool call; the curator never saw the transcript.
-    assert len(llm.bodies) == 2
+    assert len(llm.bodies) == 3
     assert "No module named" in llm.bodies[0]
     assert "No module named" not in llm.bodies[1]
+    assert "No module named" not in llm.bodies[2]
 
 
 def test_dry_run_reports_but_saves_nothing(routed_llm, playbook_file, tmp_path):

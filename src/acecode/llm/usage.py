@@ -82,6 +82,12 @@ class UsageLedger:
             row["output_tokens"] += call.output_tokens
         return totals
 
+    @classmethod
+    def from_dict(cls, data: Any) -> UsageLedger:
+        """The ledger a :meth:`to_dict` summary came from (its ``calls``), to add more calls to."""
+        calls = data.get("calls", []) if isinstance(data, dict) else []
+        return cls(calls=[CallRecord(**call) for call in calls if isinstance(call, dict)])
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary for cycle reports."""
         return {

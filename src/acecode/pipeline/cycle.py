@@ -150,24 +150,17 @@ async def _reflect_and_curate(
     return tags, report.proposed_operations
 
 
-def _screen(
+async def _screen(
     operations: list[Any], snapshot: dict[str, Any], report: CycleReport, settings: Settings
 ) -> list[Any]:
-    """Hold flagged texts for review (dry run: only say so); returns what may be applied."""
-    from acecode.quarantine.gate import TEXT_FIELDS, needs_review, triage_operations
+    """Hold flagged texts for review (a dry run queues nothing); returns what may be applied.
 
-    if report.dry_run:
-        allowed = []
-        for op in operations:
-            op_type = op.get("type") if isinstance(op, dict) else None
-            field_name = TEXT_FIELDS.get(op_type) if isinstance(op_type, str) else None
-            text = op.get(field_name) if field_name else None
-            verdict = needs_review(text, settings) if isinstance(text, str) else None
-            if verdict is None:
-                allowed.append(op)
-            else:
-                report.held_for_review.append({"text": text, "rule": verdict.rule})
-        return allowed
+    The screen, then the LLM safety review on what it let through; a dry run
+    goes through the same triage as a real one.
+    """
+    from acecode.pipeline.safety_step import safety_flags
+    from acecode.quarantine.gate import triage_operations
+
     triage = triage_operations(
         operations,
         settings,
@@ -175,6 +168,8 @@ def _screen(
         playbook_path=report.playbook,
         session=Path(report.transcript).stem,
         transcript=report.transcript,
+        flagged=await safety_flags(operations, settings, report),
+        dry_run=report.dry_run,
     )
     report.held_for_review = [item.as_dict() for item in triage.queued]
     report.dropped_by_review = [{"operation": op, "reason": why} for op, why in triage.dropped]
@@ -317,7 +312,7 @@ async def run_cycle(
         report.duration_s = round(time.monotonic() - started, 3)
         return report
     tags, operations = await _reflect_and_curate(messages, snapshot, report)
-    operations = _screen(operations, snapshot, report, settings)
+    operations = await _screen(operations, snapshot, report, settings)
     semantic = SemanticTools.load(target, persist=not dry_run)
     semantic.prewarm(snapshot, operations)
 
