@@ -43,6 +43,11 @@ class Settings:
     learn_from_subagents: bool = True
     # Seconds between sessions during `acecode bootstrap`.
     bootstrap_delay: float = 2.0
+    # Pairs of texts at or above this calibrated similarity are sent to the judge
+    # (recall-oriented: embeddings only propose, the judge decides; docs/dedup.md).
+    judge_floor: float = 0.75
+    # Most pairs one judge call may carry; the rest wait for a later cycle.
+    judge_max_pairs: int = 40
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

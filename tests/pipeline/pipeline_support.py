@@ -91,6 +91,31 @@ def is_curator(system: str, prompt: str) -> bool:
     return "you are the curator" in (system + prompt).lower()
 
 
+def is_judge(system: str, prompt: str) -> bool:
+    """The judge's template introduces itself too."""
+    return "you are the judge of acecode" in (system + prompt).lower()
+
+
+def judged_pairs(prompt: str) -> list[dict[str, str]]:
+    """The pairs a judge prompt carries: one ``{"pair", "A", "B"}`` JSON object per line."""
+    return [json.loads(line) for line in prompt.splitlines() if line.startswith('{"pair": ')]
+
+
+Verdict = str | dict[str, str] | None  # "same", {"verdict": ..., "specific": ...}, or no answer
+
+
+def judge_reply(prompt: str, verdict_of: Callable[[str, str], Verdict]) -> str:
+    """A judge's JSON answer: ``verdict_of(A, B)`` for each pair (None leaves the pair out)."""
+    answers = []
+    for pair in judged_pairs(prompt):
+        verdict = verdict_of(pair["A"], pair["B"])
+        if verdict is None:
+            continue
+        fields = {"verdict": verdict} if isinstance(verdict, str) else verdict
+        answers.append({"pair": pair["pair"], "reason": "scripted", **fields})
+    return json.dumps({"verdicts": answers})
+
+
 def write_transcript(path: Path, request: str, reply: str, *, error: str | None = None) -> Path:
     """A minimal Claude Code session: a prompt, a failing tool call, a reply."""
     records: list[dict[str, Any]] = [

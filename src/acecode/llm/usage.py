@@ -46,6 +46,11 @@ class UsageLedger:
 
     calls: list[CallRecord] = field(default_factory=list)
 
+    @classmethod
+    def from_dict(cls, summary: dict[str, Any]) -> UsageLedger:
+        """The ledger behind a :meth:`to_dict` summary, so a later step can add its calls."""
+        return cls([CallRecord(**call) for call in summary.get("calls", ())])
+
     @property
     def input_tokens(self) -> int:
         return sum(call.input_tokens for call in self.calls)

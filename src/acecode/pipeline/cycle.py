@@ -8,10 +8,13 @@ inside the store's transaction, to the playbook as it is on disk at that
 moment. Two sessions ending together thus both land their edits instead of
 the later save erasing the earlier one.
 
-Order inside the transaction: bullet tags, the de-duplication ladder (an
-ADD that repeats an entry credits it instead), the collapse guards (removal
-budget, merge detail), the operations, semantic de-duplication and pruning,
-both within what is left of the budget. The curation report and the history
+Before the transaction, the judge (one batched LLM call, only when the
+embeddings propose pairs) decides which similar pairs say the same rule
+(:mod:`acecode.pipeline.judge_step`). Order inside the transaction: bullet
+tags, the judged de-duplication ladder (an ADD that repeats an entry credits
+it instead), the collapse guards (removal budget, merge detail), the
+operations, judged semantic de-duplication and pruning, both within what is
+left of the budget. The curation report and the history
 journal record all of it.
 """
 
@@ -122,7 +125,10 @@ def _skipped_tags(tags: Any, applied: list[dict[str, Any]]) -> list[dict[str, An
 
 
 async def _reflect_and_curate(
-    messages: list[dict[str, Any]], snapshot: dict[str, Any], report: CycleReport
+    messages: list[dict[str, Any]],
+    snapshot: dict[str, Any],
+    report: CycleReport,
+    conflicts: list[Any],
 ) -> tuple[list[Any], list[Any]]:
     """The two LLM calls; returns (bullet tags, curator operations)."""
     from acecode.llm import usage
@@ -138,7 +144,7 @@ async def _reflect_and_curate(
         operations: list[Any] = []
         if report.analysis or tags:
             tagged, _ = apply_bullet_tags_detailed(snapshot, tags)
-            curation = redact_data(await run_curator(reflection, tagged))
+            curation = redact_data(await run_curator(reflection, tagged, conflicts))
             report.curator_reasoning = curation.get("reasoning", "")
             operations = curation.get("operations", [])
         else:
@@ -229,6 +235,7 @@ def _curate(
         dedup_groups=deduped.groups if deduped is not None else (),
         dedup_threshold=deduped.threshold if deduped is not None else None,
         dedup_skipped=deduped.skipped if deduped is not None else semantic.unavailable,
+        judge=semantic.judge_summary.as_dict() if semantic.judge_summary else None,
         bullet_tags=applied_tags,
         held_for_review=report.held_for_review,
         warnings=[f"dropped: {item['reason']}" for item in report.dropped_by_review],
@@ -281,6 +288,7 @@ async def run_cycle(
     """
     from acecode.consolidation.report import journal_meta, write_report
     from acecode.pipeline.dedup_step import SemanticTools
+    from acecode.pipeline.judge_step import judge_step, stored_conflicts
     from acecode.pipeline.progress import learned_count, record_learned
     from acecode.store.history import new_cycle_id
     from acecode.store.lock import exclusive_lock
@@ -317,10 +325,12 @@ async def run_cycle(
             warn(warning)
         report.duration_s = round(time.monotonic() - started, 3)
         return report
-    tags, operations = await _reflect_and_curate(messages, snapshot, report)
+    conflicts = stored_conflicts(target, snapshot)
+    tags, operations = await _reflect_and_curate(messages, snapshot, report, conflicts)
     operations = _screen(operations, snapshot, report, settings)
     semantic = SemanticTools.load(target, persist=not dry_run)
     semantic.prewarm(snapshot, operations)
+    await judge_step(semantic, snapshot, operations, report, settings)
 
     if dry_run:
         result = _curate(snapshot, tags, operations, report, settings, semantic)
