@@ -38,10 +38,17 @@ class RoutedLLM:
     their own scripted answers; every request body is kept for assertions.
     """
 
-    def __init__(self, server: HTTPServer, router: Router, delay: float = 0.0) -> None:
+    def __init__(
+        self,
+        server: HTTPServer,
+        router: Router,
+        delay: float = 0.0,
+        usage: tuple[int, int] | None = (100, 20),
+    ) -> None:
         self.server = server
         self.router = router
         self.delay = delay
+        self.usage = usage  # None: replies carry no usage, so acecode estimates the tokens
         self.bodies: list[str] = []
         self._lock = threading.Lock()
         server.expect_request("/v1/messages", method="POST").respond_with_handler(self._handle)
@@ -81,8 +88,9 @@ class RoutedLLM:
             "content": [{"type": "text", "text": text}],
             "stop_reason": "end_turn",
             "stop_sequence": None,
-            "usage": {"input_tokens": 100, "output_tokens": 20},
         }
+        if self.usage is not None:
+            reply["usage"] = {"input_tokens": self.usage[0], "output_tokens": self.usage[1]}
         return Response(json.dumps(reply), status=200, content_type="application/json")
 
 

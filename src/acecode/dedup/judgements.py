@@ -260,13 +260,13 @@ def dismiss_conflict(
     *,
     playbook: str | Path | None = None,
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
-) -> dict[str, Any]:
-    """Keep both rules and stop listing the conflict (review and curator); returns its record."""
+) -> str:
+    """Keep both rules and stop listing the conflict (review and curator); returns its ID."""
     path = judgements_path(playbook)
     with _locked(path, lock_timeout) as pairs:
         key = _find_key(pairs, identifier, path)
         pairs[key]["dismissed_at"] = _now()
-        return dict(pairs[key])
+    return conflict_id(key)
 
 
 def find_conflict(
