@@ -28,14 +28,15 @@ LLM_ENV_VARS = (
     "ACECODE_HOOKS_DISABLED",
 )
 
-Router = Callable[[str, str], str]
+Router = Callable[[str, str], "str | int"]  # reply text, or an HTTP error status
 
 
 class RoutedLLM:
     """Anthropic Messages API on 127.0.0.1 whose reply depends on the request.
 
-    ``router(system, prompt) -> reply text`` lets concurrent cycles each get
-    their own scripted answers; every request body is kept for assertions.
+    ``router(system, prompt) -> reply text`` (or an int: that HTTP error
+    status) lets concurrent cycles each get their own scripted answers; every
+    request body is kept for assertions.
     """
 
     def __init__(
@@ -80,6 +81,9 @@ class RoutedLLM:
         if self.delay:
             time.sleep(self.delay)
         text = self.router(system, prompt)
+        if isinstance(text, int):
+            error = {"type": "error", "error": {"type": "api_error", "message": f"routed {text}"}}
+            return Response(json.dumps(error), status=text, content_type="application/json")
         reply = {
             "id": "msg_routed",
             "type": "message",
@@ -122,6 +126,37 @@ def judge_reply(prompt: str, verdict_of: Callable[[str, str], Verdict]) -> str:
         fields = {"verdict": verdict} if isinstance(verdict, str) else verdict
         answers.append({"pair": pair["pair"], "reason": "scripted", **fields})
     return json.dumps({"verdicts": answers})
+
+
+PLAIN_REFLECTION = json.dumps({"analysis": "The session fixed a failing test.", "bullet_tags": []})
+
+
+def curator_says(
+    *operations: dict[str, Any], judge: Callable[[str, str], Verdict | int] = lambda a, b: None
+) -> Router:
+    """Route: curator -> ``operations``; judge -> ``judge(A, B)`` for each pair (an int
+    there: that HTTP error status for the whole call); anything else -> a reflection."""
+    body = json.dumps({"reasoning": "scripted", "operations": list(operations)})
+
+    def route(system: str, prompt: str) -> str | int:
+        if is_judge(system, prompt):
+            pairs = judged_pairs(prompt)
+            status = judge(pairs[0]["A"], pairs[0]["B"]) if pairs else None
+            return status if isinstance(status, int) else judge_reply(prompt, judge)
+        return body if is_curator(system, prompt) else PLAIN_REFLECTION
+
+    return route
+
+
+def make_playbook(path: Path, texts: list[str], helpful: int = 1) -> None:
+    """A playbook whose PATTERNS section holds ``texts`` as pat-001, pat-002, ..."""
+    from acecode.store import save_playbook
+
+    entries = [
+        {"name": f"pat-{i:03d}", "text": text, "helpful": helpful, "harmful": 0}
+        for i, text in enumerate(texts, start=1)
+    ]
+    save_playbook({"sections": {"PATTERNS & APPROACHES": entries}}, path)
 
 
 def write_transcript(path: Path, request: str, reply: str, *, error: str | None = None) -> Path:

@@ -6,33 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
-from pipeline_support import is_curator, is_judge, judge_reply, write_transcript
+from pipeline_support import curator_says, make_playbook, write_transcript
 
 from acecode.pipeline import run_cycle_sync
-from acecode.store import load_playbook, save_playbook
+from acecode.store import load_playbook
 from acecode.store.history import list_cycles
-
-PLAIN_REFLECTION = json.dumps({"analysis": "The session fixed a failing test.", "bullet_tags": []})
-
-
-def curator_says(*operations: dict, judge: callable = lambda a, b: None) -> callable:
-    """Route: curator -> ``operations``, judge -> ``judge(A, B)`` per pair, else a reflection."""
-    body = json.dumps({"reasoning": "scripted", "operations": list(operations)})
-
-    def route(system: str, prompt: str) -> str:
-        if is_judge(system, prompt):
-            return judge_reply(prompt, judge)
-        return body if is_curator(system, prompt) else PLAIN_REFLECTION
-
-    return route
-
-
-def make_playbook(path: Path, texts: list[str]) -> None:
-    entries = [
-        {"name": f"pat-{i:03d}", "text": text, "helpful": 1, "harmful": 0}
-        for i, text in enumerate(texts, start=1)
-    ]
-    save_playbook({"sections": {"PATTERNS & APPROACHES": entries}}, path)
 
 
 @pytest.fixture
