@@ -143,4 +143,4 @@ def test_user_template_override_is_used(project: Path, anthropic_env: ScriptedLL
     (prompts / "judge.txt").write_text("MY JUDGE\n{pairs}\n", encoding="utf-8")
     anthropic_env.play(answer({"pair": "p1", "verdict": "conflicting"}))
     assert [v.verdict for v in judge(PAIRS[:1])] == ["conflicting"]
-    assert anthropic_env.prompt().startswith("MY JUDGE\n{\"pair\": \"p1\"")
+    assert anthropic_env.prompt().startswith('MY JUDGE\n{"pair": "p1"')
