@@ -28,13 +28,15 @@ subprocess (two at a time) for the first two modes.
 Columns: ``sent`` pairs the embeddings proposed to the judge (similarity at or
 above ``judge_floor``; near-verbatim pairs are never sent, they merge anyway);
 outcomes ``credited`` (b not added, a credited), ``replaced`` (a's text
-replaced by the more specific b), ``both kept`` and ``conflict listed`` (a
-conflict ``acecode review`` shows); ``lost a rule`` (a or b is not in the
-playbook afterwards: consolidation, meant for paraphrases); ``as given``:
+replaced by the more specific b), ``both kept``, ``conflict listed`` (both
+kept, and ``acecode review`` shows the conflict) and ``held`` (the quarantine
+screen held b for review, so no de-dup step saw it); ``lost a rule`` (a or b
+is not in the playbook afterwards, held texts aside: consolidation, meant for
+paraphrases); ``as given``:
 pairs whose outcome is exactly what their verdict (or, unsent, the lack of
 one) prescribes: same -> credited, more_specific B -> replaced, more_specific
 A -> credited, different -> both kept, conflicting -> both kept + listed,
-none -> both kept unless near-verbatim (credited).
+none -> both kept unless near-verbatim (credited); a held b -> held.
 """
 
 from __future__ import annotations
@@ -82,7 +84,7 @@ ROTATION: tuple[Any, ...] = (
     "different",
     "conflicting",
 )
-OUTCOMES = ("credited", "replaced", "both kept", "conflict listed")
+OUTCOMES = ("credited", "replaced", "both kept", "conflict listed", "held")
 PAIR_MARK = re.compile(r"PAIR-(\S+?)-END")
 
 
@@ -139,8 +141,10 @@ def verdict_for(pair: Pair, mode: str) -> Any:
     return None
 
 
-def expected_outcome(verdict: Any, sent: bool, near: bool) -> str:
+def expected_outcome(verdict: Any, sent: bool, near: bool, held: bool) -> str:
     """The outcome the verdict prescribes (module doc)."""
+    if held:
+        return "held"
     if near:
         return "credited"
     if not sent or verdict is None:
@@ -224,8 +228,8 @@ def environment(llm: ScriptedLLM, root: Path, mode: str) -> dict[str, str]:
     return env
 
 
-def observe(pair: Pair, mode: str, root: Path, tokens: dict[str, Any], judge: Any) -> Result:
-    """Classify what the cycle did to the pair."""
+def observe(pair: Pair, mode: str, root: Path, report: dict[str, Any], judge: Any) -> Result:
+    """Classify what the cycle (its report as a dict) did to the pair."""
     from acecode.dedup.judgements import open_conflicts
     from acecode.dedup.verbatim import near_verbatim
     from acecode.store import load_playbook
@@ -235,9 +239,13 @@ def observe(pair: Pair, mode: str, root: Path, tokens: dict[str, Any], judge: An
     entries = playbook["sections"][SECTION]
     texts = [entry["text"] for entry in entries]
     first = next(entry for entry in entries if entry["name"] == "pat-001")
+    tokens = report["tokens"]
     judge_row = tokens.get("by_role", {}).get("judge")
     sent = judge_row is not None
-    if first["text"] == pair.b and texts.count(pair.b) == 1 and first["helpful"] == 1:
+    held = bool(report["held_for_review"])
+    if held and pair.b not in texts and first == {**first, "text": pair.a, "helpful": 0}:
+        outcome = "held"
+    elif first["text"] == pair.b and texts.count(pair.b) == 1 and first["helpful"] == 1:
         outcome = "replaced"
     elif pair.b not in texts and first["helpful"] == 1:
         outcome = "credited"
@@ -254,8 +262,8 @@ def observe(pair: Pair, mode: str, root: Path, tokens: dict[str, Any], judge: An
         verdict=judge,
         sent=sent,
         outcome=outcome,
-        lost=pair.a not in texts or pair.b not in texts,
-        as_given=outcome == expected_outcome(judge, sent, near_verbatim(pair.a, pair.b)),
+        lost=outcome != "held" and (pair.a not in texts or pair.b not in texts),
+        as_given=outcome == expected_outcome(judge, sent, near_verbatim(pair.a, pair.b), held),
         judge_tokens=judge_tokens,
         other_tokens=tokens.get("total_tokens", 0) - judge_tokens,
     )
@@ -271,8 +279,8 @@ def run_in_process(llm: ScriptedLLM, pairs: list[Pair], mode: str) -> list[Resul
             with project_for(pair.id, [pair.a]) as (root, transcript):
                 os.environ.clear()
                 os.environ.update(environment(llm, root, mode))
-                report = asyncio.run(run_cycle(transcript))
-                results.append(observe(pair, mode, root, report.tokens, verdict_for(pair, mode)))
+                report = asyncio.run(run_cycle(transcript)).as_dict()
+                results.append(observe(pair, mode, root, report, verdict_for(pair, mode)))
     finally:
         os.environ.clear()
         os.environ.update(saved)
@@ -294,8 +302,8 @@ def run_cli(llm: ScriptedLLM, pairs: list[Pair], mode: str) -> list[Result]:
             )
             if done.returncode != 0:
                 raise RuntimeError(f"acecode learn failed for {pair.id}: {done.stderr.strip()}")
-            tokens = json.loads(done.stdout)[0]["tokens"]
-            return observe(pair, mode, root, tokens, verdict_for(pair, mode))
+            report = json.loads(done.stdout)[0]
+            return observe(pair, mode, root, report, verdict_for(pair, mode))
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         return list(pool.map(one, pairs))
@@ -334,7 +342,7 @@ def print_table(title: str, results: list[Result]) -> None:
     print(f"\n{title}")
     header = (
         f"  {'list':<14}{'mode':<16}{'pairs':>6}{'sent':>6}"
-        + "".join(f"{name:>17}" for name in OUTCOMES)
+        + "".join(f"{name:>{len(name) + 2}}" for name in OUTCOMES)
         + f"{'other':>7}{'lost a rule':>13}{'as given':>10}"
     )
     print(header)
@@ -346,7 +354,7 @@ def print_table(title: str, results: list[Result]) -> None:
             counts = Counter(r.outcome for r in rows)
             print(
                 f"  {kind:<14}{mode:<16}{len(rows):>6}{sum(r.sent for r in rows):>6}"
-                + "".join(f"{counts[name]:>17}" for name in OUTCOMES)
+                + "".join(f"{counts[name]:>{len(name) + 2}}" for name in OUTCOMES)
                 + f"{counts['other']:>7}{sum(r.lost for r in rows):>13}"
                 + f"{sum(r.as_given for r in rows):>6}/{len(rows):<3}"
             )

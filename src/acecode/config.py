@@ -45,7 +45,7 @@ class Settings:
     bootstrap_delay: float = 2.0
     # Pairs of texts at or above this calibrated similarity are sent to the judge
     # (recall-oriented: embeddings only propose, the judge decides; docs/dedup.md).
-    judge_floor: float = 0.75
+    judge_floor: float = 0.55
     # Most pairs one judge call may carry; the rest wait for a later cycle.
     judge_max_pairs: int = 40
 

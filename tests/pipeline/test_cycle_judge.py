@@ -299,3 +299,23 @@ def test_a_broken_verdict_file_is_reported_and_left_untouched(
     assert "judgements.json" in capsys.readouterr().err
     listed = review()
     assert listed.returncode == 1 and "judgements.json" in listed.stderr
+
+
+def test_learn_dry_run_shows_the_conflict_and_writes_nothing(routed_llm, playbook_path, transcript):
+    make_playbook(playbook_path, [SINGLE])
+    before = playbook_path.read_bytes()
+    routed_llm(curator_says(add(DOUBLE), judge=lambda a, b: "conflicting"))
+
+    done = subprocess.run(
+        [sys.executable, "-m", "acecode", "learn", str(transcript), "--dry-run"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "COLUMNS": "300"},
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert f"CONFLICT {SINGLE} <-> {DOUBLE} (both kept)" in done.stdout
+    assert f"ADD     pat-002: {DOUBLE}" in done.stdout
+    assert playbook_path.read_bytes() == before
+    assert not (playbook_path.parent / "acecode").exists()
