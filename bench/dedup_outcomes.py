@@ -383,6 +383,32 @@ def print_tokens(results: list[Result], batch: dict[str, Any] | None) -> None:
         )
 
 
+def unjudged(pairs: list[Pair]) -> None:
+    """What the unjudged library ladder and ``run_deduplication`` would do to each pair."""
+    from acecode.dedup import load_backend, run_deduplication
+    from acecode.dedup.ladder import decide
+
+    backend = load_backend()
+    print("\nUnjudged, for comparison (library functions the cycle does not apply blindly)")
+    print(f"  {'list':<14}{'pairs':>6}{'ladder credits a':>18}{'ladder overwrites a':>21}")
+    print(f"  {'':<14}{'':>6}{'(b dropped)':>18}{'with b':>21}{'run_deduplication merges':>27}")
+    for kind in LISTS:
+        chosen = [p for p in pairs if p.kind == kind]
+        actions: Counter[str] = Counter()
+        merged = 0
+        for pair in chosen:
+            first = {"name": "pat-001", "text": pair.a, "helpful": 0, "harmful": 0}
+            second = {**first, "name": "pat-002", "text": pair.b}
+            book = {"sections": {SECTION: [first]}}
+            actions[decide(pair.b, SECTION, book, backend=backend).action] += 1
+            deduped = run_deduplication({"sections": {SECTION: [first, second]}}, backend=backend)
+            merged += len(deduped["sections"][SECTION]) == 1
+        print(
+            f"  {kind:<14}{len(chosen):>6}{actions['credit']:>18}{actions['update']:>21}"
+            f"{merged:>27}"
+        )
+
+
 def similarities(pairs: list[Pair]) -> None:
     """Calibrated similarity of each list, and how many pairs each candidate floor sends."""
     import numpy as np
@@ -424,6 +450,7 @@ def main() -> None:
     from acecode.config import Settings
 
     print(f"judge_floor {Settings().judge_floor}, judge_max_pairs {Settings().judge_max_pairs}")
+    unjudged(pairs)
     llm = ScriptedLLM()
     llm.by_id = {pair.id: pair for pair in pairs}
     try:

@@ -319,3 +319,20 @@ def test_learn_dry_run_shows_the_conflict_and_writes_nothing(routed_llm, playboo
     assert f"ADD     pat-002: {DOUBLE}" in done.stdout
     assert playbook_path.read_bytes() == before
     assert not (playbook_path.parent / "acecode").exists()
+
+
+@pytest.mark.parametrize("verdict", ["same", None])
+def test_an_update_onto_another_rule_is_dropped_only_when_judged_the_same(
+    routed_llm, playbook_path, transcript, verdict
+):
+    secrets = "Never commit API keys or secrets to the git repository."
+    make_playbook(playbook_path, [TESTS, secrets])
+    update = {"type": "UPDATE", "target_id": "pat-002", "text": TESTS_PARAPHRASE}
+    routed_llm(curator_says(update, judge=lambda a, b: verdict))
+
+    run_cycle_sync(transcript)
+
+    if verdict == "same":
+        assert entries() == [("pat-001", TESTS, 2), ("pat-002", secrets, 1)]
+    else:
+        assert entries() == [("pat-001", TESTS, 1), ("pat-002", TESTS_PARAPHRASE, 1)]

@@ -92,32 +92,26 @@ class SemanticTools:
             if text is None:
                 remaining.append(op)
                 continue
+            target = op.get("target_id") if op_type == "UPDATE" else None
             if op_type == "ADD":
                 section = _resolve_section(op.get("section"))
-                decision = decide(
-                    text,
-                    section,
-                    playbook,
-                    backend=self.backend,
-                    cache=self.cache,
-                    verdicts=self.verdicts,
-                )
-                keep = decision.action == "add"
             else:
-                target = op.get("target_id")
                 section = next((s for s, e in iter_entries(playbook) if e["name"] == target), None)
                 if section is None:
                     remaining.append(op)  # the operation reports the unknown target
                     continue
-                decision = decide(
-                    text,
-                    section,
-                    playbook,
-                    backend=self.backend,
-                    cache=self.cache,
-                    exclude=target,
-                    verdicts=self.verdicts,
-                )
+            decision = decide(
+                text,
+                section,
+                playbook,
+                backend=self.backend,
+                cache=self.cache,
+                exclude=target,
+                verdicts=self.verdicts,
+            )
+            if op_type == "ADD":
+                keep = decision.action == "add"
+            else:
                 keep = not (decision.action == "credit" and decision.rung in MERGING_RUNGS)
             self.ladder_decisions.append(decision)
             if keep:
