@@ -137,7 +137,7 @@ def test_judged_dedup_ignores_the_threshold(real_backend):
 
 
 def test_pairs_above_the_floor_are_proposed_new_texts_first(real_backend):
-    existing = [SINGLE, TESTS, SECRETS]
+    existing = [SINGLE, TESTS, SECRETS, PYTEST]
     pairs = propose_pairs(
         existing,
         [ProposedText(DOUBLE), ProposedText(TESTS_PARAPHRASE)],
@@ -149,7 +149,8 @@ def test_pairs_above_the_floor_are_proposed_new_texts_first(real_backend):
     assert [(p.first, p.second) for p in pairs if p.proposed][:1] == [(SINGLE, DOUBLE)]
     assert (TESTS, TESTS_PARAPHRASE) in {(p.first, p.second) for p in pairs}
     flags = [p.proposed for p in pairs]
-    assert flags == sorted(flags, reverse=True) and False in flags  # proposed texts first
+    assert flags == sorted(flags, reverse=True)  # proposed texts first
+    assert [(p.first, p.second) for p in pairs if not p.proposed] == [(TESTS, PYTEST)]
     assert all(p.similarity >= 0.6 for p in pairs)
 
 
