@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,12 @@ class Settings:
     judge_floor: float = 0.55
     # Most pairs one judge call may carry; the rest wait for a later cycle.
     judge_max_pairs: int = 40
+    # The `claude` provider (headless Claude Code): model alias or name, effort level
+    # ("" leaves both to Claude Code), and seconds per call: a CLI run can take minutes,
+    # as Claude Code retries API errors itself before it gives up.
+    claude_model: str = "sonnet"
+    claude_effort: str = "low"
+    claude_timeout: float = 300.0
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -79,22 +86,39 @@ def _coerce(raw: Any, default: Any, source: str) -> Any:
         return default
 
 
-def load_settings(project: Path | None = None) -> Settings:
-    """Merge defaults, user file, project file and environment."""
+def _toml_layers(project: Path | None) -> tuple[Path, Path]:
+    """The TOML files, lowest precedence first."""
+    return paths.user_claude_dir() / "acecode.toml", paths.claude_dir(project) / "acecode.toml"
+
+
+def load_settings(project: Path | None = None, env: Mapping[str, str] | None = None) -> Settings:
+    """Merge defaults, user file, project file and environment (``os.environ`` unless given)."""
+    env = os.environ if env is None else env
     merged: dict[str, Any] = {}
-    for layer in (
-        paths.user_claude_dir() / "acecode.toml",
-        paths.claude_dir(project) / "acecode.toml",
-    ):
+    for layer in _toml_layers(project):
         merged.update(_read_toml(layer))
     values: dict[str, Any] = {}
     for field in fields(Settings):
         env_name = f"ACECODE_{field.name.upper()}"
-        if env_name in os.environ:
-            values[field.name] = _coerce(os.environ[env_name], field.default, env_name)
+        if env_name in env:
+            values[field.name] = _coerce(env[env_name], field.default, env_name)
         elif field.name in merged:
             values[field.name] = _coerce(merged[field.name], field.default, field.name)
     return Settings(**values)
+
+
+def setting_source(
+    name: str, project: Path | None = None, env: Mapping[str, str] | None = None
+) -> str | None:
+    """Where setting ``name`` comes from: its variable, the TOML file, or None for the default."""
+    env = os.environ if env is None else env
+    env_name = f"ACECODE_{name.upper()}"
+    if env_name in env:
+        return env_name
+    for layer in reversed(_toml_layers(project)):
+        if name in _read_toml(layer):
+            return str(layer)
+    return None
 
 
 def claude_setting(name: str, default: bool = False, project: Path | None = None) -> bool:

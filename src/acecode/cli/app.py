@@ -16,6 +16,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "acecode.cli.doctor_cmd",
     "acecode.cli.review_cmd",
     "acecode.cli.control_cmds",
+    "acecode.cli.merge_cmd",
 )
 
 

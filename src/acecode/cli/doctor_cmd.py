@@ -28,6 +28,20 @@ def _provider() -> list[str]:
         return [f"[problem] {first}", *rest]
 
 
+def _claude_flags() -> list[str]:
+    """When the provider is `claude`: which lean-run flags its version lacks, and the cost."""
+    from acecode.llm import ProviderConfigError, explain_provider
+    from acecode.llm.claude_flags import detect_flags
+
+    try:
+        choice = explain_provider()
+    except ProviderConfigError:
+        return ["not used (no provider)"]
+    if choice.provider != "claude" or not choice.executable:
+        return [f"not used (the provider is {choice.provider})"]
+    return detect_flags(choice.executable).describe()
+
+
 def _hooks() -> list[str]:
     from acecode.install import installations, plugin_enabled
 
@@ -113,6 +127,7 @@ def doctor(playbook: playbook_option = None) -> None:
     """Check the provider, hooks, playbook, templates, embeddings and last cycle."""
     checks: list[tuple[str, Callable[[], list[str]]]] = [
         ("LLM provider", _provider),
+        ("nested claude runs", _claude_flags),
         ("Claude Code hooks", _hooks),
         ("playbook", lambda: _playbook(playbook)),
         ("prompt templates", _templates),

@@ -62,9 +62,22 @@ def install(
             "or Ctrl-D are learned from too.",
         ),
     ] = False,
+    git: Annotated[
+        bool,
+        typer.Option(
+            "--git",
+            help="Instead of hooks: register acecode's merge driver for the playbook in this "
+            "git repository (.gitattributes and the clone's git config).",
+        ),
+    ] = False,
 ) -> None:
     """Add acecode's hooks (inject the playbook, learn at session end) to Claude Code."""
     from acecode.config import claude_setting
+
+    if git:
+        from acecode.cli.merge_cmd import install_git
+
+        return install_git()
 
     options = {"playbook_update_on_exit": True} if learn_on_exit else None
     try:
@@ -90,8 +103,18 @@ def install(
         )
 
 
-def uninstall(scope: scope_option = Scope.user) -> None:
+def uninstall(
+    scope: scope_option = Scope.user,
+    git: Annotated[
+        bool,
+        typer.Option("--git", help="Instead of hooks: remove acecode's git merge driver."),
+    ] = False,
+) -> None:
     """Remove acecode's hooks from a Claude Code settings file; everything else stays."""
+    if git:
+        from acecode.cli.merge_cmd import uninstall_git
+
+        return uninstall_git()
     try:
         update = installer.uninstall(scope.value)
     except installer.SettingsFileError as exc:

@@ -93,6 +93,7 @@ def learn(
     provider, LLM failure); the playbook is then unchanged.
     """
     from acecode.pipeline import run_cycle_sync
+    from acecode.pipeline.own_sessions import own_session_role
     from acecode.store import PlaybookError
 
     _use_project(project)
@@ -101,6 +102,16 @@ def learn(
             fail(f"{transcript}: no such transcript file")
     reports = []
     for transcript in transcripts:
+        role = own_session_role(transcript)
+        if role:
+            err_console.print(
+                f"acecode: {transcript} is one of acecode's own nested `claude -p` sessions "
+                f"(it opens with acecode's {role} prompt); skipped, nothing to learn",
+                markup=False,
+                highlight=False,
+                soft_wrap=True,
+            )
+            continue
         try:
             report = run_cycle_sync(
                 transcript,
@@ -143,13 +154,17 @@ def bootstrap(
     from acecode import paths
     from acecode.config import load_settings
     from acecode.pipeline.bootstrap import bootstrap as run_bootstrap
+    from acecode.pipeline.own_sessions import split_own_sessions
     from acecode.pipeline.sessions import find_sessions, sessions_dir
 
     _use_project(project)
     root = paths.project_dir()
-    transcripts = find_sessions(root, include_subagents=not skip_subagents)
+    transcripts, own = split_own_sessions(find_sessions(root, include_subagents=not skip_subagents))
+    if own:
+        console.print(f"skipping {len(own)} of acecode's own nested `claude -p` sessions")
     if not transcripts:
-        fail(f"no Claude Code sessions found in {sessions_dir(root)}")
+        besides = f" besides {len(own)} of acecode's own nested runs" if own else ""
+        fail(f"no Claude Code sessions found in {sessions_dir(root)}{besides}")
     settings = load_settings()
     with Progress(console=console, transient=False) as progress:
         task = progress.add_task("learning", total=len(transcripts))

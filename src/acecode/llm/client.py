@@ -28,7 +28,9 @@ def make_provider(choice: ProviderChoice, env: Mapping[str, str] | None = None) 
         )
     from acecode.llm.claude_cli import ClaudeCLIProvider
 
-    return ClaudeCLIProvider(executable=choice.executable or "claude", model=choice.model, env=env)
+    return ClaudeCLIProvider(
+        executable=choice.executable or "claude", model=choice.model, effort=choice.effort, env=env
+    )
 
 
 async def complete(

@@ -14,6 +14,7 @@ import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from acecode.config import load_settings, setting_source
 from acecode.llm.base import REQUEST_TIMEOUT
 
 PROVIDERS = ("anthropic", "openai", "claude")
@@ -32,6 +33,7 @@ OPENAI_KEY_VARS = ("ACECODE_OPENAI_API_KEY", "OPENAI_API_KEY")
 OPENAI_URL_VARS = ("ACECODE_OPENAI_BASE_URL", "OPENAI_BASE_URL")
 CLAUDE_MODEL_VARS = ("ACECODE_CLAUDE_MODEL", "AGENTIC_CONTEXT_MODEL")
 CLAUDE_BIN_VAR = "ACECODE_CLAUDE_BIN"
+CLAUDE_EFFORTS = ("low", "medium", "high", "xhigh", "max")
 PROVIDER_VAR = "ACECODE_PROVIDER"
 TIMEOUT_VAR = "ACECODE_LLM_TIMEOUT"
 
@@ -63,6 +65,7 @@ class ProviderChoice:
     base_url: str | None = None
     api_key_var: str | None = None
     executable: str | None = None
+    effort: str | None = None
     timeout: float = REQUEST_TIMEOUT
     sources: dict[str, str] = field(default_factory=dict)
 
@@ -77,6 +80,8 @@ class ProviderChoice:
             lines.append(f"API key: {key}")
         if self.executable:
             lines.append(f"executable: {self.executable}")
+        if self.effort:
+            lines.append(f"effort: {self.effort}{self._src('effort')}")
         lines.append(f"timeout: {self.timeout:g} s per request{self._src('timeout')}")
         return "\n".join(lines)
 
@@ -172,22 +177,47 @@ def _claude_executable(env: Mapping[str, str]) -> str | None:
 
 
 def _claude(env: Mapping[str, str], reason: str) -> ProviderChoice:
+    """Headless Claude Code: by default the `sonnet` alias at low effort, 300 s per call.
+
+    The model comes from ``ACECODE_CLAUDE_MODEL`` or ``AGENTIC_CONTEXT_MODEL``,
+    then ``claude_model`` in acecode.toml; effort and timeout from
+    ``claude_effort`` and ``claude_timeout`` (or ``ACECODE_CLAUDE_EFFORT``,
+    ``ACECODE_CLAUDE_TIMEOUT``). ``ACECODE_LLM_TIMEOUT`` is the API request
+    timeout and does not apply here: one CLI run includes Claude Code's own retries.
+    """
     executable = _claude_executable(env)
     if executable is None:
         raise ProviderConfigError(
             "the claude provider needs the `claude` command on PATH "
             f"(or {CLAUDE_BIN_VAR} pointing at it)"
         )
+    settings = load_settings(env=env)
     model, model_var = _first(env, CLAUDE_MODEL_VARS)
-    timeout, timeout_var = _timeout(env)
-    sources = {"model": model_var or "", "timeout": timeout_var}
+    if model is None:
+        model = settings.claude_model.strip() or None
+        model_var = setting_source("claude_model", env=env) or "default"
+    effort = settings.claude_effort.strip().lower() or None
+    effort_source = setting_source("claude_effort", env=env) or "default"
+    if effort is not None and effort not in CLAUDE_EFFORTS:
+        raise ProviderConfigError(
+            f"claude_effort (from {effort_source}) must be one of {', '.join(CLAUDE_EFFORTS)} "
+            f"or empty for Claude Code's default, got {settings.claude_effort!r}"
+        )
+    timeout_source = setting_source("claude_timeout", env=env) or "default"
+    if settings.claude_timeout <= 0:
+        raise ProviderConfigError(
+            f"claude_timeout (from {timeout_source}) must be a positive number of seconds, "
+            f"got {settings.claude_timeout:g}"
+        )
+    sources = {"model": model_var if model else "", "effort": effort_source}
     return ProviderChoice(
         provider="claude",
         reason=reason,
         model=model,
         executable=executable,
-        timeout=timeout,
-        sources={k: v for k, v in sources.items() if v},
+        effort=effort,
+        timeout=settings.claude_timeout,
+        sources={**{k: v for k, v in sources.items() if v}, "timeout": timeout_source},
     )
 
 

@@ -1,0 +1,62 @@
+"""Fixtures for the real-client scenarios: the pinned CLI, the scripted server, a user's home.
+
+The CLI comes from ``tests/clients`` (``npm ci --prefix tests/clients``, which
+``.ci/run`` does). Without it these tests fail with that instruction rather
+than skip: a skipped proof is no proof. For a quick local run without them,
+deselect the marker: ``python -m pytest -m "not realclient"``.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from claude_driver import ClaudeHome
+from messages_server import MessagesServer
+
+CLIENTS = Path(__file__).resolve().parents[1] / "clients"
+CLAUDE_VERSION = "2.1.197"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test in this folder is a real-client test, and slow."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(item.fspath).parents:
+            item.add_marker(pytest.mark.realclient)
+            item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="session")
+def claude_bin() -> Path:
+    """The pinned Claude Code CLI, checked once per run."""
+    binary = CLIENTS / "node_modules" / ".bin" / "claude"
+    if not binary.exists():
+        pytest.fail(
+            f"the real Claude Code CLI is not installed: run `npm ci --prefix {CLIENTS}` "
+            '(or deselect these tests with -m "not realclient")',
+            pytrace=False,
+        )
+    version = subprocess.run(
+        [str(binary), "--version"], capture_output=True, text=True, timeout=60
+    ).stdout
+    assert version.startswith(CLAUDE_VERSION), f"expected Claude Code {CLAUDE_VERSION}: {version}"
+    return binary
+
+
+@pytest.fixture
+def server() -> Iterator[MessagesServer]:
+    """A fresh scripted Messages API server; its responder is set by each test."""
+    running = MessagesServer().start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture
+def claude(claude_bin: Path, home_dir: Path, server: MessagesServer) -> ClaudeHome:
+    """A user of the real CLI whose home is the test's isolated ``HOME``."""
+    return ClaudeHome(claude_bin=claude_bin, home=home_dir, server_url=server.url)
