@@ -79,12 +79,8 @@ def _show_conflicts(playbook: Path | None) -> None:
     for column in ("id", "entry", "text", "judge's reason"):
         table.add_column(column, overflow="fold")
     for conflict in conflicts:
-        table.add_row(
-            conflict.id,
-            f"{conflict.first_name}\n{conflict.second_name}",
-            f"{conflict.first_text}\n{conflict.second_text}",
-            conflict.reason or "-",
-        )
+        table.add_row(conflict.id, conflict.first_name, conflict.first_text, conflict.reason or "-")
+        table.add_row("", conflict.second_name, conflict.second_text, "", end_section=True)
     console.print(table, markup=False, highlight=False)
     console.print(
         "Keep both with `acecode review dismiss ID`, or keep one with "
