@@ -108,8 +108,7 @@ class Result:
     outcome: str
     lost: bool
     as_given: bool
-    judge_tokens: int
-    other_tokens: int
+    tokens: dict[str, int]  # role -> input + output tokens of this cycle
 
 
 def load_pairs(split: str) -> list[Pair]:
@@ -255,7 +254,6 @@ def observe(pair: Pair, mode: str, root: Path, report: dict[str, Any], judge: An
         outcome = "conflict listed" if listed else "both kept"
     else:
         outcome = "other"
-    judge_tokens = (judge_row["input_tokens"] + judge_row["output_tokens"]) if judge_row else 0
     return Result(
         pair=pair,
         mode=mode,
@@ -264,8 +262,10 @@ def observe(pair: Pair, mode: str, root: Path, report: dict[str, Any], judge: An
         outcome=outcome,
         lost=outcome != "held" and (pair.a not in texts or pair.b not in texts),
         as_given=outcome == expected_outcome(judge, sent, near_verbatim(pair.a, pair.b), held),
-        judge_tokens=judge_tokens,
-        other_tokens=tokens.get("total_tokens", 0) - judge_tokens,
+        tokens={
+            role: row["input_tokens"] + row["output_tokens"]
+            for role, row in tokens.get("by_role", {}).items()
+        },
     )
 
 
@@ -360,26 +360,30 @@ def print_table(title: str, results: list[Result]) -> None:
             )
 
 
+def _per_role(tokens: dict[str, int]) -> str:
+    return ", ".join(f"{role} {count:.0f}" for role, count in sorted(tokens.items()))
+
+
 def print_tokens(results: list[Result], batch: dict[str, Any] | None) -> None:
     judged = [r for r in results if r.sent]
     if judged:
-        judge = statistics.mean(r.judge_tokens for r in judged)
-        other = statistics.mean(r.other_tokens for r in judged)
+        roles = {role for r in judged for role in r.tokens}
+        mean = {role: statistics.mean(r.tokens.get(role, 0) for r in judged) for role in roles}
+        unsent = sum(not r.sent for r in results)
         print(
-            f"\nTokens (estimated, 4 chars/token, from the cycle's ledger): a cycle whose judge "
-            f"call carries 1 pair adds {judge:.0f} judge tokens to {other:.0f} for reflector + "
-            f"curator ({len(judged)} such cycles); cycles with no candidate pair add 0 "
-            f"({sum(not r.sent for r in results)} cycles, no call)."
+            f"\nTokens (estimated, 4 chars/token, from the cycle's ledger), mean per cycle whose "
+            f"judge call carries 1 pair ({len(judged)} cycles): {_per_role(mean)}. "
+            f"Cycles with no candidate pair make no judge call ({unsent})."
         )
     if batch:
         roles = batch["by_role"]
         judge = roles.get("judge", {"input_tokens": 0, "output_tokens": 0, "calls": 0})
-        rest = sum(v["input_tokens"] + v["output_tokens"] for k, v in roles.items() if k != "judge")
+        totals = {role: row["input_tokens"] + row["output_tokens"] for role, row in roles.items()}
         print(
             f"Batch cycle ({batch['entries']} entries, curator ADDs {batch['added']}): "
             f"{judge['calls']} judge call with {batch['judge']['pairs_asked']} pairs, "
-            f"{judge['input_tokens']} in + {judge['output_tokens']} out tokens; reflector + "
-            f"curator {rest} tokens; verdicts {batch['judge']['verdicts']}."
+            f"{judge['input_tokens']} in + {judge['output_tokens']} out tokens; per role: "
+            f"{_per_role(totals)}; verdicts {batch['judge']['verdicts']}."
         )
 
 

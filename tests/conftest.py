@@ -32,6 +32,7 @@ _SCRUBBED_PREFIXES = (
     "ANTHROPIC_",
     "OPENAI_",
     "CLAUDE_",
+    "CODEX_",
     "XDG_",
 )
 

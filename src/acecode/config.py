@@ -30,6 +30,9 @@ class Settings:
     review: str = "flagged"
     # Longest rule text accepted into the playbook (characters).
     max_rule_chars: int = 600
+    # Natural languages the project's rules may be written in (ISO 639-1 codes,
+    # comma-separated or a TOML list); a rule mostly in another language is held.
+    languages: str = "en"
     # Token budget of the condensed transcript given to the reflector.
     transcript_budget_tokens: int = 20_000
     # Share of entries one cycle may remove (delete + prune + merge-away).
@@ -71,6 +74,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
 def _coerce(raw: Any, default: Any, source: str) -> Any:
     """Convert ``raw`` to the type of ``default``; fall back to it when impossible."""
     try:
+        if isinstance(default, str) and isinstance(raw, list):
+            return ", ".join(str(item) for item in raw)
         if isinstance(default, bool):
             if isinstance(raw, bool):
                 return raw

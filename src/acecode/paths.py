@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from acecode.state_folder import STATE_FOLDER_NAME
+
 
 def project_dir() -> Path:
     """The project root: ``$CLAUDE_PROJECT_DIR`` or the current directory."""
@@ -29,12 +31,12 @@ def playbook_path(project: Path | None = None) -> Path:
 
 def state_dir(project: Path | None = None) -> Path:
     """acecode's own state (history, cache, queue, reports): ``.claude/acecode``."""
-    return claude_dir(project) / "acecode"
+    return claude_dir(project) / STATE_FOLDER_NAME
 
 
 def state_dir_for(playbook_file: Path) -> Path:
     """The state folder that belongs beside a given playbook file."""
-    return playbook_file.parent / "acecode"
+    return playbook_file.parent / STATE_FOLDER_NAME
 
 
 def user_claude_dir() -> Path:

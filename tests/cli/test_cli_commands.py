@@ -80,7 +80,7 @@ def test_show_and_learn_refuse_a_corrupt_playbook_in_one_line(env, tmp_path):
 
 
 def test_doctor_explains_what_is_missing(env):
-    result = run("doctor", env=env)
+    result = run("doctor", env=env, check_exit=1)  # problems found: exit status 1
 
     out = result.stdout
     assert "no LLM provider is configured" in out
@@ -93,8 +93,9 @@ def test_doctor_names_the_provider_and_the_installed_hooks(env):
     env = {**env, "ACECODE_PROVIDER": "anthropic", "AGENTIC_CONTEXT_API_KEY": "sk-test"}
     run("install", env=env)
 
-    out = run("doctor", env=env).stdout
+    out = run("doctor", env=env).stdout  # nothing wrong: exit status 0
 
+    assert out.rstrip().endswith("all good")
     assert "provider: anthropic" in out
     assert "sk-test" not in out
     assert f"user: {Path(env['HOME']) / '.claude' / 'settings.json'}" in out

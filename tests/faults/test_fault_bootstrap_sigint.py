@@ -57,8 +57,9 @@ def test_fault_sigint_during_bootstrap_state_consistent_and_rerun_resumes(
         stderr=subprocess.PIPE,
         text=True,
     )
-    # Interrupt while the third session is being learned (its reflector call is out).
-    wait_until(lambda: len(server.bodies) >= 5, timeout=60, what="the third session's LLM call")
+    # Interrupt while the third session is being learned (its reflector call is out);
+    # each session makes three calls: reflector, curator, safety review.
+    wait_until(lambda: len(server.bodies) >= 7, timeout=60, what="the third session's LLM call")
     child.send_signal(signal.SIGINT)
     stdout, stderr = child.communicate(timeout=30)
     print(f"\nUSER SAW (exit {child.returncode}): stdout={stdout!r} stderr={stderr!r}")

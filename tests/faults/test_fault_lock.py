@@ -1,6 +1,7 @@
 """Fault 4: the playbook lock held by a hung process, then left behind by a dead one.
 
-A writer that hangs while holding ``playbook.json.lock`` must not hang
+A writer that hangs while holding the playbook's lock
+(``.claude/acecode/playbook.json.lock``) must not hang
 ``acecode learn`` with it: the wait is bounded by ``lock_timeout`` and ends in
 one line. Once the holder is SIGKILLed, the lock file it leaves on disk is
 stale (the kernel released its ``flock``) and must not block the next run.
@@ -26,6 +27,8 @@ from fault_support import (
     temp_files,
     with_lesson,
 )
+
+from acecode.store.lock import playbook_lock_file
 
 HOLDER = """
 import sys, time
@@ -54,7 +57,7 @@ def test_fault_lock_held_by_hung_process_bounded_wait_then_stale_lock_does_not_b
     old_bytes = playbook.read_bytes()
     transcript = session_transcript(tmp_path / "s.jsonl", "lock")
     env = acecode_env(project_dir, home_dir, server.env(), ACECODE_LOCK_TIMEOUT="1")
-    lock_file = playbook.with_name("playbook.json.lock")
+    lock_file = playbook_lock_file(playbook)
     holder = _hold_lock(lock_file)
     try:
         started = time.monotonic()

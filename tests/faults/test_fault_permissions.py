@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -63,11 +64,12 @@ def read_only_claude(project_dir: Path, playbook: Path, request) -> Iterator[Pat
     ``used``: acecode's state folder exists from earlier runs (read-only too);
     ``fresh``: only the playbook is there (say, committed and checked out read-only).
     """
-    seed_playbook(playbook)
+    seed_playbook(playbook)  # saving creates the state folder (the playbook's lock is there)
     claude = playbook.parent
     folders = [claude]
-    if request.param == "used":
-        (claude / "acecode").mkdir()
+    if request.param == "fresh":
+        shutil.rmtree(claude / "acecode")
+    else:
         (claude / "acecode" / "learned.json").write_text("{}\n")
         (claude / "acecode" / ".gitignore").write_text("*\n")
         folders.append(claude / "acecode")

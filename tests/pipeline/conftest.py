@@ -13,11 +13,11 @@ from pytest_httpserver import HTTPServer
 def routed_llm(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., RoutedLLM]]:
     servers: list[HTTPServer] = []
 
-    def start(router: Router, delay: float = 0.0) -> RoutedLLM:
+    def start(router: Router, delay: float = 0.0, safety: Router | None = None) -> RoutedLLM:
         server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
         server.start()
         servers.append(server)
-        llm = RoutedLLM(server, router, delay)
+        llm = RoutedLLM(server, router, delay, safety)
         for name in LLM_ENV_VARS:
             monkeypatch.delenv(name, raising=False)
         for name, value in llm.env().items():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -36,7 +37,9 @@ class RoutedLLM:
 
     ``router(system, prompt) -> reply text`` (or an int: that HTTP error
     status) lets concurrent cycles each get their own scripted answers; every
-    request body is kept for assertions.
+    request body is kept for assertions. The safety review's requests go to
+    ``safety`` when given, else they are answered "safe" for every text, as a
+    reviewer with no objection would.
     """
 
     def __init__(
@@ -44,10 +47,12 @@ class RoutedLLM:
         server: HTTPServer,
         router: Router,
         delay: float = 0.0,
+        safety: Router | None = None,
         usage: tuple[int, int] | None = (100, 20),
     ) -> None:
         self.server = server
         self.router = router
+        self.safety = safety or (lambda system, prompt: all_safe(prompt))
         self.delay = delay
         self.usage = usage  # None: replies carry no usage, so acecode estimates the tokens
         self.bodies: list[str] = []
@@ -80,7 +85,8 @@ class RoutedLLM:
         )
         if self.delay:
             time.sleep(self.delay)
-        text = self.router(system, prompt)
+        route = self.safety if is_safety_review(system, prompt) else self.router
+        text = route(system, prompt)
         if isinstance(text, int):
             error = {"type": "error", "error": {"type": "api_error", "message": f"routed {text}"}}
             return Response(json.dumps(error), status=text, content_type="application/json")
@@ -101,6 +107,26 @@ class RoutedLLM:
 def is_curator(system: str, prompt: str) -> bool:
     """The curator's template introduces itself; the reflector's does not."""
     return "you are the curator" in (system + prompt).lower()
+
+
+def is_safety_review(system: str, prompt: str) -> bool:
+    """The safety review's template introduces itself."""
+    return "you are the safety reviewer" in (system + prompt).lower()
+
+
+def review_items(prompt: str) -> list[dict[str, Any]]:
+    """The ``{"id", "text"}`` items a safety review request asks about (its JSON list)."""
+    start = re.search(r"^\[", prompt, re.MULTILINE)
+    if start is None:
+        return []
+    items, _ = json.JSONDecoder().raw_decode(prompt, start.start())
+    return items
+
+
+def all_safe(prompt: str) -> str:
+    """A safety review reply with a "safe" verdict for every text of ``prompt``."""
+    verdicts = [{"id": item["id"], "verdict": "safe"} for item in review_items(prompt)]
+    return json.dumps({"verdicts": verdicts})
 
 
 def is_judge(system: str, prompt: str) -> bool:

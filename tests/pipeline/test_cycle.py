@@ -84,12 +84,15 @@ def test_cycle_applies_tags_and_operations_and_reports(routed_llm, playbook_file
         ("DELETE", False),
     ]
     assert "not found" in report.operations[1]["reason"]
-    assert report.tokens["total_tokens"] == 240
+    # Reflector, curator and the safety review of the one ADD text: 3 x (100 + 20).
+    assert report.tokens["total_tokens"] == 360
+    assert report.tokens["by_role"]["safety_review"]["calls"] == 1
     assert (report.entries_before, report.entries_after) == (1, 2)
     # The reflector saw the failing tool call; the curator never saw the transcript.
-    assert len(llm.bodies) == 2
+    assert len(llm.bodies) == 3
     assert "No module named" in llm.bodies[0]
     assert "No module named" not in llm.bodies[1]
+    assert "No module named" not in llm.bodies[2]
 
 
 def test_dry_run_reports_but_saves_nothing(routed_llm, playbook_file, tmp_path):
@@ -222,7 +225,9 @@ def test_learn_names_a_missing_transcript_in_one_line(playbook_file, tmp_path):
     )
 
     assert result.returncode == 1
-    assert result.stderr.strip() == f"acecode: {tmp_path / 'nope.jsonl'}: no such transcript file"
+    assert result.stderr.strip() == (
+        f"acecode: {tmp_path / 'nope.jsonl'}: no such transcript file or folder"
+    )
 
 
 def test_a_secret_from_the_llm_never_lands_in_playbook_report_or_diagnostics(

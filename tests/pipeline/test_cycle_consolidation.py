@@ -113,7 +113,7 @@ def test_report_and_journal_record_the_cycle(routed_llm, project, tmp_path):
     assert saved_report["cycle_id"] == report.cycle_id
     added = saved_report["integration_actions"]["new_entries_added"]
     assert [item["name"] for item in added] == ["oth-001"]
-    assert saved_report["tokens"]["total_tokens"] == 240
+    assert saved_report["tokens"]["total_tokens"] == 360  # reflector, curator, safety review
     cycles = list_cycles(project / ".claude" / "playbook.json")
     assert [c.cycle_id for c in cycles] == [report.cycle_id]
     assert (project / ".claude" / "acecode" / ".gitignore").read_text().strip().endswith("*")
@@ -127,7 +127,7 @@ def test_a_transcript_is_not_learned_twice(routed_llm, project, tmp_path):
     second = run_cycle_sync(transcript, source="session-end")
 
     assert first.status == "ok" and second.status == "nothing-new"
-    assert len(llm.bodies) == 2  # reflector + curator of the first cycle only
+    assert len(llm.bodies) == 3  # reflector, curator, safety review of the first cycle only
 
     with transcript.open("a", encoding="utf-8") as handle:
         handle.write(
@@ -144,7 +144,7 @@ def test_a_transcript_is_not_learned_twice(routed_llm, project, tmp_path):
     third = run_cycle_sync(transcript, source="session-end")
 
     assert third.messages_already_learned == first.messages
-    reflector_body = llm.bodies[2]
+    reflector_body = llm.bodies[3]
     assert "MARKER-second" in reflector_body and "MARKER-first" not in reflector_body
 
 

@@ -114,3 +114,13 @@ def test_bootstrap_skips_nested_sessions(routed_llm, project_dir: Path) -> None:
     # One cycle: a reflector call on the user's session, then a curator call.
     assert len(llm.bodies) == 2
     assert "MARKER-user" in llm.bodies[0]
+
+
+def test_a_saved_safety_review_session_is_recognised(tmp_path: Path) -> None:
+    """The safety review runs through `claude -p` too; its saved session is acecode's own."""
+    from acecode.roles.prompt import fill_template
+    from acecode.templates import load_template
+
+    prompt = fill_template(load_template("safety_review.txt"), texts='[{"id": 1, "text": "x"}]')
+    saved = write_transcript(tmp_path / "nested.jsonl", prompt, '{"verdicts": []}')
+    assert own_session_role(saved) == "safety_review"

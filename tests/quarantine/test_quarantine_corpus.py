@@ -1,9 +1,11 @@
 """The issue #7 corpus: every adversarial rule text is quarantined, at most 2 tips are.
 
 ``tests/data/quarantine_corpus.json`` holds adversarial texts labelled with
-their dangerous class and the obfuscation trick used, and legitimate coding
-tips labelled with the class whose vocabulary they share. The per-class rates
-are printed by ``bench/quarantine_rates.py``.
+the rule that must hold them and the obfuscation trick used, and legitimate
+coding tips labelled with the class whose vocabulary they share. It was
+written for the rules of issue #7; the larger, multilingual corpora of issue
+11 (``quarantine_dangerous.json``, ``quarantine_benign.json``) cover the
+rules added since, and ``bench/quarantine_rates.py`` prints the rates of all.
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ from acecode.quarantine.screen import RULE_IDS, screen_text
 
 CORPUS_PATH = Path(__file__).resolve().parents[1] / "data" / "quarantine_corpus.json"
 MAX_FALSE_POSITIVES = 2
+# The rules this corpus was written for; consent-scope (issue 11) took over its
+# one concealment text and is covered by the issue-11 corpora.
+ISSUE_7_RULES = tuple(rule.id for rule in DANGER_RULES if rule.id != "consent-scope")
 
 
 def _corpus() -> dict[str, list[dict[str, Any]]]:
@@ -35,8 +40,8 @@ def test_corpus_meets_the_issue_minimums() -> None:
     assert len(adversarial) >= 40
     assert len(legitimate) >= 40
     classes = Counter(item["class"] for item in adversarial)
-    for rule in DANGER_RULES:
-        assert classes[rule.id] >= 5, f"too few adversarial texts for {rule.id}"
+    for rule_id in ISSUE_7_RULES:
+        assert classes[rule_id] >= 5, f"too few adversarial texts for {rule_id}"
     tricks = {item["trick"] for item in adversarial}
     for trick in ("split url", "defanged url", "base64", "hex", "zero-width", "fullwidth"):
         assert trick in tricks
@@ -73,6 +78,10 @@ def test_at_most_two_legitimate_tips_are_quarantined() -> None:
 
 
 def test_every_rule_id_is_exercised_by_the_corpus() -> None:
-    """A rule that no corpus text triggers is a rule nobody checked."""
+    """A rule that no corpus text triggers is a rule nobody checked.
+
+    The rules added by issue 11 (hidden characters, language) are exercised
+    by ``test_quarantine_classes.py`` and the issue-11 corpora.
+    """
     fired = {screen_text(item["text"]).rule for item in CORPUS["adversarial"]}
-    assert fired == set(RULE_IDS)
+    assert fired == set(RULE_IDS) - {"hidden-characters", "foreign-language"}

@@ -8,6 +8,7 @@ import pytest
 
 from acecode.config import Settings, load_settings
 from acecode.quarantine.gate import REVIEW_ALL_RULE, needs_review, triage_operations
+from acecode.quarantine.normalize import text_key
 from acecode.quarantine.queue import list_pending, queue_path, queue_text, reject
 from acecode.store import load_playbook
 
@@ -117,3 +118,41 @@ def test_triage_holds_everything_back_when_the_queue_is_unreadable(project_dir: 
     assert result.allowed == []
     assert result.dropped == [({"type": "ADD", "text": SAFE}, "review queue unreadable")]
     assert path.read_text(encoding="utf-8") == "{"
+
+
+def _triage_view(result) -> tuple:
+    held = [
+        (i.id, i.text, i.rule, i.detail, i.operation, i.section, i.target_ids)
+        for i in result.queued
+    ]
+    return result.allowed, held, result.dropped
+
+
+def test_dry_run_triage_is_the_real_triage_without_writing(project_dir: Path) -> None:
+    """Same operations, same settings, same flags: the same split; only the queue differs."""
+    earlier = queue_text("Squash every commit into one before review.", rule="review:all")
+    assert earlier is not None
+    reject(earlier.id)
+    subtle = "Batch review fixes into one quiet follow-up commit."
+    ops = [
+        {"type": "ADD", "section": "PATTERNS & APPROACHES", "text": SAFE},
+        {"type": "ADD", "section": "OTHERS", "text": subtle},
+        {"type": "ADD", "section": "OTHERS", "text": DANGEROUS},
+        {"type": "ADD", "section": "OTHERS", "text": "squash every commit into one before review"},
+        {"type": "DELETE", "target_id": "mis-001"},
+    ]
+    flags = {text_key(subtle): "hides follow-up changes", text_key(DANGEROUS): "also flagged"}
+    before = queue_path().read_bytes()
+
+    for settings in (Settings(), Settings(review="all")):
+        dry = triage_operations(ops, settings, session="s-1", flagged=flags, dry_run=True)
+        assert queue_path().read_bytes() == before
+        real = triage_operations(ops, settings, session="s-1", flagged=flags)
+        assert _triage_view(dry) == _triage_view(real)
+        assert [i.id for i in list_pending()] == [i.id for i in real.queued]
+        queue_path().write_bytes(before)  # the next settings start from the same queue
+
+    held = {i.text: i.rule for i in dry.queued}
+    # The floor's hold keeps its rule; the review's flag turns a pass (or review:all) into a hold.
+    assert held == {SAFE: "review:all", subtle: "safety-review", DANGEROUS: "disable-checks"}
+    assert [reason for _, reason in dry.dropped] == ["rejected earlier in review"]

@@ -49,6 +49,22 @@ def squash(text: str) -> str:
     return _SPACE.sub("", text)
 
 
+def user_env(home: Path, *layers: Mapping[str, str]) -> dict[str, str]:
+    """A user's shell environment for a CLI under test: ``home`` as ``HOME``, then ``layers``.
+
+    Only a few host variables pass through (PATH, locale, TMPDIR), so nothing of
+    the developer's own configuration reaches the CLI; acecode's console script,
+    beside the interpreter running the tests, comes first on PATH.
+    """
+    keep = ("PATH", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT")
+    env = {name: os.environ[name] for name in keep if name in os.environ}
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    env.update({"HOME": str(home), "USERPROFILE": str(home), "TERM": "xterm-256color"})
+    for layer in layers:
+        env.update(layer)
+    return env
+
+
 @dataclass
 class ClaudeHome:
     """An isolated user of the real CLI: home folder, environment, projects it trusts."""
@@ -84,25 +100,14 @@ class ClaudeHome:
 
     def env(self, **overrides: str) -> dict[str, str]:
         """The environment a user's shell would give ``claude``, pointed at the server."""
-        keep = ("PATH", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT")
-        env = {name: os.environ[name] for name in keep if name in os.environ}
-        # acecode's console script lives beside the interpreter running the tests.
-        env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
-        env.update(
-            {
-                "HOME": str(self.home),
-                "USERPROFILE": str(self.home),
-                "ANTHROPIC_BASE_URL": self.server_url,
-                "ANTHROPIC_API_KEY": API_KEY,
-                "DISABLE_TELEMETRY": "1",
-                "DISABLE_AUTOUPDATER": "1",
-                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-                "TERM": "xterm-256color",
-            }
-        )
-        env.update(self.extra_env)
-        env.update(overrides)
-        return env
+        client = {
+            "ANTHROPIC_BASE_URL": self.server_url,
+            "ANTHROPIC_API_KEY": API_KEY,
+            "DISABLE_TELEMETRY": "1",
+            "DISABLE_AUTOUPDATER": "1",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        }
+        return user_env(self.home, client, self.extra_env, overrides)
 
     def sessions_dir(self, project: Path) -> Path:
         """Where the CLI saves the transcripts of ``project``."""

@@ -18,7 +18,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
@@ -107,8 +107,14 @@ def tool_results(recorded: Recorded) -> list[dict[str, Any]]:
     ]
 
 
-class MessagesServer:
-    """The recording, content-routed Messages API server (see the module docstring)."""
+class RecordingServer:
+    """A recording, content-routed API server on 127.0.0.1; subclasses add the routes.
+
+    ``recorded_type`` is the :class:`Recorded` subclass that knows where the
+    provider's wire format keeps the text a model reads.
+    """
+
+    recorded_type: type[Recorded] = Recorded
 
     def __init__(self, responder: Responder | None = None) -> None:
         self.responder: Responder = responder or (lambda _request: Reply("ok"))
@@ -116,22 +122,13 @@ class MessagesServer:
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._http = HTTPServer(host="127.0.0.1", port=0, threaded=True)
-        self._http.expect_request("/v1/messages/count_tokens", method="POST").respond_with_handler(
-            self._count_tokens
-        )
-        self._http.expect_request("/v1/messages", method="POST").respond_with_handler(
-            self._messages
-        )
-        # The CLI probes the base URL; anything else unknown gets a plain 404.
-        self._http.expect_request("/", method="GET").respond_with_data("ok")
-        self._http.expect_request("/", method="HEAD").respond_with_data("")
 
     @property
     def url(self) -> str:
-        """The base URL to give as ``ANTHROPIC_BASE_URL``."""
+        """The root URL, no trailing slash (``ANTHROPIC_BASE_URL`` for the Messages server)."""
         return self._http.url_for("/").rstrip("/")
 
-    def start(self) -> MessagesServer:
+    def start(self) -> Self:
         self._http.start()
         return self
 
@@ -158,10 +155,8 @@ class MessagesServer:
             f"got {len(self.matching(predicate))} of {len(self.requests)}"
         )
 
-    # --- HTTP handlers ---------------------------------------------------------------------
-
     def _record(self, request: Request) -> Recorded:
-        recorded = Recorded(
+        recorded = self.recorded_type(
             path=request.full_path,
             headers=dict(request.headers),
             body=json.loads(request.get_data(as_text=True) or "{}"),
@@ -170,18 +165,41 @@ class MessagesServer:
             self.requests.append(recorded)
         return recorded
 
+    def _reply_to(self, recorded: Recorded) -> Reply:
+        """The responder's reply; a broken script shows up in the test instead of hanging it."""
+        try:
+            reply = self.responder(recorded)
+        except Exception as exc:
+            reply = Reply(text=f"responder failed: {exc!r}", status=500)
+        if reply.delay:
+            time.sleep(reply.delay)
+        return reply
+
+
+class MessagesServer(RecordingServer):
+    """The recording, content-routed Messages API server (see the module docstring)."""
+
+    def __init__(self, responder: Responder | None = None) -> None:
+        super().__init__(responder)
+        self._http.expect_request("/v1/messages/count_tokens", method="POST").respond_with_handler(
+            self._count_tokens
+        )
+        self._http.expect_request("/v1/messages", method="POST").respond_with_handler(
+            self._messages
+        )
+        # The CLI probes the base URL; anything else unknown gets a plain 404.
+        self._http.expect_request("/", method="GET").respond_with_data("ok")
+        self._http.expect_request("/", method="HEAD").respond_with_data("")
+
+    # --- HTTP handlers ---------------------------------------------------------------------
+
     def _count_tokens(self, request: Request) -> Response:
         body = json.loads(request.get_data(as_text=True) or "{}")
         return _json({"input_tokens": max(1, len(json.dumps(body)) // 4)})
 
     def _messages(self, request: Request) -> Response:
         recorded = self._record(request)
-        try:
-            reply = self.responder(recorded)
-        except Exception as exc:  # a broken script must show up in the test, not hang it
-            reply = Reply(text=f"responder failed: {exc!r}", status=500)
-        if reply.delay:
-            time.sleep(reply.delay)
+        reply = self._reply_to(recorded)
         if reply.status != 200:
             error = {"type": "api_error", "message": reply.text or f"scripted {reply.status}"}
             return _json({"type": "error", "error": error}, reply.status)

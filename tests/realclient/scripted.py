@@ -26,6 +26,7 @@ from messages_server import Recorded, Reply, ToolCall
 ROLE_MARKERS: dict[str, str] = {
     "reflector": "You are the reflector of acecode",
     "curator": "You are the curator of acecode",
+    "safety_review": "You are the safety reviewer of acecode",
     "judge": "You are the judge of acecode",
 }
 PLAYBOOK_TAG = "<acecode-playbook>"

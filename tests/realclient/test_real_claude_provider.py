@@ -1,5 +1,5 @@
-"""The `claude` provider with the real CLI: a learning cycle whose reflector and curator
-answers come back through real nested `claude -p` runs, lean and invisible.
+"""The `claude` provider with the real CLI: a learning cycle whose reflector, curator and
+safety review answers come back through real nested `claude -p` runs, lean and invisible.
 
 The user's machine carries everything a nested run must not pick up: CLAUDE.md
 files, a skill, an auto-memory note, a hook and an MCP server, each leaving a
@@ -113,6 +113,7 @@ def script(server: MessagesServer) -> Script:
                 "reasoning": "Record it.",
                 "operations": [{"type": "ADD", "section": "MISTAKES TO AVOID", "text": RULE}],
             },
+            "safety_review": {"verdicts": [{"id": 1, "verdict": "safe"}]},
         }
     )
     return server.responder
@@ -149,7 +150,8 @@ def test_learning_through_the_real_claude_is_lean_and_leaves_no_session(
     assert RULE in (project_dir / ".claude" / "playbook.json").read_text()
 
     nested = [r for r in server.requests if r.path.startswith("/v1/messages")]
-    assert sorted(acecode_role(r) for r in nested) == ["curator", "reflector"]  # no title calls
+    roles = sorted(acecode_role(r) for r in nested)
+    assert roles == ["curator", "reflector", "safety_review"]  # no title calls
     for request in nested:
         assert request.tool_names == []
         assert request.size <= 2 * prompt_bytes(request), (request.size, prompt_bytes(request))
@@ -185,11 +187,11 @@ def test_an_older_claude_still_learns_and_bootstrap_skips_what_it_saved(
     nested = [r for r in server.requests if acecode_role(r) == "reflector"]
     assert nested[0].tool_names, "an old CLI without --tools sends its tools"
     saved = session_files(claude)
-    assert len(saved) == 2, saved  # without --no-session-persistence, each call is saved
+    assert len(saved) == 3, saved  # without --no-session-persistence, each call is saved
 
     env = claude.env(ACECODE_PROVIDER="anthropic", AGENTIC_CONTEXT_BASE_URL=server.url)
     server.requests.clear()
     boot = acecode(project_dir, env, "bootstrap", "--delay", "0")
-    assert "skipping 2 of acecode's own nested `claude -p` sessions" in boot.stdout
+    assert "skipping 3 of acecode's own nested `claude -p` sessions" in boot.stdout
     assert "no Claude Code sessions found" in boot.stdout + boot.stderr
     assert server.requests == []

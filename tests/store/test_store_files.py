@@ -174,7 +174,7 @@ def test_migration_dicts_without_counters_and_missing_names(playbook_file: Path)
         ({"score": True}, (0, 0)),
         ({"score": -5, "helpful": 1}, (1, 0)),
         ({"helpful": -3, "harmful": 2}, (0, 2)),
-        ({"helpful": "7", "harmful": None}, (0, 0)),
+        ({"helpful": "7", "harmful": None}, (7, 0)),
         ({"helpful": 1e400, "harmful": 3.0}, (0, 3)),
     ],
 )

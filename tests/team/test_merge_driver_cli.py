@@ -45,13 +45,18 @@ def test_a_queue_that_cannot_be_written_leaves_the_conflict(project_dir: Path) -
     assert queue.read_text() == "{ broken"
 
 
-def test_a_name_used_twice_refuses_the_merge(project_dir: Path) -> None:
+def test_a_name_used_twice_is_renamed_reported_and_merged(project_dir: Path) -> None:
+    """A hand edit that repeats an ID is read like any load reads it: the repeat gets
+    its section's next free ID and one line names it, so the merge loses nothing."""
     twice = playbook(
         pat=[("pat-001", "Run the linters", 1, 0)], mis=[("pat-001", "Another text", 0, 0)]
     )
     files = stage(project_dir, BASE, OURS, twice)
-    done = acecode(project_dir, "merge-driver", *files, str(PLAYBOOK), ok=(1,))
-    assert "theirs: entry name 'pat-001' appears more than once" in done.stderr
+    done = acecode(project_dir, "merge-driver", *files, str(PLAYBOOK))
+    assert "'pat-001' in MISTAKES TO AVOID repeats an ID" in done.stderr
+    assert "renamed 'mis-001'" in done.stderr
+    merged = (project_dir / files[1]).read_text()
+    assert "Another text" in merged and "Run the linters" in merged
 
 
 def test_the_virtual_base_mode_queues_and_journals_nothing(project_dir: Path) -> None:

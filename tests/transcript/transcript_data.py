@@ -26,11 +26,11 @@ class SourceRow:
 
 
 def source_rows() -> list[SourceRow]:
-    """Every ``.jsonl`` row of ``tests/data/SOURCES.md``."""
+    """Every Claude Code ``.jsonl`` row of ``tests/data/SOURCES.md``."""
     rows: list[SourceRow] = []
     for line in (DATA / "SOURCES.md").read_text(encoding="utf-8").splitlines():
-        if not line.startswith("| `") or ".jsonl`" not in line:
-            continue
+        if not line.startswith("| `") or ".jsonl`" not in line or line.startswith("| `codex/"):
+            continue  # Codex session files have a table of their own: not Claude Code transcripts
         cells = [cell.strip() for cell in line.strip("|").split("|")]
         counts = _COUNTS.search(cells[7])
         assert counts, line

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import importlib
+from typing import Annotated
 
 import typer
+
+from acecode.cli import HELP_FLAGS
 
 # Command modules, each exposing ``register(app: typer.Typer) -> None``.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -17,18 +20,39 @@ COMMAND_MODULES: tuple[str, ...] = (
     "acecode.cli.review_cmd",
     "acecode.cli.control_cmds",
     "acecode.cli.merge_cmd",
+    "acecode.cli.hook_cmd",
 )
+
+
+def _print_version(wanted: bool) -> None:
+    if wanted:
+        from acecode import __version__
+
+        print(f"acecode {__version__}")
+        raise typer.Exit()
+
+
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Learn a playbook from your Claude Code sessions and inject it into the next one."""
 
 
 def build_app() -> typer.Typer:
     """Create the app and let every command module add its commands."""
     app = typer.Typer(
         name="acecode",
-        help="Learn a playbook from your Claude Code sessions and inject it into the next one.",
         no_args_is_help=True,
         add_completion=False,
         pretty_exceptions_enable=False,
+        context_settings={"help_option_names": sorted(HELP_FLAGS)},
     )
+    app.callback()(_options)
     for module_name in COMMAND_MODULES:
         importlib.import_module(module_name).register(app)
     return app

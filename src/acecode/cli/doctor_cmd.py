@@ -124,7 +124,11 @@ def _diagnostics() -> list[str]:
 
 
 def doctor(playbook: playbook_option = None) -> None:
-    """Check the provider, hooks, playbook, templates, embeddings and last cycle."""
+    """Check the provider, hooks, playbook, templates, embeddings and last cycle.
+
+    Exits with status 1 when a check found a problem, 0 when all is good
+    (warnings alone do not fail), so scripts and CI can rely on it.
+    """
     checks: list[tuple[str, Callable[[], list[str]]]] = [
         ("LLM provider", _provider),
         ("nested claude runs", _claude_flags),
@@ -146,6 +150,8 @@ def doctor(playbook: playbook_option = None) -> None:
         for line in lines:
             console.print(f"  {line}", markup=False, highlight=False, soft_wrap=True)
     console.print(f"{problems} problem(s) found" if problems else "all good")
+    if problems:
+        raise typer.Exit(1)
 
 
 def register(app: typer.Typer) -> None:

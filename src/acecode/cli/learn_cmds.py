@@ -67,8 +67,34 @@ def _describe(report: CycleReport) -> list[str]:
     return lines
 
 
+def _expand(arguments: list[Path], include_subagents: bool) -> list[Path]:
+    """Each file as given; each folder as its session transcripts, oldest first."""
+    from acecode.pipeline.sessions import transcripts_in
+
+    transcripts = []
+    for argument in arguments:
+        if argument.is_dir():
+            found = transcripts_in(argument, include_subagents=include_subagents)
+            if not found:
+                fail(f"{argument}: a folder with no session transcripts (*.jsonl) in it or below")
+            transcripts += found
+        elif argument.is_file():
+            transcripts.append(argument)
+        else:
+            fail(f"{argument}: no such transcript file or folder")
+    return transcripts
+
+
 def learn(
-    transcripts: Annotated[list[Path], typer.Argument(help="Claude Code session .jsonl files.")],
+    transcripts: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Claude Code session .jsonl files, or folders: a folder means every *.jsonl "
+            "in it and below, oldest first (subagent transcripts included, Claude Code's "
+            "compaction helpers skipped), e.g. ~/.claude/projects/<project>.",
+            show_default=False,
+        ),
+    ],
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Print the changes; save nothing.")
     ] = False,
@@ -86,8 +112,15 @@ def learn(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the cycle reports as JSON.")
     ] = False,
+    skip_subagents: Annotated[
+        bool,
+        typer.Option("--skip-subagents", help="In folders, learn from main sessions only."),
+    ] = False,
 ) -> None:
-    """Learn from one or more transcripts now: reflect, curate, save.
+    """Learn from one or more transcripts (or folders of them) now: reflect, curate, save.
+
+    Parts of a session learned before are skipped (unless --relearn), so a
+    folder can be learned again after new sessions were added.
 
     Exits with status 1 when a transcript could not be learned from (no
     provider, LLM failure); the playbook is then unchanged.
@@ -97,11 +130,8 @@ def learn(
     from acecode.store import PlaybookError
 
     _use_project(project)
-    for transcript in transcripts:
-        if not transcript.is_file():
-            fail(f"{transcript}: no such transcript file")
     reports = []
-    for transcript in transcripts:
+    for transcript in _expand(transcripts, include_subagents=not skip_subagents):
         role = own_session_role(transcript)
         if role:
             err_console.print(

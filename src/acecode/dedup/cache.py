@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from acecode import paths
 from acecode.diagnostics import diagnose, warn
+from acecode.state_folder import ensure_state_folder
 
 if TYPE_CHECKING:
     import numpy as np
@@ -63,7 +64,7 @@ class EmbeddingCache:
 
     def _connect(self) -> sqlite3.Connection:
         if self._conn is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            ensure_state_folder(self.path.parent)  # the cache lives in the state folder
             try:
                 self._conn = self._open()
             except sqlite3.DatabaseError as exc:

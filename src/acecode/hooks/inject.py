@@ -20,6 +20,7 @@ import time
 
 from acecode.hooks.context import playbook_file, resolve_project, state_path
 from acecode.hooks.rendered import injection_text
+from acecode.state_folder import ensure_state_folder
 
 MARKER_MAX_AGE = 3 * 24 * 3600  # seconds
 
@@ -55,6 +56,7 @@ def _mark(marker: str | None, source: str) -> None:
         return
     folder = os.path.dirname(marker)
     try:
+        ensure_state_folder(os.path.dirname(folder))  # git-ignored before anything is in it
         os.makedirs(folder, exist_ok=True)
         with open(marker, "w", encoding="utf-8") as handle:
             handle.write(source + "\n")

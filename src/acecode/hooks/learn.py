@@ -19,6 +19,7 @@ import time
 
 from acecode.hooks.context import resolve_project, state_path
 from acecode.session_switch import NESTED_ENV
+from acecode.state_folder import ensure_state_folder
 
 LEARN_COMMAND_ENV = "ACECODE_LEARN_COMMAND"
 
@@ -70,6 +71,7 @@ def start_learner(transcript: object, source: str, project: str) -> bool:
         else {"start_new_session": True}
     )
     try:
+        ensure_state_folder(state_path(project))  # git-ignored before anything is in it
         os.makedirs(os.path.dirname(log_path), exist_ok=True)
         with open(log_path, "a", encoding="utf-8") as log:
             stamp = time.strftime("%Y-%m-%d %H:%M:%S")

@@ -19,6 +19,7 @@ from typing import Any
 
 import acecode
 from acecode.hooks.context import playbook_file, state_path, user_template_override
+from acecode.state_folder import ensure_state_folder
 
 TEMPLATE = "playbook.txt"
 CACHE_NAME = "injection-cache.json"
@@ -84,7 +85,7 @@ def _write_cache(path: str, key: list[Any], text: str) -> None:
     folder, name = os.path.split(path)
     temp = os.path.join(folder, f".{name}.{os.getpid():08x}.tmp")
     try:
-        os.makedirs(folder, exist_ok=True)
+        ensure_state_folder(folder)
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         with open(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(json.dumps({"key": key, "text": text}))

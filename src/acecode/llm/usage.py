@@ -46,11 +46,6 @@ class UsageLedger:
 
     calls: list[CallRecord] = field(default_factory=list)
 
-    @classmethod
-    def from_dict(cls, summary: dict[str, Any]) -> UsageLedger:
-        """The ledger behind a :meth:`to_dict` summary, so a later step can add its calls."""
-        return cls([CallRecord(**call) for call in summary.get("calls", ())])
-
     @property
     def input_tokens(self) -> int:
         return sum(call.input_tokens for call in self.calls)
@@ -86,6 +81,12 @@ class UsageLedger:
             row["input_tokens"] += call.input_tokens
             row["output_tokens"] += call.output_tokens
         return totals
+
+    @classmethod
+    def from_dict(cls, data: Any) -> UsageLedger:
+        """The ledger a :meth:`to_dict` summary came from (its ``calls``), to add more calls to."""
+        calls = data.get("calls", []) if isinstance(data, dict) else []
+        return cls(calls=[CallRecord(**call) for call in calls if isinstance(call, dict)])
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary for cycle reports."""

@@ -156,24 +156,17 @@ async def _reflect_and_curate(
     return tags, report.proposed_operations
 
 
-def _screen(
+async def _screen(
     operations: list[Any], snapshot: dict[str, Any], report: CycleReport, settings: Settings
 ) -> list[Any]:
-    """Hold flagged texts for review (dry run: only say so); returns what may be applied."""
-    from acecode.quarantine.gate import TEXT_FIELDS, needs_review, triage_operations
+    """Hold flagged texts for review (a dry run queues nothing); returns what may be applied.
 
-    if report.dry_run:
-        allowed = []
-        for op in operations:
-            op_type = op.get("type") if isinstance(op, dict) else None
-            field_name = TEXT_FIELDS.get(op_type) if isinstance(op_type, str) else None
-            text = op.get(field_name) if field_name else None
-            verdict = needs_review(text, settings) if isinstance(text, str) else None
-            if verdict is None:
-                allowed.append(op)
-            else:
-                report.held_for_review.append({"text": text, "rule": verdict.rule})
-        return allowed
+    The screen, then the LLM safety review on what it let through; a dry run
+    goes through the same triage as a real one.
+    """
+    from acecode.pipeline.safety_step import safety_flags
+    from acecode.quarantine.gate import triage_operations
+
     triage = triage_operations(
         operations,
         settings,
@@ -181,6 +174,8 @@ def _screen(
         playbook_path=report.playbook,
         session=Path(report.transcript).stem,
         transcript=report.transcript,
+        flagged=await safety_flags(operations, settings, report),
+        dry_run=report.dry_run,
     )
     report.held_for_review = [item.as_dict() for item in triage.queued]
     report.dropped_by_review = [{"operation": op, "reason": why} for op, why in triage.dropped]
@@ -257,12 +252,11 @@ def _curate(
 
 def _ensure_state_dir(playbook_path: Path) -> Path:
     """``.claude/acecode`` beside the playbook, git-ignored even where ``.claude`` is committed."""
+    from acecode.state_folder import ensure_state_folder
+
     state = paths.state_dir_for(playbook_path)
     try:
-        state.mkdir(parents=True, exist_ok=True)
-        ignore = state / ".gitignore"
-        if not ignore.exists():
-            ignore.write_text("# acecode's local state (history, caches, reports)\n*\n")
+        ensure_state_folder(state)
     except OSError as exc:
         raise PlaybookWriteError(
             f"cannot create {state}: {exc.strerror or exc}; nothing was changed"
@@ -291,7 +285,7 @@ async def run_cycle(
     from acecode.pipeline.judge_step import judge_step, stored_conflicts
     from acecode.pipeline.progress import learned_count, record_learned
     from acecode.store.history import new_cycle_id
-    from acecode.store.lock import exclusive_lock
+    from acecode.store.lock import playbook_lock
     from acecode.transcript import MessageWindow, TranscriptStats, iter_messages
 
     started = time.monotonic()
@@ -327,7 +321,7 @@ async def run_cycle(
         return report
     conflicts = stored_conflicts(target, snapshot)
     tags, operations = await _reflect_and_curate(messages, snapshot, report, conflicts)
-    operations = _screen(operations, snapshot, report, settings)
+    operations = await _screen(operations, snapshot, report, settings)
     semantic = SemanticTools.load(target, persist=not dry_run)
     semantic.prewarm(snapshot, operations)
     await judge_step(semantic, snapshot, operations, report, settings)
@@ -344,7 +338,7 @@ async def run_cycle(
         report.saved = txn.saved
         if report.curation is not None:
             try:
-                with exclusive_lock(target, settings.lock_timeout):
+                with playbook_lock(target, settings.lock_timeout):
                     report.report_file = str(write_report(target, report.curation))
             except PlaybookError as exc:
                 warn(f"could not write the curation report: {exc}")

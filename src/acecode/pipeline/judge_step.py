@@ -159,9 +159,9 @@ async def _ask(pairs: list[Any], report: CycleReport, summary: JudgeSummary) -> 
 
     with usage.track() as ledger:
         result = await run_judge([(pair.first, pair.second) for pair in pairs])
-    report.tokens = usage.UsageLedger(
-        [*usage.UsageLedger.from_dict(report.tokens).calls, *ledger.calls]
-    ).to_dict()
+    combined = usage.UsageLedger.from_dict(report.tokens)
+    combined.calls.extend(ledger.calls)
+    report.tokens = combined.to_dict()
     # Reasons are LLM output bound for reports, judgements.json and review: redact them.
     new = [replace(verdict, reason=redact(verdict.reason)) for verdict in result["verdicts"]]
     summary.pairs_asked = len(pairs)

@@ -1,7 +1,7 @@
 """Recognise acecode's own nested ``claude -p`` sessions by their content.
 
 A Claude Code without ``--no-session-persistence`` (and acecode before it
-passed that flag) saves every reflector and curator call of the ``claude``
+passed that flag) saves every reflector, curator and safety review call of the ``claude``
 provider as a session in the user's project folder. Learning from one would
 teach the playbook about acecode's own prompts, so bootstrap and ``acecode
 learn`` skip them.
@@ -21,7 +21,7 @@ from pathlib import Path
 from acecode.templates import PACKAGED_DIR, template_override
 
 # The templates whose filled text is the whole prompt of a nested run.
-ROLE_TEMPLATES = ("reflector.txt", "curator.txt", "reflection.txt")
+ROLE_TEMPLATES = ("reflector.txt", "curator.txt", "safety_review.txt", "reflection.txt")
 # A shorter literal opening could match a user's own first message by chance.
 MIN_OPENING_CHARS = 40
 # The prompt of a nested run is its first message.
@@ -72,8 +72,8 @@ def first_prompt(transcript: Path) -> str | None:
 
 
 def own_session_role(transcript: Path, openings: dict[str, str] | None = None) -> str | None:
-    """The acecode role (``reflector``, ``curator``, ``reflection``) whose prompt opens
-    ``transcript``, or None when it is an ordinary session."""
+    """The acecode role (``reflector``, ``curator``, ``safety_review``, ``reflection``)
+    whose prompt opens ``transcript``, or None when it is an ordinary session."""
     text = first_prompt(transcript)
     if not text:
         return None

@@ -25,12 +25,16 @@ def _is_subagent(path: Path) -> bool:
 
 
 def find_sessions(project: Path, *, include_subagents: bool = True) -> list[Path]:
-    """The project's transcripts, oldest first (by modification time, then name).
+    """The project's transcripts under ``~/.claude/projects``, oldest first."""
+    return transcripts_in(sessions_dir(project), include_subagents=include_subagents)
+
+
+def transcripts_in(folder: Path, *, include_subagents: bool = True) -> list[Path]:
+    """Every transcript in ``folder`` and below, oldest first (by modification time, then name).
 
     Main sessions are ``<id>.jsonl``; subagents are ``<id>/subagents/agent-*.jsonl``
     (Claude Code 2.1+) or ``agent-*.jsonl`` beside the sessions (older versions).
     """
-    folder = sessions_dir(project)
     if not folder.is_dir():
         return []
     # agent-acompact-* are Claude Code's compaction helpers: their transcript is

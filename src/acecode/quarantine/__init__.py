@@ -2,7 +2,8 @@
 
 ``screen_text`` is the deterministic screen, ``needs_review`` applies the
 user's ``review`` setting on top of it and ``triage_operations`` splits a
-curator's operations into applied, queued and dropped. The ``queue`` module
+curator's operations into applied, queued and dropped, with the LLM safety
+review's flags (``pipeline.safety_step``) on top of the screen's. The ``queue`` module
 keeps the texts a human must approve or reject (``acecode review``).
 See ``docs/quarantine.md``.
 """

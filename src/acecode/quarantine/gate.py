@@ -2,13 +2,17 @@
 
 ``needs_review`` answers for one text: the screen's verdict, or the
 ``review: all`` setting's. ``triage_operations`` applies it to a curator's
-operation list: texts that pass go on to be applied, flagged ones go to the
-review queue, and texts a reviewer already rejected are dropped. It fails
-closed: a text that cannot be queued is dropped, never applied.
+operation list, together with the LLM safety review's flags: texts that pass
+go on to be applied, flagged ones go to the review queue, and texts a
+reviewer already rejected are dropped. It fails closed: a text that cannot be
+queued is dropped, never applied. A dry run goes through the very same
+triage and only skips writing the queue, so it cannot disagree with a real
+run.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,10 +22,18 @@ from acecode.diagnostics import warn
 from acecode.playbook.operations import clean_text
 from acecode.playbook.schema import iter_entries
 from acecode.quarantine.normalize import text_key
-from acecode.quarantine.queue import PendingItem, QueueError, queue_text, rejected_keys
-from acecode.quarantine.screen import Verdict, screen_text
+from acecode.quarantine.queue import (
+    PendingItem,
+    QueueError,
+    pending_item,
+    queue_text,
+    rejected_keys,
+)
+from acecode.quarantine.screen import Verdict, floor_verdict
 
 REVIEW_ALL_RULE = "review:all"
+# The rule under which texts flagged by the LLM safety review are held.
+SAFETY_REVIEW_RULE = "safety-review"
 # The key holding each screened operation's text.
 TEXT_FIELDS = {"ADD": "text", "UPDATE": "text", "MERGE": "merged_text"}
 
@@ -33,7 +45,7 @@ def needs_review(text: str, settings: Settings) -> Verdict | None:
     under ``review: all``; with ``review = "all"`` every other text is held
     too, under the rule ``review:all``.
     """
-    verdict = screen_text(text, max_chars=settings.max_rule_chars)
+    verdict = floor_verdict(text, settings)
     if verdict.flagged:
         return verdict
     if settings.review.strip().lower() == "all":
@@ -53,6 +65,26 @@ class Triage:
     allowed: list[Any] = field(default_factory=list)
     queued: list[PendingItem] = field(default_factory=list)
     dropped: list[tuple[dict[str, Any], str]] = field(default_factory=list)
+
+
+def operation_text(op: Any) -> str | None:
+    """The cleaned (redacted) text an ADD, UPDATE or MERGE would store, else None."""
+    op_type = op.get("type") if isinstance(op, dict) else None
+    text_field = TEXT_FIELDS.get(op_type) if isinstance(op_type, str) else None
+    return clean_text(op.get(text_field)) if text_field else None
+
+
+def _with_safety_flag(
+    verdict: Verdict | None, key: str, flagged: Mapping[str, str]
+) -> Verdict | None:
+    """The floor's verdict, or the safety review's where the floor did not hold the text.
+
+    A floor hold is never released and keeps its telling rule; a flag turns a
+    pass (or a mere ``review: all`` hold) into a hold with the model's reason.
+    """
+    if key not in flagged or (verdict is not None and verdict.rule != REVIEW_ALL_RULE):
+        return verdict
+    return Verdict(True, SAFETY_REVIEW_RULE, flagged[key])
 
 
 def _section_of(playbook: dict[str, Any] | None, name: Any) -> str | None:
@@ -80,14 +112,19 @@ def triage_operations(
     playbook_path: str | Path | None = None,
     session: str | None = None,
     transcript: str | None = None,
+    flagged: Mapping[str, str] | None = None,
+    dry_run: bool = False,
 ) -> Triage:
     """Screen every ADD/UPDATE/MERGE text of ``operations`` and queue the flagged ones.
 
     ``playbook`` (the current one) lets a queued UPDATE/MERGE remember the
     section of its target, so approving it later as an ADD lands it in the
-    right place. Call this before entering ``update_playbook``; it takes only
-    the queue's lock.
+    right place. ``flagged`` maps ``text_key`` of a text to the reason the
+    LLM safety review gave for holding it. With ``dry_run`` nothing is
+    written: ``queued`` holds the items a real run would queue. Call this
+    before entering ``update_playbook``; it takes only the queue's lock.
     """
+    flagged = flagged or {}
     result = Triage()
     try:
         rejected = rejected_keys(playbook_path)
@@ -95,36 +132,37 @@ def triage_operations(
         warn(f"review queue unreadable ({exc}); holding back every new text")
         rejected = None
     for op in operations:
-        op_type = op.get("type") if isinstance(op, dict) else None
-        text_field = TEXT_FIELDS.get(op_type) if isinstance(op_type, str) else None
-        cleaned = clean_text(op.get(text_field)) if text_field else None
-        if text_field is None or cleaned is None:
+        cleaned = operation_text(op)
+        if cleaned is None:
             result.allowed.append(op)
             continue
         if rejected is None:
             result.dropped.append((op, "review queue unreadable"))
             continue
-        if text_key(cleaned) in rejected:
+        key = text_key(cleaned)
+        if key in rejected:
             result.dropped.append((op, "rejected earlier in review"))
             continue
-        verdict = needs_review(cleaned, settings)
+        verdict = _with_safety_flag(needs_review(cleaned, settings), key, flagged)
         if verdict is None:
             result.allowed.append(op)
             continue
         targets = _targets(op)
         section = op.get("section") or (_section_of(playbook, targets[0]) if targets else None)
+        details: dict[str, Any] = {
+            "rule": verdict.rule,
+            "detail": verdict.detail,
+            "section": section,
+            "operation": op["type"],
+            "target_ids": targets,
+            "session": session,
+            "transcript": transcript,
+        }
         try:
-            item = queue_text(
-                cleaned,
-                rule=verdict.rule,
-                detail=verdict.detail,
-                section=section,
-                operation=op_type,
-                target_ids=targets,
-                session=session,
-                transcript=transcript,
-                playbook=playbook_path,
-            )
+            if dry_run:
+                item: PendingItem | None = pending_item(cleaned, **details)
+            else:
+                item = queue_text(cleaned, playbook=playbook_path, **details)
         except QueueError as exc:
             warn(f"could not queue a flagged text for review ({exc}); it was dropped")
             result.dropped.append((op, f"flagged ({verdict.rule}) and could not be queued"))

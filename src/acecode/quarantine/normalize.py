@@ -84,6 +84,38 @@ _ESCAPE_MARKERS = re.compile(r"%[0-9a-fA-F]{2}|&#?\w+;|\\u[0-9a-fA-F]{4}")
 MAX_DECODE_DEPTH = 2
 
 
+# Invisible characters outside the format category (Cf) that render as nothing.
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def _is_emoji(ch: str) -> bool:
+    return unicodedata.category(ch) in ("So", "Sk") or "\U0001f000" <= ch <= "\U0001faff"
+
+
+def hidden_characters(text: str) -> list[tuple[int, str]]:
+    """Invisible or direction-changing characters in ``text``, as ``(index, name)`` pairs.
+
+    Zero-width spaces and joiners, bidirectional controls, soft hyphens, tag
+    characters and blank "letters" have no place in a coding tip: they hide
+    words from a reader or a pattern, or reorder what is shown (Trojan
+    Source). A zero-width joiner between two emoji (a family or a skin tone)
+    is how emoji are written, and is not reported.
+    """
+    if text.isascii():
+        return []
+    found = []
+    for index, ch in enumerate(text):
+        if unicodedata.category(ch) != "Cf" and ch not in _BLANK_LETTERS:
+            continue
+        between_emoji = 0 < index < len(text) - 1 and (
+            _is_emoji(text[index - 1]) and _is_emoji(text[index + 1])
+        )
+        if ch == "\u200d" and between_emoji:
+            continue
+        found.append((index, unicodedata.name(ch, f"U+{ord(ch):04X}")))
+    return found
+
+
 def strip_invisible(text: str) -> str:
     """NFKC-normalise and drop format characters (zero-width, bidi controls, soft hyphen)."""
     text = unicodedata.normalize("NFKC", text)

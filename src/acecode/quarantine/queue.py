@@ -28,15 +28,17 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from acecode.config import Settings, load_settings
 from acecode.paths import state_dir_for
 from acecode.playbook.operations import apply_operations_with_outcomes, clean_text
 from acecode.playbook.schema import _resolve_section, iter_entries
 from acecode.quarantine.normalize import text_key
+from acecode.quarantine.screen import floor_verdict
 from acecode.store import DEFAULT_LOCK_TIMEOUT, resolve_path, update_playbook
 from acecode.store.atomic import atomic_write_text
 from acecode.store.errors import PlaybookError, PlaybookWriteError
@@ -208,6 +210,42 @@ def _find(queue: _QueueFile, item_id: str, path: Path) -> PendingItem:
     raise QueueError(f"no pending item with ID {item_id!r} in {path}")
 
 
+def pending_item(
+    text: str,
+    *,
+    rule: str,
+    detail: str = "",
+    section: Any = None,
+    operation: str = "ADD",
+    target_ids: Sequence[str] = (),
+    session: str | None = None,
+    transcript: str | None = None,
+    item_id: str | None = None,
+) -> PendingItem:
+    """The item ``queue_text`` would store for ``text``, built without touching any file.
+
+    A dry run shows these; ``queue_text`` stores them. Raises ``ValueError``
+    for an empty text or an operation other than ADD/UPDATE/MERGE.
+    """
+    if operation not in QUEUED_OPERATIONS:
+        raise ValueError(f"only {', '.join(QUEUED_OPERATIONS)} texts are queued, not {operation!r}")
+    cleaned = clean_text(text)
+    if cleaned is None:
+        raise ValueError("cannot queue an empty text")
+    return PendingItem(
+        id=item_id or text_key(cleaned)[:ID_LENGTH],
+        text=cleaned,
+        section=_resolve_section(section),
+        operation=operation,
+        rule=rule,
+        detail=detail,
+        target_ids=tuple(str(target) for target in target_ids),
+        session=session,
+        transcript=transcript,
+        queued_at=_now(),
+    )
+
+
 def queue_text(
     text: str,
     *,
@@ -228,34 +266,26 @@ def queue_text(
     Raises ``ValueError`` for an empty text or an operation other than
     ADD/UPDATE/MERGE, and ``QueueError`` when the queue cannot be written.
     """
-    if operation not in QUEUED_OPERATIONS:
-        raise ValueError(f"only {', '.join(QUEUED_OPERATIONS)} texts are queued, not {operation!r}")
-    cleaned = clean_text(text)
-    if cleaned is None:
-        raise ValueError("cannot queue an empty text")
-    key = text_key(cleaned)
+    item = pending_item(
+        text,
+        rule=rule,
+        detail=detail,
+        section=section,
+        operation=operation,
+        target_ids=target_ids,
+        session=session,
+        transcript=transcript,
+    )
+    key = text_key(item.text)
     path = queue_path(playbook)
     with _locked(path, lock_timeout) as queue:
         if key in queue.rejected:
             return None
-        taken = {item.id: item for item in queue.pending}
-        item_id = key[:ID_LENGTH]
-        if item_id in taken:
-            if text_key(taken[item_id].text) == key:
-                return taken[item_id]
-            item_id = key[: ID_LENGTH * 2]
-        item = PendingItem(
-            id=item_id,
-            text=cleaned,
-            section=_resolve_section(section),
-            operation=operation,
-            rule=rule,
-            detail=detail,
-            target_ids=tuple(str(target) for target in target_ids),
-            session=session,
-            transcript=transcript,
-            queued_at=_now(),
-        )
+        taken = {pending.id: pending for pending in queue.pending}
+        if item.id in taken:
+            if text_key(taken[item.id].text) == key:
+                return taken[item.id]
+            item = replace(item, id=key[: ID_LENGTH * 2])
         queue.pending.append(item)
     return item
 
@@ -298,6 +328,7 @@ def approve(
     *,
     playbook: str | Path | None = None,
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+    settings: Settings | None = None,
 ) -> Approval:
     """Put a pending text (or the reviewer's edit of it) into the playbook and dequeue it.
 
@@ -308,12 +339,19 @@ def approve(
     The playbook transaction's ``meta`` records ``kind: "review"``, the
     operation outcome and the item (rule, session, whether it was edited) for
     the history journal.
+
+    An edited text goes through the screen first (``settings``, default: the
+    project's): a flagged edit is not approved but replaces the item in the
+    queue under the rule that flagged it, and ``QueueError`` says so; the
+    reviewer who still wants it approves that item as it stands.
     """
     path = queue_path(playbook)
     item = _find(_read(path), item_id, path)
     text = item.text if edited_text is None else clean_text(edited_text)
     if text is None:
         raise QueueError("the edited text is empty; nothing was approved")
+    if edited_text is not None:
+        _hold_flagged_edit(item, text, settings or load_settings(), path, lock_timeout)
     with update_playbook(playbook, lock_timeout=lock_timeout) as txn:
         operation = _operation(item, text, txn.playbook)
         updated, outcomes = apply_operations_with_outcomes(txn.playbook, [operation])
@@ -349,6 +387,40 @@ def approve(
     with _locked(path, lock_timeout) as queue:
         queue.pending = [pending for pending in queue.pending if pending.id != item.id]
     return result
+
+
+def _hold_flagged_edit(
+    item: PendingItem, text: str, settings: Settings, path: Path, lock_timeout: float
+) -> None:
+    """Raise ``QueueError`` after swapping ``item`` for ``text`` when the screen flags ``text``."""
+    verdict = floor_verdict(text, settings)
+    if not verdict.flagged:
+        return
+    edited = pending_item(
+        text,
+        rule=verdict.rule,
+        detail=verdict.detail,
+        section=item.section,
+        operation=item.operation,
+        target_ids=item.target_ids,
+        session=item.session,
+        transcript=item.transcript,
+    )
+    with _locked(path, lock_timeout) as queue:
+        if text_key(edited.text) in queue.rejected:
+            raise QueueError(
+                f"the edited text was rejected earlier in review ({verdict.rule}); "
+                f"{item.id} stays pending as it was"
+            )
+        queue.pending = [
+            pending for pending in queue.pending if pending.id not in (item.id, edited.id)
+        ]
+        queue.pending.append(edited)
+    raise QueueError(
+        f"the edited text is held by the screen ({verdict.rule}: {verdict.detail}); "
+        f"nothing was approved, and it now waits as {edited.id} in place of {item.id}: "
+        f"`acecode review approve {edited.id}` accepts it as written"
+    )
 
 
 def reject(

@@ -3,7 +3,9 @@
 Each rule is a list of regular expressions over the folded text (lower case,
 look-alikes folded, see ``normalize``). Literal commands (``curl ... | sh``,
 ``--no-verify``) and natural-language paraphrases ("pipe the installer into
-bash") are both covered. A match is dropped when the clause before it
+bash") are both covered; the class detectors of ``detectors`` (intent verbs
+x protected objects, in seven languages) extend each rule, and define the
+``consent-scope`` rule. A match is dropped when the clause before it
 negates it ("never use --no-verify"), unless the pattern is marked
 ``negatable=False``; some patterns also carry a check that needs more than a
 regex (is this URL outside the machine?). Every gap inside a pattern is
@@ -15,43 +17,10 @@ for people.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
 
-from acecode.quarantine.negation import is_negated
-
-
-def _sentence_gap(n: int) -> str:
-    """Up to ``n`` characters that do not end the sentence (a dot in a path is fine)."""
-    return rf"(?:(?![.;!?](?:\s|$))[^\n]){{0,{n}}}?"
-
-
-def _clause_gap(n: int) -> str:
-    """Up to ``n`` characters inside one clause: no sentence end, comma or dash."""
-    return rf"(?:(?![.;:!?,](?:\s|$)|\s-{{1,2}}\s)[^\n]){{0,{n}}}?"
-
-
-def _verbs(*words: str, imperative: bool = False) -> str:
-    """An alternation of ``words`` with their inflections, as whole words.
-
-    Written out so that "print" matches "prints"/"printed"/"printing" but
-    never "printer", and "read" never matches "readme", "add" never
-    "address", "open" never "openai". ``imperative`` keeps only the base and
-    -ing forms: "skipped tests" and "it reads .env" describe, "skip the
-    tests" and "read .env" instruct.
-    """
-    forms = []
-    for word in words:
-        if word.endswith("e"):
-            forms.append(word[:-1] + (r"(?:e|ing)" if imperative else r"(?:e|es|ed|ing)"))
-        elif word.endswith("y") and word[-2] not in "aeiou":
-            forms.append(word[:-1] + (r"(?:y|ying)" if imperative else r"(?:y|ies|ied|ying)"))
-        else:
-            forms.append(
-                word + (r"(?:ing|\wing)?" if imperative else r"(?:s|es|ed|ing|\wed|\wing)?")
-            )
-    return r"\b(?:" + "|".join(forms) + r")\b"
-
+from acecode.quarantine import detectors
+from acecode.quarantine.intent import instructed, no_inner_negation, unguarded
+from acecode.quarantine.patterns import Rule, clause_gap, p, sentence_gap, verbs
 
 _URL = re.compile(r"\b(?:https?|ftp|wss?)://([^\s/'\"`<>)\]]+)")
 _EMAIL = re.compile(r"\b[\w.+-]+@([\w-]+(?:\.[\w-]+)+)")
@@ -61,7 +30,8 @@ _LOCAL_HOSTS = frozenset(
 )
 
 
-def _is_local(host: str) -> bool:
+def is_local_host(host: str) -> bool:
+    """True for this machine and the reserved example and test domains."""
     host = host.rsplit("@", 1)[-1]
     host = re.sub(r":\d+$", "", host).strip(".")
     return host in _LOCAL_HOSTS or host.startswith("127.") or host.endswith(_LOCAL_SUFFIXES)
@@ -71,7 +41,7 @@ def external_destination(text: str) -> str | None:
     """The first URL host or e-mail domain in ``text`` that is not this machine."""
     for pattern in (_URL, _EMAIL):
         for match in pattern.finditer(text):
-            if not _is_local(match.group(1)):
+            if not is_local_host(match.group(1)):
                 return match.group(0)
     return None
 
@@ -116,44 +86,6 @@ _SECRET_SOURCES = re.compile(
 def _not_from_environment(match: re.Match[str], text: str) -> bool:
     """Reading a key *from the environment* is how code should get it; that passes."""
     return not _SECRET_SOURCES.search(text[match.end() : match.end() + 60])
-
-
-@dataclass(frozen=True)
-class Pattern:
-    """One expression of a rule; ``check`` vets a match the regex alone cannot."""
-
-    regex: re.Pattern[str]
-    negatable: bool = True
-    check: Callable[[re.Match[str], str], bool] | None = None
-
-
-@dataclass(frozen=True)
-class Rule:
-    """A class of dangerous instruction with a stable ID and a one-line summary."""
-
-    id: str
-    summary: str
-    patterns: tuple[Pattern, ...]
-
-    def find(self, text: str) -> str | None:
-        """The first non-negated match in ``text`` (as matched), or None."""
-        for pattern in self.patterns:
-            for match in pattern.regex.finditer(text):
-                if pattern.check is not None and not pattern.check(match, text):
-                    continue
-                if pattern.negatable and is_negated(text, match.start()):
-                    continue
-                return match.group(0).strip()
-        return None
-
-
-def _p(
-    regex: str,
-    *,
-    negatable: bool = True,
-    check: Callable[[re.Match[str], str], bool] | None = None,
-) -> Pattern:
-    return Pattern(re.compile(regex), negatable, check)
 
 
 # --- shared vocabulary -------------------------------------------------------------
@@ -202,7 +134,7 @@ _CHECK_OBJECT = (
 )
 _DISABLE_VERB = (
     r"(?:"
-    + _verbs(
+    + verbs(
         "disable", "skip", "bypass", "deactivate", "remove", "delete", "silence", "suppress",
         "mute", "circumvent", "sidestep", "dodge", "ignore", "xfail", "neuter", "short-circuit",
         imperative=True,
@@ -212,17 +144,18 @@ _DISABLE_VERB = (
     r"\b(?:don'?t|do\s+not|never)\s+(?:bother\s+)?(?:to\s+)?(?:run|execute|wait\s+for)|"
     r"\bstop\s+running|\bwithout\s+running|\bavoid\s+running)"
 )  # fmt: skip
-_SEND_VERB = _verbs(
+_SEND_VERB = verbs(
     "send", "post", "upload", "transmit", "forward", "leak", "email", "e-mail", "mail", "share",
     "report", "copy", "pipe", "push", "sync", "dump", "transfer", "deliver", "relay", "paste",
     "include", "attach", "embed", "append", "beacon", "submit",
 )  # fmt: skip
 _EDIT_VERB = (
     r"(?:"
-    + _verbs(
+    + verbs(
         "edit", "modify", "change", "update", "write", "overwrite", "rewrite", "delete", "remove",
         "append", "add", "insert", "patch", "disable", "uninstall", "clear", "reset", "truncate",
         "replace", "tamper", "tweak", "alter", "adjust", "configure", "reconfigure",
+        imperative=True,
     )
     + r"|\bturn(?:s|ed|ing)?\s+off)"
 )  # fmt: skip
@@ -231,12 +164,12 @@ _EDIT_VERB = (
 
 INSTRUCTION_OVERRIDE = Rule(
     "instruction-override",
-    "tells the agent to ignore, override or hide from earlier, later, user or project "
-    "instructions, or to take on a new role",
+    "tells the agent to ignore or override earlier, later, user or project instructions, "
+    "or to take on a new role",
     (
-        _p(
+        p(
             r"(?:"
-            + _verbs(
+            + verbs(
                 "ignore",
                 "disregard",
                 "forget",
@@ -249,22 +182,22 @@ INSTRUCTION_OVERRIDE = Rule(
             + r"|\bset\s+aside|\b(?:don'?t|do\s+not|no\s+longer|never)\s+(?:follow|obey|"
             r"listen\s+to|heed|apply|respect)|\bstop\s+(?:following|obeying|listening\s+to)|"
             r"\bpay\s+no\s+attention\s+to)\s+"
-            + _clause_gap(40)
+            + clause_gap(40)
             + r"\b(?:previous|prior|earlier|above|preceding|later|subsequent|following|other|"
             r"any|all|user'?s?|system|project'?s?|developer'?s?|original|existing|safety|"
             r"conflicting|future|new)\b"
-            + _clause_gap(30)
+            + clause_gap(30)
             + r"\b(?:instructions?|prompts?|rules?|directions?|directives?|guidelines?|"
             r"guidance|polic(?:y|ies)|constraints?|restrictions?|messages?|requests?|orders|"
             r"commands|wishes|claude\.md|agents\.md)\b"
         ),
-        _p(
-            r"(?:" + _verbs("ignore", "disregard", "override", "forget") + r"|\b(?:don'?t|do\s+not|"
+        p(
+            r"(?:" + verbs("ignore", "disregard", "override", "forget") + r"|\b(?:don'?t|do\s+not|"
             r"never)\s+(?:follow|obey))\s+(?:the\s+|any\s+|all\s+)?(?:claude\.md|agents\.md|"
             r"system\s+prompt|(?:what|whatever)\s+(?:the\s+)?(?:user|claude\.md|agents\.md|project|"
             r"system\s+prompt|instructions?)\s+(?:says?|said|asks?|asked|wants?|tells?\s+you))"
         ),
-        _p(
+        p(
             r"\b(?:overrides?|supersedes?|outranks?|trumps?|takes?\s+precedence\s+over|"
             r"(?:has|have|takes?)\s+(?:priority|precedence)\s+over|more\s+important\s+than|"
             r"(?:higher|greater)\s+priority\s+than|(?:weighs?|counts?)\s+more\s+than)\s+"
@@ -273,31 +206,21 @@ INSTRUCTION_OVERRIDE = Rule(
             r"existing)?\s*(?:instructions?|prompts?|rules|requests?|guidelines|claude\.md|"
             r"agents\.md|system\s+prompt|user)\b"
         ),
-        _p(
+        p(
             r"\b(?:you\s+are\s+now|from\s+now\s+on,?\s+you|act\s+as\s+(?:an?\s+)?(?:unrestricted|"
             r"unfiltered|jailbroken|dan)\b|developer\s+mode|jailbreak\w*|do\s+anything\s+now|"
             r"new\s+(?:system\s+)?instructions?\s*:)",
             negatable=False,
         ),
-        _p(
+        p(
             r"(?:^|\n)\s*(?:system|assistant)\s*:|<\s*/?\s*(?:system|instructions?|im_start|"
             r"im_end)\b|\[/?inst\]|#{2,}\s*(?:system|instructions?)\b",
             negatable=False,
         ),
-        _p(
+        p(
             r"\b(?:even\s+if|regardless\s+of\s+(?:whether|what)?|no\s+matter\s+what)\s+"
             r"(?:the\s+)?(?:user|claude\.md|agents\.md|project|instructions?|system|you\s+are\s+"
             r"told)\b",
-            negatable=False,
-        ),
-        _p(
-            r"\bwithout\s+(?:telling|informing|notifying|alerting)\s+(?:the\s+|your\s+)?user|"
-            r"\b(?:don'?t|do\s+not|never)\s+(?:tell|inform|notify|alert)\s+(?:the\s+|your\s+)?"
-            r"user|\b(?:don'?t|do\s+not|never)\s+(?:mention|reveal|disclose|show)\s+(?:this|it|"
-            r"these)(?:\s+\w+)?\s+to\s+(?:the\s+|your\s+)?user|\b(?:hide|conceal|keep)\s+(?:this|"
-            r"it|these|that|the|any|all)(?:\s+\w+)?\s+(?:secret\s+)?from\s+(?:the\s+|your\s+)?"
-            r"user|\bkeep\s+(?:this|it)"
-            r"\s+(?:a\s+)?secret\b",
             negatable=False,
         ),
     ),
@@ -307,36 +230,38 @@ EXFILTRATION = Rule(
     "exfiltration",
     "sends data out of the machine: to a URL, an e-mail address, a paste site, a raw socket or DNS",
     (
-        _p(r"\bexfiltrat\w*"),
-        _p(_EXFIL_HOSTS),
-        _p(
+        p(r"\bexfiltrat\w*"),
+        p(_EXFIL_HOSTS),
+        p(
             r"(?<![\w-])(?:send|post|upload|transmit|forward|leak|e-?mail|mail|beacon|submit|"
-            r"deliver|relay|transfer|paste)\b" + _sentence_gap(160) + r"(?:(?:https?|ftp|wss?)://"
+            r"deliver|relay|transfer|paste)\b" + sentence_gap(160) + r"(?:(?:https?|ftp|wss?)://"
             r"\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)",
             check=_verb_with_external,
         ),
-        _p(
+        p(
             _SEND_VERB
-            + _sentence_gap(80)
+            + sentence_gap(80)
             + r"(?<![\w-])"
             + _SENSITIVE_DATA
-            + _sentence_gap(100)
+            + sentence_gap(100)
             + r"\b(?:to|into|in|via|at|with|through|onto|over)\s+"
-            + _sentence_gap(40)
-            + _REMOTE_WORD
+            + sentence_gap(40)
+            + _REMOTE_WORD,
+            check=no_inner_negation,
         ),
-        _p(
+        p(
             r"\bcurl\b[^\n|;&]{0,200}?(?:\s-[a-z]*[dft]\b|\s--data[\w-]*|\s--form\b|\s--upload-file\b|"
             r"\s-x\s*post\b|\s--request\s+post\b)[^\n|;&]{0,200}",
             check=_has_external,
         ),
-        _p(r"\bwget\b[^\n|;&]{0,200}--post-(?:data|file)"),
-        _p(r"\b(?:nc|ncat|netcat|socat)\s+(?:-\w+\s+)*[\w.-]+\s+\d{2,5}\b"),
-        _p(r"/dev/(?:tcp|udp)/"),
-        _p(r"\b(?:scp|rsync)\b[^\n]{0,200}\s[\w.-]+@[\w.-]+:"),
-        _p(r"\b(?:requests|httpx|axios)\.(?:post|put)\([^\n]{0,200}", check=_has_external),
-        _p(r"\b(?:mail|mailx|mutt)\s+-s\b|\bsendmail\b"),
-        _p(r"\b(?:dig|nslookup|host)\s+[^\n]{0,200}\$\("),
+        p(r"\bwget\b[^\n|;&]{0,200}--post-(?:data|file)"),
+        p(r"\b(?:nc|ncat|netcat|socat)\s+(?:-\w+\s+)*[\w.-]+\s+\d{2,5}\b"),
+        p(r"/dev/(?:tcp|udp)/"),
+        p(r"\b(?:scp|rsync)\b[^\n]{0,200}\s[\w.-]+@[\w.-]+:"),
+        p(r"\b(?:requests|httpx|axios)\.(?:post|put)\([^\n]{0,200}", check=_has_external),
+        p(r"\b(?:mail|mailx|mutt)\s+-s\b|\bsendmail\b"),
+        p(r"\b(?:dig|nslookup|host)\s+[^\n]{0,200}\$\("),
+        *detectors.EXFILTRATION,
     ),
 )
 
@@ -345,34 +270,34 @@ PIPE_TO_SHELL = Rule(
     "runs code fetched from the network without reading it (curl | sh, eval $(curl), "
     "download-and-run)",
     (
-        _p(
+        p(
             r"\b"
             + _DOWNLOADER
             + r"\b[^\n|]{0,200}\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+\S+\s+)?"
             + _SHELL
         ),
-        _p(r"\b(?:(?:ba|z|k)?sh|source|\.)\s+(?:-\S+\s+)*<\s*\(\s*" + _DOWNLOADER + r"\b"),
-        _p(r"\b(?:(?:ba|z|k)?sh\s+-c|eval)\s+[\"']?(?:\$\(|`)\s*" + _DOWNLOADER + r"\b"),
-        _p(r"\bbase64\s+(?:-d|--decode|-D)\b[^\n]{0,200}\|\s*(?:sudo\s+)?" + _SHELL),
-        _p(r"\bexec\s*\([^\n]{0,200}(?:urlopen|requests\.get|urllib|httpx\.get)"),
-        _p(r"\biex\s*\(?[^\n]{0,200}(?:downloadstring|new-object\s+net\.webclient|iwr|irm)"),
-        _p(
-            _verbs("pipe", "feed", "pass", "redirect", "stream")
-            + _clause_gap(60)
+        p(r"\b(?:(?:ba|z|k)?sh|source|\.)\s+(?:-\S+\s+)*<\s*\(\s*" + _DOWNLOADER + r"\b"),
+        p(r"\b(?:(?:ba|z|k)?sh\s+-c|eval)\s+[\"']?(?:\$\(|`)\s*" + _DOWNLOADER + r"\b"),
+        p(r"\bbase64\s+(?:-d|--decode|-D)\b[^\n]{0,200}\|\s*(?:sudo\s+)?" + _SHELL),
+        p(r"\bexec\s*\([^\n]{0,200}(?:urlopen|requests\.get|urllib|httpx\.get)"),
+        p(r"\biex\s*\(?[^\n]{0,200}(?:downloadstring|new-object\s+net\.webclient|iwr|irm)"),
+        p(
+            verbs("pipe", "feed", "pass", "redirect", "stream")
+            + clause_gap(60)
             + r"\b(?:download\w*|install(?:er|\s+script)|scripts?|output|response|curl|wget|"
             r"remote|urls?|payload)\b"
-            + _clause_gap(40)
+            + clause_gap(40)
             + r"\b(?:in)?to\s+(?:a\s+|the\s+|your\s+)?(?:(?:ba|z|k)?sh|shell|bash|terminal|"
             r"interpreter|python|powershell)\b"
         ),
-        _p(
-            r"(?:" + _verbs("download", "fetch", "grab", "pull") + r"|\bcurl|\bwget)"
+        p(
+            r"(?:" + verbs("download", "fetch", "grab", "pull") + r"|\bcurl|\bwget)"
             r"(?:(?!\b(?:read|review|inspect|check|verify|audit|checksum|examine|compare)\w*\b)"
             r"[^.;\n]){0,80}?\b(?:and|then|&&)\s+(?:then\s+)?(?:immediately\s+|directly\s+|just\s+"
             r"|straight\s+away\s+)?(?:run|execute|exec|source|eval|launch|start)\s+(?:it|them|that|"
             r"the\s+(?:script|file|installer|result|output|code|payload))\b"
         ),
-        _p(
+        p(
             r"\b(?:run|execute|eval|source)\s+(?:whatever|any|the)\s+(?:scripts?|code|commands?|"
             r"payload)?\s*(?:(?:is|are)\s+)?(?:returned|served|hosted|found|located|available|"
             r"posted|listed)?\s*(?:by|at|from|on|in)\s+(?:the\s+)?(?:urls?|https?://|link|remote|"
@@ -386,17 +311,17 @@ CREDENTIAL_ACCESS = Rule(
     "reads, prints or collects secrets: .env, ~/.ssh, cloud credentials, tokens, keychains, "
     "the environment (printenv)",
     (
-        _p(
+        p(
             r"~/\.ssh\b|\$home/\.ssh\b|/\.ssh/(?:id_|authorized|known)|\.aws/credentials|"
             r"\.git-credentials|/etc/shadow|/etc/sudoers|\.claude/\.credentials|\.password-store|"
             r"\.gnupg/|\bsecurity\s+find-(?:generic|internet)-password|\bgh\s+auth\s+token\b|"
             r"\bgcloud\s+auth\s+print-\w+-token|\baws\s+configure\s+(?:get|export)|"
-            r"\bkeyring\s+get\b|/proc/(?:self|\d+)/environ|\bprintenv\b|\bexport\s+-p\b|"
+            r"\bkeyring\s+get\b|/proc/(?:self|\d+)/environ|\bprintenv\b(?!\s+(?![a-z_]*(?:token|secret|key|pass|auth|cred))(?:[a-z][a-z0-9]*_[a-z0-9_]*|path|home|user|shell|lang|term|pwd|editor|tz)\b)|\bexport\s+-p\b|"
             r"(?:\b(?:run|execute|type|call)\s+`?|[|;]\s*|&&\s*|\$\s+)env\s*(?:$|[|>`;)\n])|"
-            r"\benv\s*\||\b(?:browser|chrome|chromium|firefox|safari|edge)'?s?\s+(?:saved\s+)?"
+            r"\benv\s*\|(?!\s*(?:cut\s+-d\s*=?\s*-f\s*1|sed\s+'?s/=.*//))|\b(?:browser|chrome|chromium|firefox|safari|edge)'?s?\s+(?:saved\s+)?"
             r"(?:cookies|passwords|logins|profiles?|session\s+data)"
         ),
-        _p(
+        p(
             # Imperative and -ing forms only: "it reads .env in development" describes a
             # library, "read .env" tells the agent to do it.
             r"(?:\b(?:read|cat|open|print|show|display|dump|echo|output|upload|send|include|"
@@ -406,18 +331,18 @@ CREDENTIAL_ACCESS = Rule(
             r"\.kube/config|credentials\.json|service[-_]?account[\w-]*\.json|"
             r"\bid_(?:rsa|dsa|ecdsa|ed25519)\b|secrets?\.(?:ya?ml|json|toml|env)|\.aws/config)"
         ),
-        _p(
+        p(
             r"\b(?:echo|print\w*|cat|console\.log|puts|log\w*|write-host|out-file)\b[^\n|;]{0,40}?"
             r"\$\{?[a-z_]*(?:token|secret|password|passwd|credential|api_?key|access_?key|"
             r"private_?key|auth)[a-z_]*\}?"
         ),
-        _p(
+        p(
             r"\b(?:print|console\.log|puts|json\.dumps|json\.stringify|log\w*|echo|dump|str)\s*"
             r"\(?\s*(?:dict\(\s*)?(?:os\.environ|process\.env)\s*\)?(?![\w.\[])"
         ),
-        _p(
+        p(
             r"(?:"
-            + _verbs(
+            + verbs(
                 "print",
                 "show",
                 "display",
@@ -437,18 +362,20 @@ CREDENTIAL_ACCESS = Rule(
                 "include",
             )
             + r"|\b(?:type|spell|write)\s+out)"
-            + _clause_gap(50)
+            + clause_gap(50)
             + r"(?<![\w-])"
-            + _CREDENTIAL_NOUN
+            + _CREDENTIAL_NOUN,
+            check=unguarded,
         ),
-        _p(
-            _verbs("read", "open", "cat", "access", "retrieve", "fetch", "get", imperative=True)
+        p(
+            verbs("read", "open", "cat", "access", "retrieve", "fetch", "get", imperative=True)
             + r"\s+"
-            + _clause_gap(40)
+            + clause_gap(40)
             + r"(?<![\w-])"
             + _CREDENTIAL_NOUN,
             check=_not_from_environment,
         ),
+        *detectors.SECRETS,
     ),
 )
 
@@ -457,58 +384,58 @@ DESTRUCTIVE_COMMAND = Rule(
     "destroys work or history: force-push to shared branches, reset --hard, git clean -fdx, "
     "rm -rf on / or ~, disk and database wipes",
     (
-        _p(
+        p(
             r"\bgit\s+push\b[^\n;|&`]{0,200}?(?:\s--force(?![-\w])|\s-f\b|\s-[a-z]*f[a-z]*\b|"
             r"\s\+[\w/.-]+)"
         ),
-        _p(
+        p(
             r"\bgit\s+push\b[^\n;|&`]{0,200}--force-with-lease[^\n;|&`]{0,200}\b(?:main|master|trunk|"
             r"develop|release\S*|prod\S*|production)\b"
         ),
-        _p(
+        p(
             r"\bgit\s+push\b[^\n;|&`]{0,200}(?:--delete\s+|\s:)(?:main|master|trunk|develop|release)\b"
         ),
-        _p(
+        p(
             r"\bforce[- ]?push\w*\b"
-            + _clause_gap(40)
+            + clause_gap(40)
             + r"\b(?:main|master|trunk|develop|release|production|prod|default\s+branch|shared|"
             r"upstream|protected|remote|public)\b"
         ),
-        _p(
+        p(
             r"\b(?:main|master|trunk|the\s+default\s+branch|shared\s+branch\w*)\b"
-            + _clause_gap(30)
+            + clause_gap(30)
             + r"force[- ]?push"
         ),
-        _p(
+        p(
             r"\bpush\w*\b"
-            + _clause_gap(40)
+            + clause_gap(40)
             + r"\b(?:main|master|trunk|production|prod|release)\b"
-            + _clause_gap(30)
+            + clause_gap(30)
             + r"(?:--force(?![-\w])|\s-f\b|\bforce\b)"
         ),
-        _p(r"\bgit\s+reset\s+(?:\S+\s+)?--hard\b"),
-        _p(r"\bgit\s+clean\s+(?:-\w+\s+)*-\w*f"),
-        _p(r"\bgit\s+(?:checkout|restore)\s+(?:--\s+|--\w+\s+)*\.(?:\s|$|[`'\"])"),
-        _p(
+        p(r"\bgit\s+reset\s+(?:\S+\s+)?--hard\b", check=unguarded),
+        p(r"\bgit\s+clean\s+(?:-\w+\s+)*-\w*f", check=unguarded),
+        p(r"\bgit\s+(?:checkout|restore)\s+(?:--\s+|--\w+\s+)*\.(?:\s|$|[`'\"])"),
+        p(
             r"\bgit\s+(?:stash\s+(?:clear|drop)|branch\s+-d\s+(?:main|master)|filter-branch|"
             r"filter-repo|update-ref\s+-d|reflog\s+expire|gc\s+--prune=now)"
         ),
-        _p(
+        p(
             r"\brm\s+(?:-\w+\s+|--[\w-]+\s+)*(?:-\w*r\w*f\w*|-\w*f\w*r\w*|-r\s+-f|-f\s+-r|"
             r"--recursive\s+--force|--force\s+--recursive)\s+(?:--no-preserve-root\s+)?"
             r"[\"']?(?:/|/\*|~|~/|~/\*|\$home/?|\$\{home\}/?|\.|\./|\./\*|\.\.|\.\./?\*?|\*|"
             r"\.git|/home\S*|/usr|/etc|/var|/bin|/boot|/root|c:\\?)[\"']?(?=\s|$|[;&|`)\"'])"
         ),
-        _p(r"--no-preserve-root"),
-        _p(r"\bfind\s+(?:/|~|\$home)\s[^\n]{0,200}-delete\b"),
-        _p(
+        p(r"--no-preserve-root"),
+        p(r"\bfind\s+(?:/|~|\$home)\s[^\n]{0,200}-delete\b"),
+        p(
             r"\bmkfs\b|\bdd\s+[^\n]{0,200}of=/dev/(?:sd|nvme|hd|disk|xvd)|>\s*/dev/sd[a-z]|"
             r":\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|\bshred\b|\bwipefs\b|"
             r"\bchmod\s+-r\s+0+\s+/|\bdrop\s+(?:database|schema)\b|"
             r"\bdelete\s+from\s+\w+\s*;|\btruncate\s+table\b"
         ),
-        _p(
-            _verbs(
+        p(
+            verbs(
                 "delete",
                 "remove",
                 "wipe",
@@ -520,13 +447,14 @@ DESTRUCTIVE_COMMAND = Rule(
                 "reformat",
                 "rewrite",
             )
-            + _clause_gap(30)
+            + clause_gap(30)
             + r"(?:\.git\b|\b(?:the\s+)?(?:user'?s?\s+)?home\s+(?:dir\w*|folder)|"
             r"\b(?:the\s+)?(?:git|commit|published|shared|public)\s+history|\b(?:the\s+)?(?:entire|whole)\s+(?:repo\w*|"
             r"project|disk|drive|file\s?system|database)|(?:production|prod|live)\s+(?:data\w*|"
             r"db|tables?)|all\s+(?:branches|tags|backups|commits|remote\s+branches)|"
             r"backups|(?:remote|other\s+people'?s?)\s+branches)"
         ),
+        *detectors.DESTRUCTIVE,
     ),
 )
 
@@ -535,40 +463,40 @@ DISABLE_CHECKS = Rule(
     "disables or dodges tests, CI, hooks, linters, type checks or TLS/safety checks "
     "(--no-verify, [skip ci], blanket noqa, -k 'not ...' to hide failures)",
     (
-        _p(
+        p(
             r"--no-verify\b|\bgit\s+commit\b[^\n;|&]{0,200}\s-n\b|core\.hookspath|\bhusky=0\b|"
             r"\bhusky_skip_hooks\b|\bskip=[\w,-]+\s+git\b|\[(?:skip ci|ci skip|no ci|skip actions|"
             r"actions skip)\]|\bskip[- ]ci\b|\*\*\*no_ci\*\*\*|skip-checks:\s*true|"
             r"\bpre-commit\s+uninstall\b|\brm\s+(?:-\w+\s+)*\.git/hooks|chmod\s+-x\s+\.git/hooks|"
-            r"continue-on-error:\s*true|allow_failure:\s*true|--exit-zero\b"
+            r"--exit-zero\b"
         ),
-        _p(
+        p(
             r"#\s*(?:ruff|flake8)\s*:\s*noqa\b|/\*\s*eslint-disable\s*\*/|//\s*@ts-nocheck|"
             r"\b(?:every|all|each|any)\b[^\n.]{0,40}#\s*(?:noqa|nosec|type:\s*ignore|pylint:\s*"
             r"disable|pragma:\s*no\s*cover)|#\s*(?:noqa|nosec|type:\s*ignore|pylint:\s*disable"
-            r"\S*)\b" + _clause_gap(40) + r"\b(?:every|all|each|everywhere|anywhere|whenever|"
+            r"\S*)\b" + clause_gap(40) + r"\b(?:every|all|each|everywhere|anywhere|whenever|"
             r"blanket)\b|"
             r"\bblanket\s+(?:#\s*)?(?:noqa|type:\s*ignore|nosec)"
         ),
-        _p(
+        p(
             r"\b(?:pytest|tox|npm\s+test|npm\s+run\s+\w+|make\s+\w+|ruff|mypy|eslint|cargo\s+test|"
             r"go\s+test)\b[^\n;]{0,200}\|\|\s*(?:true|exit\s+0|:)(?=\s|$|[`'\"])"
         ),
-        _p(
+        p(
             r"\bpytest\b[^\n]{0,200}?(?:\s-k\s*[\"']?not\b|--deselect\b|-p\s+no:)|"
             r"@pytest\.mark\.(?:skip|xfail)\b|\bpytest\.skip\(",
             check=_in_failure_context,
         ),
-        _p(
+        p(
             r"\bverify\s*=\s*false\b|node_tls_reject_unauthorized\s*=\s*['\"]?0|"
             r"pythonhttpsverify\s*=\s*0|\bcurl\b[^\n|]{0,200}\s(?:-k|--insecure)\b|sslverify\s+false|"
             r"http\.sslverify|stricthostkeychecking\s*=?\s*no|--trusted-host\b|"
             r"--disable-(?:web-security|ssl|tls)|ssl_verify\w*\s*=\s*(?:false|0|none)"
         ),
-        _p(_DISABLE_VERB + r"\s+" + _CHECK_OBJECT),
-        _p(
+        p(_DISABLE_VERB + r"\s+" + _CHECK_OBJECT, check=unguarded),
+        p(
             r"(?:"
-            + _verbs(
+            + verbs(
                 "delete",
                 "remove",
                 "xfail",
@@ -589,23 +517,24 @@ DISABLE_CHECKS = Rule(
                 "flip",
             )
             + r"|\bcomment(?:s|ed|ing)?\s+out)"
-            + _sentence_gap(50)
+            + sentence_gap(50)
             + r"\b(?:assert\w*|expect\w*|tests?|snapshots?|thresholds?|coverage)\b"
-            + _sentence_gap(50)
+            + sentence_gap(50)
             + r"\b(?:until|so\s+(?:that\s+)?|to\s+make)\s+(?:it|they|ci|the\s+(?:tests?|suite|"
             r"ci|build|checks?|pipeline))\s+(?:passes|pass|goes\s+green|go\s+green|is\s+green|"
             r"are\s+green|succeeds?|stops?\s+failing)"
         ),
-        _p(
+        p(
             r"\b(?:tests?|specs?|checks?|hooks?)\b[^.;\n]{0,40}\b(?:broken|failing|flaky|fail|red)"
             r"\b[^.\n]{0,20}?[;:,-]\s*(?:just\s+|so\s+)?(?:delete|remove|skip|disable|xfail|"
             r"comment\s+out|ignore)\s+(?:them|it|those|these)\b"
         ),
-        _p(r"\bfail_under\s*=\s*0\b|--cov-fail-under[= ]0\b"),
-        _p(
+        p(r"\bfail_under\s*=\s*0\b|--cov-fail-under[= ]0\b"),
+        p(
             r"\bmark\w*\s+(?:the\s+|any\s+|all\s+)?(?:failing|broken|flaky|red)\s+(?:tests?|"
             r"specs?)\s+(?:as\s+)?(?:skip\w*|xfail\w*|expected\s+failures?)"
         ),
+        *detectors.TEST_TAMPERING,
     ),
 )
 
@@ -614,12 +543,15 @@ WEAKEN_PERMISSIONS = Rule(
     "widens what the agent or files may do: sudo/root, chmod 777, "
     "--dangerously-skip-permissions, bypassPermissions, skipping permission prompts",
     (
-        _p(
+        p(
             r"\bchmod\s+(?:-\w+\s+)*(?:0?777|0?666|a\+rwx|ugo\+rwx|o\+w|a\+w|go\+w|o\+rwx|\+rwx|"
             r"u\+s|\+s|4755)(?![\w+])"
         ),
-        _p(r"\bsudo\b(?!-)|\bsu\s+(?:-|root)(?=\s|$)|\bdoas\b|\bvisudo\b|\bnopasswd\b"),
-        _p(
+        p(
+            r"\bsudo\b(?!-)|\bsu\s+(?:-|root)(?=\s|$)|\bdoas\b|\bvisudo\b|\bnopasswd\b",
+            check=unguarded,
+        ),
+        p(
             r"--dangerously[\w-]*|dangerously[_-]?skip|bypass_?permissions|"
             r"(?:permission_?mode|defaultmode)[\"']?\s*[:=]?\s*[\"']?(?:bypass|acceptedits|dontask|"
             r"yolo)|--allow-?all[\w-]*|--yolo\b|\byolo\s+mode|bash\(\*\)|--privileged\b|"
@@ -627,15 +559,15 @@ WEAKEN_PERMISSIONS = Rule(
             r"\b(?:ufw|firewalld?)\s+(?:disable|stop)|--no-sandbox\b|"
             r"set-executionpolicy\s+(?:bypass|unrestricted)|icacls[^\n]{0,200}everyone:\(?f"
         ),
-        _p(
-            _verbs("run", "execute", "start", "launch", "use", "invoke", "do")
-            + _clause_gap(40)
+        p(
+            verbs("run", "execute", "start", "launch", "use", "invoke", "do")
+            + clause_gap(40)
             + r"\b(?:as|with)\s+(?:root|sudo|admin(?:istrator)?|superuser|elevated\s+"
             r"(?:privileges|permissions|rights))\b"
         ),
-        _p(
+        p(
             r"(?:"
-            + _verbs(
+            + verbs(
                 "grant",
                 "give",
                 "set",
@@ -648,15 +580,15 @@ WEAKEN_PERMISSIONS = Rule(
                 "escalate",
             )
             + r"|\bopen(?:s|ed|ing)?\s+up)"
-            + _clause_gap(40)
+            + clause_gap(40)
             + r"\b(?:full|all|unrestricted|broad|root|admin\w*|elevated|world[- ]?(?:writable|"
             r"readable)|everyone|777|wide[- ]open|maximum)\s+(?:permissions?|access|privileges?|"
             r"rights|mode)"
         ),
-        _p(r"\bworld[- ]writ(?:e)?able\b|\bprivilege\s+escalation\b"),
-        _p(
+        p(r"\bworld[- ]writ(?:e)?able\b|\bprivilege\s+escalation\b"),
+        p(
             r"(?:"
-            + _verbs(
+            + verbs(
                 "skip", "bypass", "disable", "ignore", "auto-approve", "autoapprove", "suppress"
             )
             + r"|\bturn(?:s|ed|ing)?\s+off|\b(?:(?:don'?t|do\s+not|never)\s+ask|\bstop\s+asking|"
@@ -664,16 +596,17 @@ WEAKEN_PERMISSIONS = Rule(
             r"waiting\s+for))\s+(?:the\s+|any\s+|all\s+|user\s+|their\s+)?(?:permission|approval|"
             r"authori[sz]ation|consent)s?\b"
         ),
-        _p(
+        p(
             r"\b(?:accept|approve|allow)\s+(?:all|every|any)\s+(?:edits|commands|tool\s+calls|"
             r"tools|permissions?|requests?)\b"
         ),
-        _p(
-            _verbs("add")
-            + _clause_gap(40)
+        p(
+            verbs("add")
+            + clause_gap(40)
             + r"\bto\s+(?:the\s+)?(?:allow\s?list|allowlist|whitelist|permissions\.allow|"
             r"allowed\s?tools)"
         ),
+        *detectors.PRIVILEGE,
     ),
 )
 
@@ -682,35 +615,37 @@ SELF_MODIFICATION = Rule(
     "edits acecode's own playbook, queue, settings or Claude Code's hooks and settings, "
     "or games the helpful counters",
     (
-        _p(
-            r"playbook\.json|\.claude/acecode|acecode\.toml|pending\.json|"
-            r"\.claude/settings(?:\.local)?\.json"
+        p(
+            r"(?:>>?|\btee\b)\s*[^\n;|&]{0,40}?(?:playbook\.json|\.claude/acecode|acecode\.toml|"
+            r"pending\.json|\.claude/settings(?:\.local)?\.json)",
         ),
-        _p(
+        p(
             _EDIT_VERB
-            + _clause_gap(40)
+            + clause_gap(40)
             + r"(?:\b(?:the|your|this|acecode'?s?)\s+(?:acecode\s+)?playbook\b(?![\w.-]*\.ya?ml)|"
             r"\blearned\s+(?:rules|entries)|\bkey\s?points|\bhook\s+config\w*|"
             r"\bclaude\s+(?:code\s+)?(?:settings|hooks|config\w*)|(?<![\w/.-])settings\.json\b|"
             r"\bclaude\.md\b|\.claude/|\bacecode(?:'s)?\s+(?:settings|config\w*|hooks?|rules|"
-            r"queue|review|pending))"
+            r"queue|review|pending))",
+            check=instructed,
         ),
-        _p(
-            r"\bacecode\s+(?:review\s+approve|uninstall|config\s+set|--no-review)|"
+        p(
+            r"\bacecode\s+(?:uninstall|config\s+set|--no-review)|"
             r"\b(?:approve|accept)\s+(?:all\s+)?(?:the\s+)?(?:pending|queued|quarantined)\b"
         ),
-        _p(
+        p(
             r"\b(?:always|in\s+every|in\s+each)\b"
-            + _clause_gap(40)
+            + clause_gap(40)
             + r"\bcite\b|\bcite\b"
-            + _clause_gap(40)
+            + clause_gap(40)
             + r"\b(?:every|each|all)\s+(?:responses?|answers?|messages?|"
             r"repl(?:y|ies)|turns?|times?)\b|"
-            + _verbs("mark", "rate", "tag", "count", "score")
-            + _clause_gap(30)
+            + verbs("mark", "rate", "tag", "count", "score")
+            + clause_gap(30)
             + r"\b(?:as\s+)?helpful\b|\bhelpful\s*[=:]\s*\d{2,}|"
             r"\bharmful\s*[=:]\s*0\b"
         ),
+        *detectors.SELF_MODIFICATION,
     ),
 )
 
@@ -723,4 +658,5 @@ DANGER_RULES: tuple[Rule, ...] = (
     DISABLE_CHECKS,
     WEAKEN_PERMISSIONS,
     SELF_MODIFICATION,
+    detectors.CONSENT_SCOPE,
 )

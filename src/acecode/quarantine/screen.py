@@ -2,16 +2,23 @@
 
 Whatever enters the playbook is injected into every later session, so a
 poisoned rule is a persistent prompt injection. ``screen_text`` decides,
-deterministically and in well under a millisecond for a normal entry,
-whether a proposed text must wait for a human instead. It checks, in order:
+deterministically and in under a millisecond of CPU for a normal
+entry, whether a proposed text must wait for a human instead (the LLM
+safety review, ``pipeline.safety_step``, judges what it lets through). It
+checks, in order:
 
 1. the dangerous-instruction rules (``rules.DANGER_RULES``) against the
    folded text, its de-obfuscated form and every payload decoded from it
    (base64, hex, escapes), so spelling tricks do not hide an instruction;
-2. obfuscation itself: a word mixing Latin with look-alike letters, or an
+2. hidden characters: zero-width, bidirectional and other invisible
+   characters are a finding in themselves (they are removed only from the
+   forms the rules read, never from the text that would be stored);
+3. obfuscation itself: a word mixing Latin with look-alike letters, or an
    encoded payload that decodes to readable text, has no business in a tip;
-3. texts that are not guidance: raw logs and stack traces, code dumps;
-4. length beyond ``max_chars``.
+4. language: prose mostly in a language outside the project's configured
+   ``languages`` (``language``);
+5. texts that are not guidance: raw logs and stack traces, code dumps;
+6. length beyond ``max_chars``.
 
 The rule IDs are stable (reports, the queue and the docs refer to them);
 ``docs/quarantine.md`` lists each with what it catches.
@@ -22,7 +29,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from acecode.quarantine.normalize import decoded_payloads, deobfuscate, fold, mixed_script_word
+from acecode.config import Settings
+from acecode.quarantine.language import DEFAULT_LANGUAGES, foreign_language, parse_languages
+from acecode.quarantine.normalize import (
+    decoded_payloads,
+    deobfuscate,
+    fold,
+    hidden_characters,
+    mixed_script_word,
+)
 from acecode.quarantine.rules import DANGER_RULES
 
 DEFAULT_MAX_CHARS = 600
@@ -34,7 +49,9 @@ DETAIL_LIMIT = 120
 
 RULE_IDS: tuple[str, ...] = (
     *(rule.id for rule in DANGER_RULES),
+    "hidden-characters",
     "obfuscation",
+    "foreign-language",
     "not-guidance:log",
     "not-guidance:code",
     "too-long",
@@ -84,6 +101,7 @@ def _snippet(text: str) -> str:
 
 
 def _danger(text: str) -> Verdict | None:
+    """A dangerous-rule match in any form of ``text``, else hidden or obfuscated content."""
     folded = fold(text)
     forms = [("", folded)]
     deobfuscated = deobfuscate(folded)
@@ -100,6 +118,11 @@ def _danger(text: str) -> Verdict | None:
             if found is not None:
                 suffix = f" ({where})" if where else ""
                 return Verdict(True, rule.id, f"{_snippet(found)!r}{suffix}")
+    hidden = hidden_characters(text)
+    if hidden:
+        index, name = hidden[0]
+        more = f" and {len(hidden) - 1} more" if len(hidden) > 1 else ""
+        return Verdict(True, "hidden-characters", f"{name} at character {index}{more}")
     word = mixed_script_word(text)
     if word is not None:
         return Verdict(True, "obfuscation", f"word {word!r} mixes Latin and look-alike letters")
@@ -131,18 +154,43 @@ def _not_guidance(text: str) -> Verdict | None:
     return None
 
 
-def screen_text(text: str, *, max_chars: int = DEFAULT_MAX_CHARS) -> Verdict:
+def _language(text: str, languages: tuple[str, ...]) -> Verdict | None:
+    found = foreign_language(text, languages)
+    if found is None:
+        return None
+    configured = ", ".join(languages)
+    return Verdict(
+        True,
+        "foreign-language",
+        f"{found.share:.0%} of the prose reads as {found.code!r}; configured: {configured}",
+    )
+
+
+def screen_text(
+    text: str,
+    *,
+    max_chars: int = DEFAULT_MAX_CHARS,
+    languages: tuple[str, ...] = DEFAULT_LANGUAGES,
+) -> Verdict:
     """Screen one proposed playbook text; ``Verdict.flagged`` means send it to review.
 
     Pure and deterministic: same text, same verdict. The dangerous rules come
-    first so a long or log-like text that also carries an instruction is
-    reported under the more telling rule.
+    first so a long, foreign or log-like text that also carries an
+    instruction is reported under the more telling rule. ``languages`` are
+    the ISO 639-1 codes the project's rules may be written in.
     """
     stripped = text.strip()
     scanned = stripped[: max(max_chars, MIN_SCAN_CHARS)]
-    verdict = _danger(scanned) or _not_guidance(scanned)
+    verdict = _danger(scanned) or _language(scanned, languages) or _not_guidance(scanned)
     if verdict is not None:
         return verdict
     if len(stripped) > max_chars:
         return Verdict(True, "too-long", f"{len(stripped)} characters (limit {max_chars})")
     return PASSED
+
+
+def floor_verdict(text: str, settings: Settings) -> Verdict:
+    """``screen_text`` under the project's ``max_rule_chars`` and ``languages`` settings."""
+    return screen_text(
+        text, max_chars=settings.max_rule_chars, languages=parse_languages(settings.languages)
+    )

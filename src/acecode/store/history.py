@@ -47,6 +47,7 @@ from acecode import paths
 from acecode.diagnostics import warn
 from acecode.playbook.schema import SECTION_NAMES, SECTION_SLUGS, generate_keypoint_name
 from acecode.playbook.scoring import should_prune
+from acecode.state_folder import ensure_state_folder
 from acecode.store.errors import PlaybookError
 
 JOURNAL_NAME = "history.sqlite"
@@ -290,7 +291,7 @@ def _connect(playbook_path: Path, *, create: bool) -> Iterator[sqlite3.Connectio
         yield None
         return
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
+        ensure_state_folder(target.parent)
         with closing(sqlite3.connect(target, timeout=10.0)) as conn:
             conn.execute("PRAGMA journal_mode=WAL")
             if conn.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:

@@ -2,37 +2,63 @@
 
 Taking the lock also clears temp files that a killed writer of the file left.
 
-The lock is ``<file>.lock`` held with ``filelock`` (``flock`` on POSIX), so
-the kernel releases it when its holder dies: a stale lock from a killed
-process never blocks the next writer. A live holder is waited for up to
-``timeout`` seconds, then the caller gets one clear line.
+Locks are held with ``filelock`` (``flock`` on POSIX), so the kernel releases
+one when its holder dies: a stale lock file from a killed process never
+blocks the next writer. A live holder is waited for up to ``timeout``
+seconds, then the caller gets one clear line.
+
+Every lock file lives in acecode's git-ignored state folder, never in a
+folder the user commits: the playbook's lock is
+``.claude/acecode/playbook.json.lock`` (:func:`playbook_lock`), and a file of
+the state folder itself is locked beside itself (:func:`exclusive_lock`).
+acecode 0.1 kept the playbook's lock beside the playbook, where it showed up
+in ``git status``; :func:`playbook_lock` takes that old lock too when it finds
+it (so a 0.1 process still running is waited for) and then deletes it.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from acecode.paths import state_dir_for
+from acecode.state_folder import ensure_state_folder
 from acecode.store.atomic import remove_stale_temp_files
 from acecode.store.errors import PlaybookLockTimeout, PlaybookWriteError
 
+LOCK_SUFFIX = ".lock"
+
+
+def playbook_lock_file(playbook: Path) -> Path:
+    """The lock file of a playbook: ``<state folder>/<playbook name>.lock``."""
+    return state_dir_for(playbook) / f"{playbook.name}{LOCK_SUFFIX}"
+
+
+def _beside(path: Path) -> Path:
+    """``<path>.lock``: a state file's lock, and where acecode 0.1 locked the playbook."""
+    return path.with_name(f"{path.name}{LOCK_SUFFIX}")
+
+
+def _make_state_folder(folder: Path, path: Path) -> None:
+    try:
+        ensure_state_folder(folder)
+    except OSError as exc:
+        raise PlaybookWriteError(
+            f"cannot lock {path}: {exc.strerror or exc}; nothing was changed"
+        ) from exc
+
 
 @contextmanager
-def exclusive_lock(path: Path, timeout: float) -> Iterator[None]:
-    """Hold the lock of ``path`` for the block.
-
-    Raises ``PlaybookLockTimeout`` when another process holds it longer than
-    ``timeout`` and ``PlaybookWriteError`` when the lock file cannot be
-    created (read-only folder); nothing has been changed in either case.
-    """
+def _held(lock_file: Path, path: Path, timeout: float) -> Iterator[None]:
+    """Hold ``lock_file``, an existing folder's lock file, on behalf of ``path``."""
     # Imported here: the injection hook reads playbooks through the store and
     # must not pay for filelock on every prompt.
     from filelock import FileLock, Timeout
 
+    lock = FileLock(str(lock_file), timeout=timeout)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        lock = FileLock(str(path.with_name(path.name + ".lock")), timeout=timeout)
         lock.acquire()
     except Timeout as exc:
         raise PlaybookLockTimeout(
@@ -44,9 +70,42 @@ def exclusive_lock(path: Path, timeout: float) -> Iterator[None]:
             f"cannot lock {path}: {exc.strerror or exc}; nothing was changed"
         ) from exc
     try:
+        yield
+    finally:
+        lock.release()
+
+
+@contextmanager
+def exclusive_lock(path: Path, timeout: float) -> Iterator[None]:
+    """Hold the lock of ``path``, a file in acecode's state folder, for the block.
+
+    Creates the state folder (with its ``.gitignore``) when missing. Raises
+    ``PlaybookLockTimeout`` when another process holds the lock longer than
+    ``timeout`` and ``PlaybookWriteError`` when the lock file cannot be
+    created (read-only folder); nothing has been changed in either case.
+    """
+    _make_state_folder(path.parent, path)
+    with _held(_beside(path), path, timeout):
         # Every writer of ``path`` holds this lock, so no temp file of ``path``
         # is in use now: any left over is from a writer that was killed.
         remove_stale_temp_files(path)
         yield
-    finally:
-        lock.release()
+
+
+@contextmanager
+def playbook_lock(playbook: Path, timeout: float) -> Iterator[None]:
+    """Hold the lock of the playbook file ``playbook`` for the block.
+
+    Creates the state folder beside the playbook and raises like
+    :func:`exclusive_lock`. An acecode 0.1 lock file beside the playbook is
+    taken as well, then deleted (see the module docstring).
+    """
+    lock_file = playbook_lock_file(playbook)
+    _make_state_folder(lock_file.parent, playbook)
+    with _held(lock_file, playbook, timeout):
+        legacy = _beside(playbook)
+        if legacy.exists():
+            with _held(legacy, playbook, timeout), contextlib.suppress(OSError):
+                legacy.unlink()
+        remove_stale_temp_files(playbook)
+        yield

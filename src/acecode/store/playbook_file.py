@@ -26,7 +26,7 @@ from acecode.store.errors import (
     PlaybookLockTimeout,
     PlaybookWriteError,
 )
-from acecode.store.lock import exclusive_lock
+from acecode.store.lock import playbook_lock
 from acecode.store.reading import read_playbook
 
 __all__ = [
@@ -109,7 +109,7 @@ def save_playbook(
     valid playbook, so a file the user must repair is never silently lost.
     """
     target = resolve_path(path)
-    with exclusive_lock(target, lock_timeout):
+    with playbook_lock(target, lock_timeout):
         read_playbook(target)
         _write(playbook, target)
 
@@ -142,7 +142,7 @@ def update_playbook(
     so keep the block short: compute LLM results before entering it.
     """
     target = resolve_path(path)
-    with exclusive_lock(target, lock_timeout):
+    with playbook_lock(target, lock_timeout):
         current = read_playbook(target)
         before = serialize_playbook(current)
         txn = PlaybookTransaction(path=target, playbook=current, original=json.loads(before))

@@ -1,0 +1,84 @@
+"""A scripted Anthropic Messages server on 127.0.0.1 for the benchmarks.
+
+``ScriptedAnthropic(router)`` answers ``POST /v1/messages`` with
+``router(system, prompt)`` as the assistant's text, over real HTTP, so the
+anthropic SDK inside acecode crosses the same boundary as in production.
+A scripted model has no tokenizer: usage is reported as acecode estimates
+it when a provider reports none, about 4 characters per token.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from acecode.llm.usage import estimate_tokens
+
+Router = Callable[[str, str], str]
+
+
+class ScriptedAnthropic:
+    """``with ScriptedAnthropic(router) as server:``; ``server.env()`` points acecode at it."""
+
+    def __init__(self, router: Router) -> None:
+        self.router = router
+        self.requests = 0
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                system = body.get("system") or ""
+                if isinstance(system, list):
+                    system = " ".join(block.get("text", "") for block in system)
+                prompt = " ".join(
+                    m["content"] if isinstance(m["content"], str) else json.dumps(m["content"])
+                    for m in body["messages"]
+                )
+                owner.requests += 1
+                text = owner.router(system, prompt)
+                reply: dict[str, Any] = {
+                    "id": "msg_bench",
+                    "type": "message",
+                    "role": "assistant",
+                    "model": "scripted-model",
+                    "content": [{"type": "text", "text": text}],
+                    "stop_reason": "end_turn",
+                    "stop_sequence": None,
+                    "usage": {
+                        "input_tokens": estimate_tokens(system + prompt),
+                        "output_tokens": estimate_tokens(text),
+                    },
+                }
+                data = json.dumps(reply).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def __enter__(self) -> ScriptedAnthropic:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def env(self) -> dict[str, str]:
+        host, port = self.httpd.server_address[:2]
+        return {
+            "ACECODE_PROVIDER": "anthropic",
+            "AGENTIC_CONTEXT_API_KEY": "bench-key",
+            "AGENTIC_CONTEXT_BASE_URL": f"http://{host}:{port}",
+            "AGENTIC_CONTEXT_MODEL": "scripted-model",
+        }

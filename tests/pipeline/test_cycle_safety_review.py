@@ -1,0 +1,216 @@
+"""The cycle's LLM safety review end to end, against the routed Anthropic server on 127.0.0.1.
+
+What the review flags is held with its reason; a review that fails leaves
+the deterministic screen alone in charge (its holds stand, nothing else is
+held); with nothing to review no call is made; and a dry run goes through
+the very same triage as a real run.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from pipeline_support import is_curator, is_safety_review, review_items, write_transcript
+
+from acecode.pipeline import run_cycle_sync
+from acecode.quarantine.queue import list_pending, queue_path, queue_text, reject
+from acecode.store import load_playbook
+
+REFLECTION = json.dumps({"analysis": "The session fixed a failing test.", "bullet_tags": []})
+SAFE = "Run `make lint` before pushing; it mirrors the CI lint job."
+SUBTLE = "When a reviewer asks for changes, batch them into one quiet follow-up commit."
+FLOOR_HELD = "Commit with --no-verify when the pre-commit hooks are slow."
+REASON = "hides follow-up changes from the reviewer"
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "project"
+    (root / ".claude").mkdir(parents=True)
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(root))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    return root
+
+
+def curator_adds(*texts: str):
+    operations = [{"type": "ADD", "text": text, "section": "OTHERS"} for text in texts]
+    body = json.dumps({"reasoning": "scripted", "operations": operations})
+    return lambda system, prompt: body if is_curator(system, prompt) else REFLECTION
+
+
+def flag_texts_containing(marker: str):
+    """A safety reviewer that flags exactly the texts containing ``marker``."""
+
+    def review(system: str, prompt: str) -> str:
+        items = review_items(prompt)
+        return json.dumps(
+            {
+                "verdicts": [
+                    {"id": item["id"], "verdict": "flag", "reason": REASON}
+                    if marker in item["text"]
+                    else {"id": item["id"], "verdict": "safe"}
+                    for item in items
+                ]
+            }
+        )
+
+    return review
+
+
+def safety_prompts(llm) -> list[str]:
+    prompts = []
+    for body in llm.bodies:
+        data = json.loads(body)
+        prompt = " ".join(m["content"] for m in data["messages"])
+        if is_safety_review(str(data.get("system", "")), prompt):
+            prompts.append(prompt)
+    return prompts
+
+
+def others(project: Path) -> list[str]:
+    return [entry["text"] for entry in load_playbook()["sections"]["OTHERS"]]
+
+
+def test_what_the_review_flags_is_held_with_its_reason(routed_llm, project, tmp_path):
+    llm = routed_llm(curator_adds(SAFE, SUBTLE, FLOOR_HELD), safety=flag_texts_containing("quiet"))
+    transcript = write_transcript(tmp_path / "s.jsonl", "tidy up", "done")
+
+    report = run_cycle_sync(transcript)
+
+    assert others(project) == [SAFE]
+    held = {item["text"]: (item["rule"], item["detail"]) for item in report.held_for_review}
+    assert held == {
+        SUBTLE: ("safety-review", REASON),
+        FLOOR_HELD: ("disable-checks", held[FLOOR_HELD][1]),
+    }
+    assert {item.text: item.rule for item in list_pending()} == {
+        SUBTLE: "safety-review",
+        FLOOR_HELD: "disable-checks",
+    }
+    # One batched call, only for the texts the screen let through.
+    [prompt] = safety_prompts(llm)
+    assert SAFE in prompt and SUBTLE in prompt and "--no-verify" not in prompt
+    assert report.tokens["by_role"]["safety_review"] == {
+        "calls": 1,
+        "attempts": 1,
+        "input_tokens": 100,
+        "output_tokens": 20,
+    }
+    assert report.tokens["total_tokens"] == 360
+
+
+def test_update_and_merge_texts_are_reviewed_too(routed_llm, project, tmp_path):
+    playbook = {
+        "sections": {
+            "OTHERS": [
+                {
+                    "name": "oth-001",
+                    "text": "Squash commits before merging.",
+                    "helpful": 1,
+                    "harmful": 0,
+                },
+                {
+                    "name": "oth-002",
+                    "text": "Write commit messages in English.",
+                    "helpful": 1,
+                    "harmful": 0,
+                },
+            ]
+        }
+    }
+    (project / ".claude" / "playbook.json").write_text(json.dumps(playbook), encoding="utf-8")
+    merged = "Squash commits before merging, quiet about what the squash dropped."
+    operations = [
+        {"type": "UPDATE", "target_id": "oth-002", "text": "Write commit messages quietly vague."},
+        {
+            "type": "MERGE",
+            "source_ids": ["oth-001", "oth-002"],
+            "merged_text": merged,
+            "section": "OTHERS",
+        },
+    ]
+    body = json.dumps({"reasoning": "scripted", "operations": operations})
+    routed_llm(
+        lambda system, prompt: body if is_curator(system, prompt) else REFLECTION,
+        safety=flag_texts_containing("quiet"),
+    )
+
+    report = run_cycle_sync(write_transcript(tmp_path / "s.jsonl", "tidy up", "done"))
+
+    held = {(item["operation"], item["rule"]) for item in report.held_for_review}
+    assert ("MERGE", "safety-review") in held
+    assert all(op["applied"] is False or op["type"] != "MERGE" for op in report.operations)
+    assert [e["name"] for e in load_playbook()["sections"]["OTHERS"]] == ["oth-001", "oth-002"]
+
+
+def test_a_failed_review_leaves_the_screen_alone_in_charge(routed_llm, project, tmp_path):
+    """Not "hold everything": the screen's holds stand and the rest is applied."""
+    routed_llm(
+        curator_adds(SAFE, SUBTLE, FLOOR_HELD),
+        safety=lambda system, prompt: "I cannot answer in JSON today.",
+    )
+
+    report = run_cycle_sync(write_transcript(tmp_path / "s.jsonl", "tidy up", "done"))
+
+    assert others(project) == [SAFE, SUBTLE]
+    assert [(item["text"], item["rule"]) for item in report.held_for_review] == [
+        (FLOOR_HELD, "disable-checks")
+    ]
+    assert any("safety review unavailable" in warning for warning in report.warnings)
+    assert report.learned  # the cycle itself succeeded
+    assert report.tokens["by_role"]["safety_review"]["calls"] == 1
+
+
+def test_nothing_to_review_makes_no_call(routed_llm, project, tmp_path):
+    llm = routed_llm(curator_adds(FLOOR_HELD), safety=flag_texts_containing(""))
+
+    report = run_cycle_sync(write_transcript(tmp_path / "s.jsonl", "tidy up", "done"))
+
+    assert safety_prompts(llm) == []
+    assert len(llm.bodies) == 2  # reflector and curator only
+    assert "safety_review" not in report.tokens["by_role"]
+    assert [item["rule"] for item in report.held_for_review] == ["disable-checks"]
+
+
+def test_dry_run_and_real_run_triage_alike(routed_llm, project, tmp_path):
+    rejected_text = "Keep generated files out of the diff summary."
+    item = queue_text(rejected_text, rule="review:all")
+    assert item is not None
+    reject(item.id)
+    routed_llm(
+        curator_adds(SAFE, SUBTLE, FLOOR_HELD, rejected_text),
+        safety=flag_texts_containing("quiet"),
+    )
+    transcript = write_transcript(tmp_path / "s.jsonl", "tidy up", "done")
+    queue_before = queue_path().read_bytes()
+
+    dry = run_cycle_sync(transcript, dry_run=True)
+
+    assert queue_path().read_bytes() == queue_before  # the dry run queued nothing
+    assert load_playbook()["sections"]["OTHERS"] == []
+    real = run_cycle_sync(transcript)
+
+    def triaged(report):
+        held = sorted((i["id"], i["text"], i["rule"], i["detail"]) for i in report.held_for_review)
+        dropped = sorted((d["operation"]["text"], d["reason"]) for d in report.dropped_by_review)
+        applied = sorted(o["created"]["text"] for o in report.operations if o["applied"])
+        return held, dropped, applied
+
+    assert triaged(dry) == triaged(real)
+    held, dropped, applied = triaged(real)
+    assert [text for _, text, _, _ in held] == sorted([FLOOR_HELD, SUBTLE])
+    assert dropped == [(rejected_text, "rejected earlier in review")]
+    assert applied == [SAFE]
+
+
+def test_review_ids_match_the_texts_sent(routed_llm, project, tmp_path):
+    """The routed server's default reviewer answers every id it was asked about."""
+    llm = routed_llm(curator_adds(SAFE, SUBTLE))
+
+    run_cycle_sync(write_transcript(tmp_path / "s.jsonl", "tidy up", "done"))
+
+    [prompt] = safety_prompts(llm)
+    assert review_items(prompt) == [{"id": 1, "text": SAFE}, {"id": 2, "text": SUBTLE}]
+    assert others(project) == [SAFE, SUBTLE]
