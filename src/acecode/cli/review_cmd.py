@@ -21,7 +21,10 @@ import typer
 from acecode.cli.common import console, fail, playbook_option
 
 review_app = typer.Typer(
-    help="Review the texts the quarantine held back: list, approve (optionally edited), reject.",
+    help=(
+        "Review the texts the quarantine held back (list, approve optionally edited, reject) "
+        "and the conflicting rules the judge found (dismiss, resolve)."
+    ),
     no_args_is_help=False,
 )
 
