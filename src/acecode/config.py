@@ -19,6 +19,7 @@ from typing import Any
 
 from acecode import paths
 from acecode.diagnostics import warn
+from acecode.playbook.budget import DEFAULT_INJECTION_BUDGET, DEFAULT_TOPUP_BUDGET
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,12 @@ class Settings:
     claude_model: str = "sonnet"
     claude_effort: str = "low"
     claude_timeout: float = 300.0
+    # Longest session-start injection, framing included, in the characters Claude
+    # Code counts (UTF-16 code units). Claude Code 2.1.197 replaces a hook context
+    # longer than 10,000 by a 2 KB preview; see acecode.playbook.budget.
+    injection_budget_chars: int = DEFAULT_INJECTION_BUDGET
+    # Longest per-prompt top-up of relevant entries that did not fit at session start.
+    topup_budget_chars: int = DEFAULT_TOPUP_BUDGET
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

@@ -193,6 +193,7 @@ def test_injection_hot_path_imports_nothing_heavy(playbook: Path, event: str) ->
     import sys
 
     run_hook("session-start", _start("warm"))  # renders once and fills the cache
+    run_hook("user-prompt-submit", _prompt("warm"))  # builds the top-up index
     command = [sys.executable, "-X", "importtime", "-m", "acecode", "hook", event]
     payload = _start("s5") if event == "session-start" else _prompt("warm")
     run = run_hook(event, payload, command=command)

@@ -19,6 +19,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "acecode.cli.doctor_cmd",
     "acecode.cli.review_cmd",
     "acecode.cli.control_cmds",
+    "acecode.cli.pin_cmds",
     "acecode.cli.merge_cmd",
     "acecode.cli.hook_cmd",
 )

@@ -21,3 +21,32 @@ def fail(message: str) -> NoReturn:
     """Print one ``acecode: ...`` line on stderr and exit with status 1."""
     err_console.print(f"acecode: {message}", markup=False, highlight=False, soft_wrap=True)
     raise typer.Exit(1)
+
+
+def refresh_injection(playbook: Path | None = None) -> None:
+    """Render what the hooks inject now, after a command changed one of its inputs.
+
+    The session-start text and the top-up index are cached under a key of
+    every input (``acecode.hooks.rendered``); rendering them here, in a
+    process that has already paid for its imports, spares the next hook a
+    cache miss. Only the project's own playbook is injected, so a command run
+    on another ``--playbook`` has nothing to refresh. A playbook that cannot
+    be read is left for the hook to report.
+    """
+    import contextlib
+
+    from acecode import paths
+    from acecode.hooks.context import state_path
+    from acecode.hooks.rendered import CACHE_NAME, INDEX_NAME, prime
+    from acecode.store import PlaybookError
+    from acecode.store.atomic import remove_stale_temp_files
+
+    if playbook is not None and playbook.resolve() != paths.playbook_path().resolve():
+        return
+    project = str(paths.project_dir())
+    # A learner killed while writing the cache leaves its temp file; hooks write the
+    # cache best effort, so removing one in flight only costs that hook its write.
+    for name in (CACHE_NAME, INDEX_NAME):
+        remove_stale_temp_files(Path(state_path(project, name)))
+    with contextlib.suppress(PlaybookError):
+        prime(project)

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from acecode.cli.common import console, fail, playbook_option
+from acecode.cli.common import console, fail, playbook_option, refresh_injection
 
 
 def stats(
@@ -41,6 +41,9 @@ def stats(
         warn(str(exc))
         cycles = []
     metrics = compute_health(data, cycles[-1].counts if cycles else None)
+    injection = _injection_metrics(playbook)
+    if injection is not None:
+        metrics["injection"] = injection
     if as_json:
         print(json.dumps(metrics, indent=2))
         return
@@ -63,9 +66,38 @@ def stats(
         (f"healthy band {low}-{high}", "yes" if metrics["in_healthy_band"] else "no"),
     ]
     rows += [(f"last cycle: {key}", value) for key, value in metrics["this_cycle"].items()]
+    if injection is not None:
+        reach = f"{injection['injected']} of {injection['total']}"
+        rows.append(
+            ("reach the model at session start", reach if injection["active"] else "0 (off here)")
+        )
     for label, value in rows:
         table.add_row(label, str(value))
     console.print(table)
+    if injection is not None and injection["left_out"]:
+        warn(
+            f"{injection['left_out']} entries are left out at session start; the per-prompt "
+            "top-up adds the ones relevant to each prompt (`acecode doctor` has the details)"
+        )
+
+
+def _injection_metrics(playbook: Path | None) -> dict[str, Any] | None:
+    """What reaches the model (for ``stats``); None when the playbook cannot be rendered."""
+    from acecode.cli.injection_report import injection_state
+    from acecode.store import PlaybookError
+
+    try:
+        state = injection_state(playbook)
+    except PlaybookError:
+        return None
+    return {
+        "active": bool(state.get("active")),
+        "total": state.get("total", 0),
+        "injected": len(state.get("injected", ())),
+        "left_out": state.get("left_out", 0),
+        "budget_chars": state.get("budget"),
+        "topup_budget_chars": state.get("topup_budget"),
+    }
 
 
 def history(
@@ -144,6 +176,7 @@ def undo(
         fail(str(exc))
     for name, why in result.skipped:
         console.print(f"kept {name}: {why}", markup=False, highlight=False)
+    refresh_injection(playbook)
     if not result.reverted:
         console.print(f"nothing reverted for cycle {result.undone}", markup=False)
         return
@@ -167,6 +200,7 @@ def restore(
         result = restore_entry(resolve_path(playbook), name)
     except PlaybookError as exc:
         fail(str(exc))
+    refresh_injection(playbook)
     renamed = f" as {result.restored_as}" if result.restored_as != result.name else ""
     reset = "; counters reset to 0/0 so it is not pruned again" if result.counters_reset else ""
     console.print(

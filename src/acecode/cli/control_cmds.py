@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from acecode.cli.common import console, fail
+from acecode.cli.common import console, fail, refresh_injection
 
 
 def _switch(on: bool) -> None:
@@ -16,6 +16,7 @@ def _switch(on: bool) -> None:
         written = set_project_switch(on, project)
     except ControlFileError as exc:
         fail(str(exc))
+    refresh_injection()
     state = "on" if on else "off"
     console.print(
         f"acecode is {state} for {project} (learning and injection); saved in {written}",

@@ -71,6 +71,17 @@ def _playbook(path: Path | None) -> list[str]:
     ]
 
 
+def _injection(path: Path | None) -> list[str]:
+    """How many entries reach the model at session start, and what is left out."""
+    from acecode.cli.injection_report import describe, injection_state
+    from acecode.store import PlaybookError
+
+    try:
+        return describe(injection_state(path), path)
+    except PlaybookError as exc:
+        return [f"[problem] {exc}"]
+
+
 def _templates() -> list[str]:
     from acecode.templates import template_override, user_template_dir
 
@@ -134,6 +145,7 @@ def doctor(playbook: playbook_option = None) -> None:
         ("nested claude runs", _claude_flags),
         ("Claude Code hooks", _hooks),
         ("playbook", lambda: _playbook(playbook)),
+        ("injection", lambda: _injection(playbook)),
         ("prompt templates", _templates),
         ("semantic de-duplication", _embeddings),
         ("last learning cycle", lambda: _last_cycle(playbook)),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 from pathlib import Path
@@ -10,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from acecode.cli.common import console, err_console, fail, playbook_option
+from acecode.cli.common import console, err_console, fail, playbook_option, refresh_injection
 
 if TYPE_CHECKING:
     from acecode.pipeline.cycle import CycleReport
@@ -20,23 +19,6 @@ def _use_project(project: Path | None) -> None:
     """Make ``project`` the project root for everything that follows."""
     if project is not None:
         os.environ["CLAUDE_PROJECT_DIR"] = str(project.resolve())
-
-
-def _prime_injection_cache() -> None:
-    """Render the new playbook for the next session now, in this background process,
-    so the per-prompt hook finds it cached instead of loading the store."""
-    from acecode import paths
-    from acecode.hooks.context import state_path
-    from acecode.hooks.rendered import CACHE_NAME, injection_text
-    from acecode.store import PlaybookError
-    from acecode.store.atomic import remove_stale_temp_files
-
-    project = str(paths.project_dir())
-    # A learner killed while writing the cache leaves its temp file; hooks write the
-    # cache best effort, so removing one in flight only costs that hook its write.
-    remove_stale_temp_files(Path(state_path(project, CACHE_NAME)))
-    with contextlib.suppress(PlaybookError):  # the hook reports a bad playbook itself
-        injection_text(project)
 
 
 def _describe(report: CycleReport) -> list[str]:
@@ -154,7 +136,7 @@ def learn(
             fail(str(exc))
         reports.append(report)
         if report.saved and playbook is None:
-            _prime_injection_cache()
+            refresh_injection()
         if as_json:
             continue
         console.print(report.summary(), markup=False, highlight=False, soft_wrap=True)
@@ -220,6 +202,8 @@ def bootstrap(
                 soft_wrap=True,
             )
             raise typer.Exit(130) from None
+    if learned:
+        refresh_injection(playbook)
     console.print(f"learned {learned}, already done {skipped}, failed {failed}")
     if failed:
         raise typer.Exit(1)

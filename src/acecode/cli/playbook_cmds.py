@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from enum import StrEnum
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from acecode.cli.common import console, fail, playbook_option
+from acecode.cli.common import console, err_console, fail, playbook_option
 
 
 class ShowFormat(StrEnum):
@@ -19,8 +21,16 @@ class ShowFormat(StrEnum):
 def show(
     playbook: playbook_option = None,
     output_format: Annotated[
-        ShowFormat, typer.Option("--format", "-f", help="table, md (as injected) or json.")
+        ShowFormat,
+        typer.Option("--format", "-f", help="table, md (every entry, as injected) or json."),
     ] = ShowFormat.table,
+    injected: Annotated[
+        bool,
+        typer.Option(
+            "--injected",
+            help="Print exactly what the SessionStart hook injects now (the budgeted text).",
+        ),
+    ] = False,
 ) -> None:
     """Show the playbook's entries by section."""
     from rich.table import Table
@@ -29,6 +39,9 @@ def show(
     from acecode.playbook.schema import SECTION_NAMES
     from acecode.store import PlaybookError, load_playbook, resolve_path, serialize_playbook
 
+    if injected:
+        _show_injected(playbook)
+        return
     try:
         data = load_playbook(playbook)
     except PlaybookError as exc:
@@ -55,6 +68,30 @@ def show(
         console.print("(empty playbook)")
         return
     console.print(table)
+
+
+def _show_injected(playbook: Path | None) -> None:
+    """The session-start text, exactly what the hook puts in ``additionalContext``."""
+    from acecode import paths
+    from acecode.cli.injection_report import injection_state
+    from acecode.store import PlaybookError, resolve_path
+
+    if playbook is not None and resolve_path(playbook).resolve() != paths.playbook_path().resolve():
+        fail("--injected shows what this project's hook injects; leave out --playbook")
+    try:
+        state = injection_state()
+    except PlaybookError as exc:
+        fail(str(exc))
+    if not state.get("active"):
+        reason = state.get("reason", "")
+        err_console.print(
+            f"nothing is injected: acecode is off here ({reason})", markup=False, soft_wrap=True
+        )
+        return
+    if not state.get("text"):
+        err_console.print("nothing is injected: the playbook has no entries", markup=False)
+        return
+    sys.stdout.write(state["text"] + "\n")
 
 
 def register(app: typer.Typer) -> None:

@@ -18,7 +18,7 @@ from typing import Annotated
 
 import typer
 
-from acecode.cli.common import console, fail, playbook_option
+from acecode.cli.common import console, fail, playbook_option, refresh_injection
 
 review_app = typer.Typer(
     help=(
@@ -130,6 +130,7 @@ def approve_command(
         result = approve(item_id, text, playbook=_playbook(ctx, playbook))
     except (QueueError, PlaybookError) as exc:
         fail(str(exc))
+    refresh_injection(_playbook(ctx, playbook))
     if result.entry is None:
         console.print(
             f"{result.item.id}: not applied ({result.note}); removed from the queue.",

@@ -1,25 +1,32 @@
-"""Injection: the playbook as ``additionalContext`` once per context window.
+"""Injection: the best of the playbook at every new context, relevant extras per prompt.
 
 ``SessionStart`` fires for every new context (``startup``, ``resume``,
 ``clear``) and after every compaction (``compact``), when what was injected
-earlier has been summarised away, so it always injects. ``UserPromptSubmit``
-is the fallback for a session whose ``SessionStart`` hook did not run: it
-injects on the first prompt of a session without a marker and never again.
+earlier has been summarised away, so it always injects: as many entries as
+fit in the budget (``acecode.playbook.injection``). ``UserPromptSubmit`` then
+adds, per prompt, the left-out entries most relevant to it (the top-up, see
+``acecode.hooks.topup``). When ``SessionStart`` did not run for a session, its
+first prompt injects the session-start text instead (the fallback).
 
-Markers live in ``.claude/acecode/sessions/<session id>``. Any hook that
-handles a session writes one, and markers older than ``MARKER_MAX_AGE`` are
-removed then. A project without a playbook gets no markers at all, so
-installing acecode for every project leaves no trace where it has nothing to
-say.
+Markers live in ``.claude/acecode/sessions/<session id>``: the first line
+says which hook served the session, the following lines name every entry
+injected into its current context, so a top-up never repeats one. A new
+``SessionStart`` (after ``/clear`` or a compaction) rewrites the marker.
+Markers older than ``MARKER_MAX_AGE`` are removed whenever one is written. A
+project without a playbook, or where acecode is off, gets no markers at all,
+so installing acecode for every project leaves no trace where it has nothing
+to say.
 """
 
 from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from acecode.hooks.context import playbook_file, resolve_project, state_path
-from acecode.hooks.rendered import injection_text
+from acecode.hooks.rendered import session_start
 from acecode.state_folder import ensure_state_folder
 
 MARKER_MAX_AGE = 3 * 24 * 3600  # seconds
@@ -50,8 +57,8 @@ def _remove_stale_markers(folder: str, now: float) -> None:
             continue
 
 
-def _mark(marker: str | None, source: str) -> None:
-    """Record that this session's context has been handled; best effort."""
+def _mark(marker: str | None, source: str, names: Iterable[str]) -> None:
+    """Start this session's marker: who served it and what it injected; best effort."""
     if marker is None:
         return
     folder = os.path.dirname(marker)
@@ -59,7 +66,7 @@ def _mark(marker: str | None, source: str) -> None:
         ensure_state_folder(os.path.dirname(folder))  # git-ignored before anything is in it
         os.makedirs(folder, exist_ok=True)
         with open(marker, "w", encoding="utf-8") as handle:
-            handle.write(source + "\n")
+            handle.write("".join(f"{line}\n" for line in (source, *names)))
     except OSError:
         return
     _remove_stale_markers(folder, time.time())
@@ -71,10 +78,10 @@ def _context_output(event: str, text: str) -> dict | None:
     return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
 
 
-def _safe_injection(project: str) -> str:
-    """The text to inject, or ``""`` with one stderr line when the playbook is unusable."""
+def _guarded(render: Callable[[str], Any], project: str, fallback: Any) -> Any:
+    """``render(project)``, or ``fallback`` with one stderr line when the playbook is unusable."""
     try:
-        return injection_text(project)
+        return render(project)
     except Exception as exc:
         # Imported here, not above: importing the store costs more than the cache hit saves.
         from acecode.store.errors import PlaybookError
@@ -85,26 +92,45 @@ def _safe_injection(project: str) -> str:
 
         warn(f"{exc}; the playbook was not injected")
         diagnose("injection_skipped", str(exc))
-        return ""
+        return fallback
+
+
+def _start_context(project: str) -> dict[str, Any] | None:
+    """The session-start state when acecode is active here and the playbook is usable."""
+    if not os.path.exists(playbook_file(project)):
+        return None
+    start = _guarded(session_start, project, None)
+    return start if start is not None and start.get("active") else None
 
 
 def on_session_start(payload: dict) -> dict | None:
     """Inject at every new or compacted context and mark the session as served."""
     project = resolve_project(payload)
-    if not os.path.exists(playbook_file(project)):
+    start = _start_context(project)
+    if start is None:
         return None
     source = payload.get("source")
-    _mark(_marker(project, payload.get("session_id")), f"SessionStart:{source}")
-    return _context_output("SessionStart", _safe_injection(project))
+    marker = _marker(project, payload.get("session_id"))
+    _mark(marker, f"SessionStart:{source}", start.get("injected", ()))
+    return _context_output("SessionStart", start.get("text", ""))
 
 
 def on_user_prompt_submit(payload: dict) -> dict | None:
-    """Inject on a session's first prompt unless SessionStart already did."""
+    """Top up a served session with relevant entries; serve an unserved one (fallback)."""
     project = resolve_project(payload)
     marker = _marker(project, payload.get("session_id"))
-    if marker is None or os.path.exists(marker):
+    if marker is None or not os.path.exists(playbook_file(project)):
         return None
-    if not os.path.exists(playbook_file(project)):
+    if os.path.exists(marker):
+        from acecode.hooks.topup import topup_text
+
+        prompt = payload.get("prompt")
+        if not isinstance(prompt, str) or not prompt.strip():
+            return None
+        text = _guarded(lambda root: topup_text(root, prompt, marker), project, "")
+        return _context_output("UserPromptSubmit", text)
+    start = _start_context(project)
+    if start is None:
         return None
-    _mark(marker, "UserPromptSubmit")
-    return _context_output("UserPromptSubmit", _safe_injection(project))
+    _mark(marker, "UserPromptSubmit", start.get("injected", ()))
+    return _context_output("UserPromptSubmit", start.get("text", ""))

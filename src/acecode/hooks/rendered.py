@@ -1,13 +1,26 @@
-"""The injected text, cached so that the common case costs one small file read.
+"""The injected texts, cached so that the common case costs one small file read.
 
-Rendering needs the store (file lock, migration) and the formatter (templates,
-``importlib.resources``): together several times the interpreter's own start
-time. The text only changes when one of its inputs does, so it is cached in
-``.claude/acecode/injection-cache.json`` under a key made of those inputs: the
-playbook file's ``stat`` (an atomic save always gives a new inode), the user's
-template override, the packaged template and acecode's version. The key is
-taken *before* rendering, so a playbook saved meanwhile just causes one more
-render on the next hook.
+Rendering needs the store (migration), the settings, the on/off switches
+(TOML), the ranking and the relevance index: together many times the
+interpreter's own start time. Their result only changes when one of their
+inputs does, so it is cached in two files of ``.claude/acecode/``, each read
+by one hook:
+
+- ``injection-cache.json`` (``SessionStart``): whether acecode is active here,
+  the session-start text and the names it holds;
+- ``injection-index.json`` (``UserPromptSubmit``): the entries that did not
+  fit, preformatted, and their BM25 postings for the per-prompt top-up.
+
+Both carry the same key, made of every input: acecode's version, the
+``stat`` of the playbook (an atomic save always gives a new inode), of the
+user's template override and the packaged template, of the pins file and of
+the two ``acecode.toml`` files that hold the on/off switch and the settings,
+plus the environment variables of the two budgets. The key is taken *before*
+rendering, so a playbook saved meanwhile just causes one more render on the
+next hook. A miss in the ``SessionStart`` hook renders only its own file; the
+index (tokenising every entry) is built by the first prompt that needs it, or
+ahead of time by :func:`prime`, which the background learner calls after
+every save.
 """
 
 from __future__ import annotations
@@ -23,6 +36,13 @@ from acecode.state_folder import ensure_state_folder
 
 TEMPLATE = "playbook.txt"
 CACHE_NAME = "injection-cache.json"
+INDEX_NAME = "injection-index.json"
+PINS_NAME = "pins.json"  # acecode.pins.PINS_NAME; a test keeps them equal
+SWITCH_NAME = "acecode.toml"  # acecode.control.CONFIG_NAME; a test keeps them equal
+# The settings the rendering reads, as environment variables (see acecode.config).
+SETTING_VARIABLES = ("ACECODE_INJECTION_BUDGET_CHARS", "ACECODE_TOPUP_BUDGET_CHARS")
+# Where each input sits in the key.
+_PLAYBOOK, _PROJECT_SWITCH, _USER_SWITCH, _ENVIRONMENT = 1, 5, 6, 7
 
 
 def _stat_key(path: str) -> list[int] | None:
@@ -39,12 +59,26 @@ def _packaged_template() -> str:
     return os.path.join(os.path.dirname(acecode.__file__), "prompts", TEMPLATE)
 
 
-def _inputs_key(playbook: str) -> list[Any]:
+def switch_files(project: str) -> tuple[str, str]:
+    """The project's and the user's ``acecode.toml`` (``acecode.control.switch_files``)."""
+    return (
+        os.path.join(project, ".claude", SWITCH_NAME),
+        os.path.join(os.path.expanduser("~"), ".claude", SWITCH_NAME),
+    )
+
+
+def inputs_key(project: str) -> list[Any]:
+    """Everything the rendered texts depend on, cheap to compute (stats and variables)."""
+    project_switch, user_switch = switch_files(project)
     return [
         acecode.__version__,
-        _stat_key(playbook),
+        _stat_key(playbook_file(project)),
         _stat_key(user_template_override(TEMPLATE)),
         _stat_key(_packaged_template()),
+        _stat_key(state_path(project, PINS_NAME)),
+        _stat_key(project_switch),
+        _stat_key(user_switch),
+        [os.environ.get(name) for name in SETTING_VARIABLES],
     ]
 
 
@@ -57,7 +91,116 @@ def _template_text() -> str:
         return handle.read()
 
 
-def _read_cache(path: str) -> dict[str, Any] | None:
+def _limits(project: str, key: list[Any]) -> dict[str, Any]:
+    """Whether acecode is active here and the two budgets.
+
+    Without switch files and budget variables, that is "active, defaults"
+    (what ``acecode.control.activity`` and ``acecode.config.load_settings``
+    answer then; a test checks it), known without importing either: together
+    they cost several times this hook's budget. Otherwise both are asked;
+    the session-only switches (``ACECODE_SKIP``) are left out because the
+    hook checks them before it gets here and the answer is cached.
+    """
+    from acecode.playbook.budget import DEFAULT_INJECTION_BUDGET, DEFAULT_TOPUP_BUDGET
+
+    if key[_PROJECT_SWITCH] is None and key[_USER_SWITCH] is None and not any(key[_ENVIRONMENT]):
+        return {
+            "active": True,
+            "reason": "",
+            "budget": DEFAULT_INJECTION_BUDGET,
+            "topup_budget": DEFAULT_TOPUP_BUDGET,
+        }
+    from pathlib import Path
+
+    from acecode.config import load_settings
+    from acecode.control import activity
+
+    root = Path(project)
+    state = activity(root, env={})
+    settings = load_settings(root)
+    return {
+        "active": state.active,
+        "reason": state.reason,
+        "budget": settings.injection_budget_chars,
+        "topup_budget": settings.topup_budget_chars,
+    }
+
+
+def _pins(playbook: str) -> list[str]:
+    """The names pinned beside ``playbook``; a broken pins file is reported and ignored."""
+    from acecode.pins import PinsFileError, pins_path, read_pins
+
+    try:
+        return read_pins(pins_path(playbook))
+    except PinsFileError as exc:
+        from acecode.diagnostics import warn
+
+        warn(f"{exc}; pins ignored")
+        return []
+
+
+def _topup_index(playbook: dict[str, Any], left_out: list[Any]) -> dict[str, Any]:
+    """The top-up candidates (the left-out entries, best first) and their postings."""
+    from acecode.playbook.injection import topup_items
+    from acecode.playbook.relevance import build_index
+    from acecode.playbook.schema import SECTION_NAMES, iter_entries
+
+    texts: list[str] = []
+    position: dict[int, int] = {}
+    for _section, entry in iter_entries(playbook):
+        position[id(entry)] = len(texts)
+        texts.append(entry["text"])
+    items = topup_items(left_out)
+    return {
+        "section_order": list(SECTION_NAMES),
+        "sections": [item.section for item in items],
+        "names": [item.name for item in items],
+        "lines": [item.line for item in items],
+        "relevance": build_index(texts, [position[id(r.entry)] for r in left_out]),
+    }
+
+
+def _render(
+    project: str, key: list[Any], with_index: bool, path: str | None = None
+) -> tuple[dict, dict]:
+    """The contents of the cache and (when asked, else ``{}``) of the index, for ``key``.
+
+    ``path`` is the playbook (default: the project's); the settings and the
+    switches are the project's, the pins those beside the playbook. Raises
+    ``PlaybookError`` for a playbook that cannot be read.
+    """
+    limits = _limits(project, key)
+    start: dict[str, Any] = {"key": key, **limits}
+    if not limits["active"]:
+        return start, dict(start)
+    from acecode.playbook.injection import render_injection
+    from acecode.store.reading import read_playbook
+
+    path = path or playbook_file(project)
+    playbook = read_playbook(path)
+    pinned = _pins(path)
+    injection = render_injection(
+        playbook, _template_text(), limits["budget"], frozenset(pinned), path
+    )
+    start.update(
+        text=injection.text,
+        injected=injection.injected,
+        total=injection.total,
+        left_out=len(injection.left_out),
+        pinned=pinned,
+    )
+    if not with_index:
+        return start, {}
+    return start, {"key": key, **limits, **_topup_index(playbook, injection.left_out)}
+
+
+def render_uncached(project: str, playbook: str) -> dict[str, Any]:
+    """What :func:`session_start` would give if ``playbook`` were the project's, not cached
+    (for ``acecode doctor`` and ``stats`` run on another ``--playbook``)."""
+    return _render(project, inputs_key(project), with_index=False, path=playbook)[0]
+
+
+def _read_json(path: str) -> dict[str, Any] | None:
     try:
         with open(path, encoding="utf-8") as handle:
             data = json.load(handle)
@@ -66,19 +209,11 @@ def _read_cache(path: str) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def _render(playbook: str) -> str:
-    """Load (with migration) and format; raises ``PlaybookError`` for a bad file."""
-    from acecode.playbook.formatting import format_playbook
-    from acecode.store.reading import read_playbook
-
-    return format_playbook(read_playbook(playbook), _template_text())
-
-
-def _write_cache(path: str, key: list[Any], text: str) -> None:
+def _write_json(path: str, data: dict[str, Any]) -> None:
     """Best effort: a project we cannot write to simply renders every time.
 
-    Replaced atomically but without ``fsync``: after a crash the cache may be
-    torn or empty, which ``_read_cache`` treats as a miss. The temporary name
+    Replaced atomically but without ``fsync``: after a crash the file may be
+    torn or empty, which ``_read_json`` treats as a miss. The temporary name
     has the shape ``acecode.store.atomic`` uses (8 characters between the
     dots), so the learner's stale-temp-file cleanup also covers it.
     """
@@ -88,7 +223,7 @@ def _write_cache(path: str, key: list[Any], text: str) -> None:
         ensure_state_folder(folder)
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         with open(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(json.dumps({"key": key, "text": text}))
+            handle.write(json.dumps(data, ensure_ascii=False))
         os.replace(temp, path)
     except OSError as exc:
         if not isinstance(exc, FileExistsError):  # the temp file of another writer
@@ -99,20 +234,57 @@ def _write_cache(path: str, key: list[Any], text: str) -> None:
         diagnose("injection_cache", f"could not write the injection cache {path}: {exc}")
 
 
-def injection_text(project: str) -> str:
-    """The formatted playbook of ``project``; ``""`` when it has no entries or no file.
+def _cached(project: str, name: str, key: list[Any]) -> dict[str, Any] | None:
+    data = _read_json(state_path(project, name))
+    return data if data is not None and data.get("key") == key else None
 
-    Raises ``acecode.store.PlaybookError`` (one-line message) for a playbook
-    that cannot be read; nothing is cached then.
+
+_NOTHING = {"active": True, "reason": "", "text": "", "injected": [], "total": 0, "left_out": 0}
+
+
+def session_start(project: str) -> dict[str, Any]:
+    """What ``SessionStart`` injects: ``active``, ``reason``, ``text``, ``injected``
+    (names), ``total`` and ``left_out`` (counts), ``budget``, ``topup_budget``.
+
+    A project without a playbook file gets an empty text and no cache. Raises
+    ``acecode.store.PlaybookError`` (one-line message) for a playbook that
+    cannot be read; nothing is cached then.
     """
-    playbook = playbook_file(project)
-    key = _inputs_key(playbook)
-    if key[1] is None:  # no playbook yet: nothing to inject, nothing to cache
-        return ""
-    cache = state_path(project, CACHE_NAME)
-    cached = _read_cache(cache)
-    if cached is not None and cached.get("key") == key and isinstance(cached.get("text"), str):
-        return cached["text"]
-    text = _render(playbook)
-    _write_cache(cache, key, text)
-    return text
+    key = inputs_key(project)
+    if key[_PLAYBOOK] is None:
+        return dict(_NOTHING)
+    cached = _cached(project, CACHE_NAME, key)
+    if cached is not None:
+        return cached
+    start, _ = _render(project, key, with_index=False)
+    _write_json(state_path(project, CACHE_NAME), start)
+    return start
+
+
+def topup_index(project: str) -> dict[str, Any]:
+    """The top-up candidates (``names``, ``sections``, ``lines``, ``relevance``,
+    ``section_order``, ``topup_budget``, ``active``); rendered and cached on a
+    miss like :func:`session_start`."""
+    key = inputs_key(project)
+    if key[_PLAYBOOK] is None:
+        return {"active": False}
+    cached = _cached(project, INDEX_NAME, key)
+    if cached is not None:
+        return cached
+    return _render_both(project, key)[1]
+
+
+def _render_both(project: str, key: list[Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    start, index = _render(project, key, with_index=True)
+    _write_json(state_path(project, CACHE_NAME), start)
+    _write_json(state_path(project, INDEX_NAME), index)
+    return start, index
+
+
+def prime(project: str) -> dict[str, Any]:
+    """Render and cache both files now (after a save), so the next hooks only read;
+    returns what :func:`session_start` would."""
+    key = inputs_key(project)
+    if key[_PLAYBOOK] is None:
+        return dict(_NOTHING)
+    return _render_both(project, key)[0]

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from acecode.playbook.budget import PLACEHOLDER
 from acecode.playbook.schema import SECTION_NAMES
 
 TEMPLATE = "playbook.txt"
-PLACEHOLDER = "{key_points}"
+__all__ = ["PLACEHOLDER", "TEMPLATE", "format_entry", "format_key_points", "format_playbook"]
 
 
 def format_entry(entry: dict[str, Any]) -> str:

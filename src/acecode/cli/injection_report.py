@@ -1,0 +1,92 @@
+"""What reaches the model: the injection as ``doctor``, ``stats`` and ``show`` report it.
+
+Everything comes from the same render the hooks use (``acecode.hooks.rendered``),
+through its cache for the project's own playbook, so the numbers shown are
+those of the text Claude Code receives.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+
+def injection_state(playbook: Path | None = None) -> dict[str, Any]:
+    """The session-start state (see ``rendered.session_start``) for ``playbook``.
+
+    Raises ``acecode.store.PlaybookError`` for a playbook that cannot be read.
+    """
+    from acecode import paths
+    from acecode.hooks import rendered
+    from acecode.store import resolve_path
+
+    project = str(paths.project_dir())
+    target = resolve_path(playbook)
+    if target.resolve() == paths.playbook_path().resolve():
+        return rendered.session_start(project)
+    return rendered.render_uncached(project, str(target))
+
+
+def describe(state: dict[str, Any], playbook: Path | None = None) -> list[str]:
+    """Lines for a report: how many entries reach the model, and what is wrong if anything.
+
+    Problems start with ``[problem]`` and warnings with ``[warning]``, as in
+    ``acecode doctor``.
+    """
+    from acecode.playbook.budget import (
+        CLAUDE_CODE_CONTEXT_CAP,
+        CLAUDE_CODE_VERSION_MEASURED,
+        context_length,
+    )
+
+    if not state.get("active", True):
+        return [f"nothing is injected: acecode is off here ({state.get('reason', '')})"]
+    total, budget = state.get("total", 0), state.get("budget")
+    lines: list[str] = []
+    if isinstance(budget, int) and budget > CLAUDE_CODE_CONTEXT_CAP:
+        lines.append(
+            f"[problem] injection_budget_chars = {budget} is above the {CLAUDE_CODE_CONTEXT_CAP:,} "
+            f"characters Claude Code {CLAUDE_CODE_VERSION_MEASURED} passes whole: a longer "
+            "context reaches the model as a 2 KB preview"
+        )
+    if not total:
+        return [*lines, "nothing to inject yet (no entries)"]
+    text = state.get("text", "")
+    if not text:
+        return [
+            *lines,
+            f"[problem] nothing is injected: the playbook.txt template alone is longer than "
+            f"injection_budget_chars ({budget})",
+        ]
+    shown, left_out = len(state.get("injected", ())), state.get("left_out", 0)
+    lines.append(
+        f"{shown} of {total} entries reach the model at session start "
+        f"({context_length(text):,} of {budget:,} characters)"
+    )
+    if left_out:
+        lines.append(
+            f"[warning] {left_out} entries are left out at session start (best entries first, "
+            f"every section its share); the per-prompt top-up adds the ones relevant to each "
+            f"prompt (up to {state.get('topup_budget', 0):,} characters); `acecode pin NAME` "
+            "keeps an entry in"
+        )
+    return lines + _stale_pins(state, playbook)
+
+
+def _stale_pins(state: dict[str, Any], playbook: Path | None) -> list[str]:
+    """Pins that name no entry (deleted or merged away)."""
+    pinned = state.get("pinned") or []
+    if not pinned:
+        return []
+    from acecode.playbook.schema import iter_entries
+    from acecode.store import load_playbook
+
+    names = {entry["name"] for _section, entry in iter_entries(load_playbook(playbook))}
+    stale = [name for name in pinned if name not in names]
+    if not stale:
+        return [f"pinned: {', '.join(pinned)}"]
+    return [
+        f"pinned: {', '.join(pinned)}",
+        f"[warning] pinned but not in the playbook: {', '.join(stale)} "
+        "(deleted or merged; `acecode unpin NAME`)",
+    ]

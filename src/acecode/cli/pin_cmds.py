@@ -1,0 +1,57 @@
+"""``acecode pin NAME`` / ``acecode unpin NAME``: always inject an entry first, or stop."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from acecode.cli.common import console, fail, playbook_option, refresh_injection
+
+_NAME = Annotated[str, typer.Argument(metavar="NAME", help="Entry ID, e.g. pat-001.")]
+
+
+def _say(message: str) -> None:
+    console.print(message, markup=False, highlight=False, soft_wrap=True)
+
+
+def pin(name: _NAME, playbook: playbook_option = None) -> None:
+    """Pin an entry: it is injected first at every session start, whatever its counters."""
+    from acecode.pins import PinsFileError, change_pins, pins_path
+    from acecode.playbook.schema import iter_entries
+    from acecode.store import PlaybookError, load_playbook, resolve_path
+
+    path = resolve_path(playbook)
+    try:
+        names = {entry["name"] for _section, entry in iter_entries(load_playbook(path))}
+    except PlaybookError as exc:
+        fail(str(exc))
+    if name not in names:
+        fail(f"no entry named {name!r} in {path} (see `acecode show`)")
+    try:
+        pinned = change_pins(pins_path(path), add=name)
+    except (PinsFileError, PlaybookError) as exc:
+        fail(str(exc))
+    refresh_injection(playbook)
+    _say(f"pinned {name} ({len(pinned)} pinned); it is injected first from the next session on")
+
+
+def unpin(name: _NAME, playbook: playbook_option = None) -> None:
+    """Unpin an entry: it is ranked by its counters again."""
+    from acecode.pins import PinsFileError, change_pins, pins_path, read_pins
+    from acecode.store import PlaybookError, resolve_path
+
+    path = pins_path(resolve_path(playbook))
+    try:
+        if name not in read_pins(path):
+            fail(f"{name!r} is not pinned (pinned entries are listed in {path})")
+        pinned = change_pins(path, remove=name)
+    except (PinsFileError, PlaybookError) as exc:
+        fail(str(exc))
+    refresh_injection(playbook)
+    _say(f"unpinned {name} ({len(pinned)} pinned)")
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(pin)
+    app.command()(unpin)

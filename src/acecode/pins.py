@@ -1,0 +1,87 @@
+"""Pinned entries: names the user wants injected first, whatever their counters say.
+
+Kept beside the playbook in acecode's state folder
+(``.claude/acecode/pins.json``: ``{"pinned": ["pat-001", ...]}``) so that
+playbook entries keep exactly their four keys. The injection hook reads this
+file on a cache miss (its ``stat`` is part of the cache key), so reading
+needs only ``json`` and ``os``; writing goes through the store's lock and
+atomic replace.
+
+A pin names an entry; when that entry is deleted or merged away the pin
+simply matches nothing (``acecode doctor`` lists such pins).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+PINS_NAME = "pins.json"
+
+
+class PinsFileError(ValueError):
+    """The pins file exists but is not a pins file; it was left untouched."""
+
+
+def pins_path(playbook_file: str | os.PathLike[str]) -> str:
+    """``<folder of the playbook>/acecode/pins.json``."""
+    return os.path.join(os.path.dirname(os.fspath(playbook_file)), "acecode", PINS_NAME)
+
+
+def _parse(raw: bytes, path: str) -> list[str]:
+    try:
+        data: Any = json.loads(raw.decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise PinsFileError(f"{path}: not valid JSON ({exc}); file left untouched") from None
+    pinned = data.get("pinned") if isinstance(data, dict) else None
+    if not isinstance(pinned, list) or not all(isinstance(name, str) for name in pinned):
+        raise PinsFileError(
+            f'{path}: expected {{"pinned": ["<entry name>", ...]}}; file left untouched'
+        )
+    return list(dict.fromkeys(pinned))
+
+
+def read_pins(path: str | os.PathLike[str]) -> list[str]:
+    """The pinned names in ``path``, in pin order; ``[]`` when there is no file.
+
+    Raises ``PinsFileError`` (one line naming the file) for a file that is
+    unreadable or not a pins file.
+    """
+    path = os.fspath(path)
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read()
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise PinsFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+    return _parse(raw, path)
+
+
+def change_pins(
+    path: str | os.PathLike[str],
+    add: str | None = None,
+    remove: str | None = None,
+    timeout: float = 10.0,
+) -> list[str]:
+    """Add or remove one name under the file's lock; returns the new list.
+
+    Raises ``PinsFileError`` for a broken file (left untouched) and the
+    store's ``PlaybookError`` subclasses when the file cannot be locked or
+    written.
+    """
+    from pathlib import Path
+
+    from acecode.store.atomic import atomic_write_text
+    from acecode.store.lock import exclusive_lock
+
+    target = Path(path)
+    with exclusive_lock(target, timeout):
+        pinned = read_pins(target)
+        if add is not None and add not in pinned:
+            pinned.append(add)
+        if remove is not None and remove in pinned:
+            pinned.remove(remove)
+        atomic_write_text(target, json.dumps({"pinned": pinned}, indent=2) + "\n")
+    return pinned
