@@ -55,6 +55,11 @@ class Settings:
     # or by `acecode bootstrap` skip; `acecode learn` learns what it is given.
     learn_min_requests: int = 2
     learn_min_tool_calls: int = 5
+    # Pairs of texts at or above this calibrated similarity are sent to the judge
+    # (recall-oriented: embeddings only propose, the judge decides; docs/dedup.md).
+    judge_floor: float = 0.55
+    # Most pairs one judge call may carry; the rest wait for a later cycle.
+    judge_max_pairs: int = 40
     # The `claude` provider (headless Claude Code): model alias or name, effort level
     # ("" leaves both to Claude Code), and seconds per call: a CLI run can take minutes,
     # as Claude Code retries API errors itself before it gives up.

@@ -29,28 +29,34 @@ LLM_ENV_VARS = (
     "ACECODE_HOOKS_DISABLED",
 )
 
-Router = Callable[[str, str], str]
+Router = Callable[[str, str], "str | int"]  # reply text, or an HTTP error status
 
 
 class RoutedLLM:
     """Anthropic Messages API on 127.0.0.1 whose reply depends on the request.
 
-    ``router(system, prompt) -> reply text`` lets concurrent cycles each get
-    their own scripted answers; every request body is kept for assertions.
-    The safety review's requests go to ``safety`` when given, else they are
-    answered "safe" for every text, as a reviewer with no objection would.
-    While ``fail_with`` holds an HTTP status, every request gets that status and
-    an Anthropic error body instead.
+    ``router(system, prompt) -> reply text`` (or an int: that HTTP error
+    status) lets concurrent cycles each get their own scripted answers; every
+    request body is kept for assertions. The safety review's requests go to
+    ``safety`` when given, else they are answered "safe" for every text, as a
+    reviewer with no objection would. While ``fail_with`` holds an HTTP status,
+    every request gets that status and an Anthropic error body instead.
     """
 
     def __init__(
-        self, server: HTTPServer, router: Router, delay: float = 0.0, safety: Router | None = None
+        self,
+        server: HTTPServer,
+        router: Router,
+        delay: float = 0.0,
+        safety: Router | None = None,
+        usage: tuple[int, int] | None = (100, 20),
     ) -> None:
         self.server = server
         self.router = router
         self.safety = safety or (lambda system, prompt: all_safe(prompt))
         self.delay = delay
         self.fail_with: int | None = None
+        self.usage = usage  # None: replies carry no usage, so acecode estimates the tokens
         self.bodies: list[str] = []
         self._lock = threading.Lock()
         server.expect_request("/v1/messages", method="POST").respond_with_handler(self._handle)
@@ -82,11 +88,11 @@ class RoutedLLM:
         if self.delay:
             time.sleep(self.delay)
         if self.fail_with is not None:
-            error = {"type": "api_error", "message": f"scripted {self.fail_with}"}
-            body = json.dumps({"type": "error", "error": error})
-            return Response(body, status=self.fail_with, content_type="application/json")
+            return _error_response(self.fail_with)
         route = self.safety if is_safety_review(system, prompt) else self.router
         text = route(system, prompt)
+        if isinstance(text, int):
+            return _error_response(text)
         reply = {
             "id": "msg_routed",
             "type": "message",
@@ -95,9 +101,16 @@ class RoutedLLM:
             "content": [{"type": "text", "text": text}],
             "stop_reason": "end_turn",
             "stop_sequence": None,
-            "usage": {"input_tokens": 100, "output_tokens": 20},
         }
+        if self.usage is not None:
+            reply["usage"] = {"input_tokens": self.usage[0], "output_tokens": self.usage[1]}
         return Response(json.dumps(reply), status=200, content_type="application/json")
+
+
+def _error_response(status: int) -> Response:
+    """An Anthropic error body with HTTP ``status``."""
+    error = {"type": "error", "error": {"type": "api_error", "message": f"scripted {status}"}}
+    return Response(json.dumps(error), status=status, content_type="application/json")
 
 
 def is_curator(system: str, prompt: str) -> bool:
@@ -123,6 +136,62 @@ def all_safe(prompt: str) -> str:
     """A safety review reply with a "safe" verdict for every text of ``prompt``."""
     verdicts = [{"id": item["id"], "verdict": "safe"} for item in review_items(prompt)]
     return json.dumps({"verdicts": verdicts})
+
+
+def is_judge(system: str, prompt: str) -> bool:
+    """The judge's template introduces itself too."""
+    return "you are the judge of acecode" in (system + prompt).lower()
+
+
+def judged_pairs(prompt: str) -> list[dict[str, str]]:
+    """The pairs a judge prompt carries: one ``{"pair", "A", "B"}`` JSON object per line."""
+    return [json.loads(line) for line in prompt.splitlines() if line.startswith('{"pair": ')]
+
+
+Verdict = str | dict[str, str] | None  # "same", {"verdict": ..., "specific": ...}, or no answer
+
+
+def judge_reply(prompt: str, verdict_of: Callable[[str, str], Verdict]) -> str:
+    """A judge's JSON answer: ``verdict_of(A, B)`` for each pair (None leaves the pair out)."""
+    answers = []
+    for pair in judged_pairs(prompt):
+        verdict = verdict_of(pair["A"], pair["B"])
+        if verdict is None:
+            continue
+        fields = {"verdict": verdict} if isinstance(verdict, str) else verdict
+        answers.append({"pair": pair["pair"], "reason": "scripted", **fields})
+    return json.dumps({"verdicts": answers})
+
+
+PLAIN_REFLECTION = json.dumps({"analysis": "The session fixed a failing test.", "bullet_tags": []})
+
+
+def curator_says(
+    *operations: dict[str, Any], judge: Callable[[str, str], Verdict | int] = lambda a, b: None
+) -> Router:
+    """Route: curator -> ``operations``; judge -> ``judge(A, B)`` for each pair (an int
+    there: that HTTP error status for the whole call); anything else -> a reflection."""
+    body = json.dumps({"reasoning": "scripted", "operations": list(operations)})
+
+    def route(system: str, prompt: str) -> str | int:
+        if is_judge(system, prompt):
+            pairs = judged_pairs(prompt)
+            status = judge(pairs[0]["A"], pairs[0]["B"]) if pairs else None
+            return status if isinstance(status, int) else judge_reply(prompt, judge)
+        return body if is_curator(system, prompt) else PLAIN_REFLECTION
+
+    return route
+
+
+def make_playbook(path: Path, texts: list[str], helpful: int = 1) -> None:
+    """A playbook whose PATTERNS section holds ``texts`` as pat-001, pat-002, ..."""
+    from acecode.store import save_playbook
+
+    entries = [
+        {"name": f"pat-{i:03d}", "text": text, "helpful": helpful, "harmful": 0}
+        for i, text in enumerate(texts, start=1)
+    ]
+    save_playbook({"sections": {"PATTERNS & APPROACHES": entries}}, path)
 
 
 def write_transcript(path: Path, request: str, reply: str, *, error: str | None = None) -> Path:

@@ -6,26 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
-from pipeline_support import is_curator, write_transcript
+from pipeline_support import curator_says, make_playbook, write_transcript
 
 from acecode.pipeline import run_cycle_sync
-from acecode.store import load_playbook, save_playbook
+from acecode.store import load_playbook
 from acecode.store.history import list_cycles
-
-PLAIN_REFLECTION = json.dumps({"analysis": "The session fixed a failing test.", "bullet_tags": []})
-
-
-def curator_says(*operations: dict) -> callable:
-    body = json.dumps({"reasoning": "scripted", "operations": list(operations)})
-    return lambda system, prompt: body if is_curator(system, prompt) else PLAIN_REFLECTION
-
-
-def make_playbook(path: Path, texts: list[str]) -> None:
-    entries = [
-        {"name": f"pat-{i:03d}", "text": text, "helpful": 1, "harmful": 0}
-        for i, text in enumerate(texts, start=1)
-    ]
-    save_playbook({"sections": {"PATTERNS & APPROACHES": entries}}, path)
 
 
 @pytest.fixture
@@ -52,6 +37,7 @@ def test_dangerous_rule_is_held_for_review_not_applied(routed_llm, project, tmp_
 
 
 def test_near_duplicate_add_credits_the_existing_entry(routed_llm, project, tmp_path):
+    # Issue 11: the ladder credits only a pair the judge called the same rule.
     make_playbook(
         project / ".claude" / "playbook.json",
         ["Run the unit tests with pytest -x before committing any change."],
@@ -62,7 +48,8 @@ def test_near_duplicate_add_credits_the_existing_entry(routed_llm, project, tmp_
                 "type": "ADD",
                 "text": "Run the unit tests with pytest -x before you commit any change.",
                 "section": "PATTERNS & APPROACHES",
-            }
+            },
+            judge=lambda a, b: "same",
         )
     )
     transcript = write_transcript(tmp_path / "s.jsonl", "fix tests", "done")
@@ -73,7 +60,7 @@ def test_near_duplicate_add_credits_the_existing_entry(routed_llm, project, tmp_
     assert [(e["name"], e["helpful"]) for e in entries] == [("pat-001", 2)]
     decisions = report.curation["de_duplication_results"]["ladder_decisions"]
     assert decisions[0]["action"] == "credit" and decisions[0]["matched_name"] == "pat-001"
-    assert decisions[0]["similarity"] >= 0.90
+    assert decisions[0]["rung"] == "same" and decisions[0]["similarity"] >= 0.90
 
 
 def test_deleting_half_the_playbook_removes_at_most_ten_percent(routed_llm, project, tmp_path):
@@ -188,7 +175,9 @@ def test_semantic_dedup_is_held_to_the_removal_budget(routed_llm, project, tmp_p
     paraphrases = [pair for pair in pairs if pair["label"] == "paraphrase"][:10]
     texts = [text for pair in paraphrases for text in (pair["a"], pair["b"])]
     make_playbook(project / ".claude" / "playbook.json", texts)
-    routed_llm(curator_says())
+    # Issue 11: only pairs the judge called the same rule merge; the judge knows the labels.
+    same = [{pair["a"], pair["b"]} for pair in paraphrases]
+    routed_llm(curator_says(judge=lambda a, b: "same" if {a, b} in same else "different"))
     transcript = write_transcript(tmp_path / "s.jsonl", "hello", "done")
 
     report = run_cycle_sync(transcript)

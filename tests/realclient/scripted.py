@@ -27,6 +27,7 @@ ROLE_MARKERS: dict[str, str] = {
     "reflector": "You are the reflector of acecode",
     "curator": "You are the curator of acecode",
     "safety_review": "You are the safety reviewer of acecode",
+    "judge": "You are the judge of acecode",
 }
 PLAYBOOK_TAG = "<acecode-playbook>"
 COMPACTION_MARKER = "CRITICAL: Respond with TEXT ONLY"

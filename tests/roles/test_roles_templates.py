@@ -20,7 +20,11 @@ FIELDS = {
         "cited_ids": "pat-001",
         "mode": "CITATION-GUIDED",
     },
-    "curator.txt": {"reflector_output": '{"analysis": "A"}', "playbook": "PLAYBOOK-TEXT"},
+    "curator.txt": {
+        "reflector_output": '{"analysis": "A"}',
+        "playbook": "PLAYBOOK-TEXT",
+        "conflicts": "- [pat-001] and [pat-002]: tabs against spaces",
+    },
 }
 OPERATION_FIELDS = {
     "ADD": {"type", "text", "section"},

@@ -26,14 +26,16 @@ def _describe(report: CycleReport) -> list[str]:
     lines = []
     for item in report.held_for_review:
         lines.append(f"  HOLD    ({item['rule']}) {item['text']}")
-    for decision in (
-        (report.curation or {}).get("de_duplication_results", {}).get("ladder_decisions", [])
-    ):
+    dedup = (report.curation or {}).get("de_duplication_results", {})
+    for decision in dedup.get("ladder_decisions", []):
         if decision["action"] != "add":
             lines.append(
                 f"  {decision['action'].upper():<7} {decision['matched_name']} "
-                f"(similarity {decision['similarity']:.2f}) {decision['candidate_text']}"
+                f"(similarity {decision['similarity']:.2f}, {decision['rung']}) "
+                f"{decision['candidate_text']}"
             )
+    for conflict in (dedup.get("judge") or {}).get("new_conflicts", []):
+        lines.append(f"  CONFLICT {conflict['first']} <-> {conflict['second']} (both kept)")
     for op in report.operations:
         if not op["applied"]:
             lines.append(f"  SKIP    {op['type']}: {op['reason']}")

@@ -4,6 +4,11 @@
 that held it back and the session it came from; ``review approve ID
 [--text NEW]`` puts it (or your edit of it) into the playbook; ``review
 reject ID`` drops it for good, so the same text is never proposed again.
+
+It also lists the *conflicts*: pairs of playbook entries the judge found
+contradicting each other (both are kept). ``review dismiss ID`` keeps both
+and stops listing the pair; ``review resolve ID --keep NAME`` keeps that
+entry and deletes the other (journaled, so ``acecode undo`` reverts it).
 """
 
 from __future__ import annotations
@@ -16,7 +21,10 @@ import typer
 from acecode.cli.common import console, fail, playbook_option, refresh_injection
 
 review_app = typer.Typer(
-    help="Review the texts the quarantine held back: list, approve (optionally edited), reject.",
+    help=(
+        "Review the texts the quarantine held back (list, approve optionally edited, reject) "
+        "and the conflicting rules the judge found (dismiss, resolve)."
+    ),
     no_args_is_help=False,
 )
 
@@ -57,18 +65,52 @@ def _show_pending(playbook: Path | None) -> None:
     )
 
 
+def _show_conflicts(playbook: Path | None) -> None:
+    from rich.table import Table
+
+    from acecode.dedup.judgements import JudgementsError, judgements_path, open_conflicts
+    from acecode.store import PlaybookError, load_playbook
+
+    try:
+        conflicts = open_conflicts(load_playbook(playbook), playbook)
+    except (JudgementsError, PlaybookError) as exc:
+        fail(str(exc))
+    if not conflicts:
+        console.print("No conflicting rules.")
+        return
+    table = Table(title=f"Conflicting rules, both kept ({judgements_path(playbook)})")
+    for column in ("id", "entry", "text", "judge's reason"):
+        table.add_column(column, overflow="fold")
+    for conflict in conflicts:
+        table.add_row(conflict.id, conflict.first_name, conflict.first_text, conflict.reason or "-")
+        table.add_row("", conflict.second_name, conflict.second_text, "", end_section=True)
+    console.print(table, markup=False, highlight=False)
+    console.print(
+        "Keep both with `acecode review dismiss ID`, or keep one with "
+        "`acecode review resolve ID --keep NAME` (the other is deleted).",
+        markup=False,
+        highlight=False,
+    )
+
+
+def _show_all(playbook: Path | None) -> None:
+    _show_pending(playbook)
+    console.print()
+    _show_conflicts(playbook)
+
+
 @review_app.callback(invoke_without_command=True)
 def review(ctx: typer.Context, playbook: playbook_option = None) -> None:
-    """List the texts waiting for review (the default), or approve/reject one."""
+    """List the texts waiting for review and the conflicting rules (the default), or decide."""
     ctx.obj = playbook
     if ctx.invoked_subcommand is None:
-        _show_pending(playbook)
+        _show_all(playbook)
 
 
 @review_app.command("list")
 def list_command(ctx: typer.Context, playbook: playbook_option = None) -> None:
-    """List pending texts with the reason they were held back and their session."""
-    _show_pending(_playbook(ctx, playbook))
+    """List pending texts (why held back, which session) and conflicting rules."""
+    _show_all(_playbook(ctx, playbook))
 
 
 @review_app.command("approve")
@@ -119,6 +161,49 @@ def reject_command(
         fail(str(exc))
     console.print(
         f"Rejected {item.id}; the same text will not be proposed again.",
+        markup=False,
+        highlight=False,
+    )
+
+
+@review_app.command("dismiss")
+def dismiss_command(
+    ctx: typer.Context,
+    conflict: Annotated[str, typer.Argument(metavar="ID", help="Conflict ID (c-...) to dismiss.")],
+    playbook: playbook_option = None,
+) -> None:
+    """Keep both rules of a conflict and stop listing it (the curator stops seeing it too)."""
+    from acecode.dedup.judgements import JudgementsError, dismiss_conflict
+
+    try:
+        dismissed = dismiss_conflict(conflict, playbook=_playbook(ctx, playbook))
+    except JudgementsError as exc:
+        fail(str(exc))
+    console.print(
+        f"Dismissed {dismissed}: both rules stay.",
+        markup=False,
+        highlight=False,
+    )
+
+
+@review_app.command("resolve")
+def resolve_command(
+    ctx: typer.Context,
+    conflict: Annotated[str, typer.Argument(metavar="ID", help="Conflict ID (c-...) to resolve.")],
+    keep: Annotated[str, typer.Option("--keep", help="Name of the entry to keep, e.g. pat-001.")],
+    playbook: playbook_option = None,
+) -> None:
+    """Keep one entry of a conflict and delete the other (undo with `acecode undo`)."""
+    from acecode.dedup.judgements import JudgementsError, resolve_conflict
+    from acecode.store import PlaybookError
+
+    try:
+        result = resolve_conflict(conflict, keep, playbook=_playbook(ctx, playbook))
+    except (JudgementsError, PlaybookError) as exc:
+        fail(str(exc))
+    console.print(
+        f"Resolved {result.conflict.id}: kept [{result.kept}], deleted "
+        f"[{result.deleted['name']}] {result.deleted['text']}",
         markup=False,
         highlight=False,
     )

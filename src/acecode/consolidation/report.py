@@ -187,6 +187,7 @@ def build_report(
     dedup_groups: Sequence[Any] = (),
     dedup_threshold: float | None = None,
     dedup_skipped: str | None = None,
+    judge: dict[str, Any] | None = None,
     bullet_tags: Sequence[dict[str, Any]] = (),
     held_for_review: Sequence[dict[str, Any]] = (),
     warnings: Sequence[str] = (),
@@ -200,7 +201,8 @@ def build_report(
     (``guard.allowed`` when guarded) and ``outcomes`` what it returned;
     ``pruned``/``deferred_prunes`` come from ``prune_within_budget``;
     ``ladder_decisions`` and ``dedup_groups`` are the de-duplicator's records
-    (dicts or objects with ``to_dict``); ``bullet_tags`` the reflector tags
+    (dicts or objects with ``to_dict``); ``judge`` what the judge step did
+    (pairs asked, verdicts, new conflicts); ``bullet_tags`` the reflector tags
     applied; ``tokens`` the cycle's token usage. Collapse warnings are
     computed here and added to ``warnings``. The per-cycle counts come from
     the same entry diff the history journal uses, so report and
@@ -247,6 +249,7 @@ def build_report(
         "de_duplication_results": {
             "threshold": dedup_threshold,
             "skipped": dedup_skipped,
+            "judge": judge,
             "semantic_matches_found": merged_away
             + sum(1 for item in ladder if item.get("action") != "add"),
             "merges_performed": merged_away,

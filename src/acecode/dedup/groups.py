@@ -7,6 +7,14 @@ group survives with its name, text and section and the group's summed
 counters; the rest are removed. Because survivors keep their own text, two
 survivors at or above the threshold would have been joined into one group,
 so a single pass leaves no such pair (the postcondition).
+
+That unjudged pass is the spec's library function (:func:`run_deduplication`)
+and it merges by similarity alone, which cannot tell a paraphrase from its
+opposite ("Use single quotes" / "Use double quotes" score 0.997). The
+learning cycle never applies it: it calls :func:`deduplicate` with
+``verdicts``, and then an entry is merged into a survivor only when that
+pair is near-verbatim or judged ``same`` (no chaining: every merged entry is
+judged against the survivor itself, never through a third entry).
 """
 
 from __future__ import annotations
@@ -20,6 +28,8 @@ from typing import TYPE_CHECKING, Any
 from acecode.dedup.backends import BackendUnavailable, EmbeddingBackend, load_backend
 from acecode.dedup.cache import EmbeddingCache, embed_texts
 from acecode.dedup.similarity import similarity_matrix
+from acecode.dedup.verbatim import verbatim_key
+from acecode.dedup.verdicts import Verdicts
 from acecode.diagnostics import warn
 from acecode.playbook.schema import iter_entries
 
@@ -70,6 +80,7 @@ class MergedEntry:
     entry: EntryRef
     similarity_to_survivor: float
     linked_by: float  # highest similarity to any other member: why it joined
+    basis: str | None = None  # judged pass: "near-verbatim" or "judged same"
 
 
 @dataclass(frozen=True)
@@ -90,6 +101,7 @@ class DuplicateGroup:
                     "section": m.entry.section,
                     "similarity": round(m.similarity_to_survivor, 4),
                     "linked_by": round(m.linked_by, 4),
+                    **({"basis": m.basis} if m.basis else {}),
                 }
                 for m in self.merged
             ],
@@ -106,6 +118,7 @@ class DedupResult:
     deferred: list[DuplicateGroup] = field(default_factory=list)  # over ``max_removals``
     skipped: str | None = None  # why nothing was computed, if so
     model_id: str | None = None
+    judged: bool = False  # grouped by verdicts, not by the threshold
 
     @property
     def removed(self) -> int:
@@ -137,6 +150,37 @@ def _union_find_groups(sims: np.ndarray, threshold: float) -> list[list[int]]:
     return [m for m in members.values() if len(m) > 1]
 
 
+def _judged_groups(texts: list[str], verdicts: Verdicts) -> list[list[int]]:
+    """Star groups: each member near-verbatim or judged ``same`` as the group's first entry.
+
+    An entry that only matches a member (not the survivor) stays out: no chaining.
+    """
+    by_key: dict[str, list[int]] = {}
+    for index, text in enumerate(texts):
+        by_key.setdefault(verbatim_key(text), []).append(index)
+    positions: dict[str, list[int]] = {}
+    for index, text in enumerate(texts):
+        positions.setdefault(text, []).append(index)
+    judged_same: dict[int, set[int]] = {}
+    for verdict in verdicts:
+        if verdict.verdict == "same":
+            for i in positions.get(verdict.first, ()):
+                for j in positions.get(verdict.second, ()):
+                    judged_same.setdefault(i, set()).add(j)
+                    judged_same.setdefault(j, set()).add(i)
+    taken: set[int] = set()
+    groups: list[list[int]] = []
+    for index, text in enumerate(texts):
+        if index in taken:
+            continue
+        matches = set(by_key[verbatim_key(text)]) | judged_same.get(index, set())
+        members = [index, *sorted(j for j in matches if j > index and j not in taken)]
+        if len(members) > 1:
+            taken.update(members)
+            groups.append(members)
+    return groups
+
+
 def deduplicate(
     playbook: dict[str, Any],
     threshold: float | None = None,
@@ -144,6 +188,7 @@ def deduplicate(
     backend: EmbeddingBackend | None = None,
     cache: EmbeddingCache | None = None,
     max_removals: int | None = None,
+    verdicts: Verdicts | None = None,
 ) -> DedupResult:
     """De-duplicate a copy of ``playbook`` and say what was merged.
 
@@ -157,6 +202,10 @@ def deduplicate(
     in order while the entries they remove fit; a group that does not fit is
     left for a later cycle and listed in ``deferred`` (the postcondition then
     holds for every group that was merged).
+
+    ``verdicts`` makes it the judged pass of the learning cycle (module doc):
+    groups come from :func:`_judged_groups`, the threshold plays no part and
+    similarities are only reported.
     """
     result_playbook = copy.deepcopy(playbook)
     limit = resolve_threshold(threshold)
@@ -178,7 +227,10 @@ def deduplicate(
     groups: list[DuplicateGroup] = []
     doomed: set[int] = set()
     deferred: list[DuplicateGroup] = []
-    for members in _union_find_groups(sims, limit):
+    grouped = (
+        _judged_groups(texts, verdicts) if verdicts is not None else _union_find_groups(sims, limit)
+    )
+    for members in grouped:
         keep, rest = members[0], members[1:]
         fits = max_removals is None or len(doomed) + len(rest) <= max_removals
         if fits:
@@ -199,6 +251,7 @@ def deduplicate(
                         entry=_ref(located[i]),
                         similarity_to_survivor=float(sims[keep, i]),
                         linked_by=float(linked_by[k]),
+                        basis=_basis(texts[keep], texts[i]) if verdicts is not None else None,
                     )
                     for k, i in enumerate(rest, start=1)
                 ),
@@ -209,8 +262,18 @@ def deduplicate(
         for name in {section for section, _ in located}:
             sections[name] = [e for e in sections[name] if id(e) not in doomed]
     return DedupResult(
-        result_playbook, limit, groups=groups, deferred=deferred, model_id=backend.model_id
+        result_playbook,
+        limit,
+        groups=groups,
+        deferred=deferred,
+        model_id=backend.model_id,
+        judged=verdicts is not None,
     )
+
+
+def _basis(survivor: str, merged: str) -> str:
+    """Why a judged pass merged ``merged`` into ``survivor``."""
+    return "near-verbatim" if verbatim_key(survivor) == verbatim_key(merged) else "judged same"
 
 
 def _ref(located: tuple[str, dict[str, Any]]) -> EntryRef:
@@ -238,5 +301,13 @@ def run_deduplication(
     backend: EmbeddingBackend | None = None,
     cache: EmbeddingCache | None = None,
 ) -> dict[str, Any]:
-    """The spec's ``run_deduplication``: a de-duplicated copy; the input is never changed."""
+    """The spec's ``run_deduplication``: a de-duplicated copy; the input is never changed.
+
+    Unjudged: it merges every group at or above the threshold by similarity
+    alone, so it can merge a rule with its opposite (MiniLM rates "Use single
+    quotes ..." and "Use double quotes ..." at 0.997). It keeps the spec's
+    contract as a library function; the learning cycle does not apply it
+    blindly but runs :func:`deduplicate` with the judge's ``verdicts``
+    (docs/dedup.md, "Judge").
+    """
     return deduplicate(playbook, threshold, backend=backend, cache=cache).playbook

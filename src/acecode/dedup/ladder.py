@@ -23,8 +23,25 @@ How the pipeline uses it::
     report.append(decision.to_dict())
 
 For a curator UPDATE of entry X pass ``exclude=X`` so the entry is not
-compared with its own old text; a non-"add" decision then means the new text
-duplicates another entry, and the UPDATE is replaced by the decision.
+compared with its own old text; a merging decision (:data:`MERGING_RUNGS`)
+then means the new text duplicates another entry, and the UPDATE is replaced
+by the decision.
+
+Judged ladder (what the learning cycle runs). Similarity alone cannot tell a
+paraphrase from its opposite, so the cycle passes ``verdicts``
+(:class:`acecode.dedup.verdicts.Verdicts`) and the rungs become:
+
+1. ``verbatim``: a near-verbatim entry (:mod:`acecode.dedup.verbatim`): credit it.
+2. ``same``: an entry the judge called the same rule: credit it.
+3. ``more_specific``: an entry the judge called more or less specific than the
+   candidate: if the candidate is the more specific one, replace the entry's
+   text with it and credit it (update); otherwise only credit the entry.
+4. ``separate``: otherwise (different, conflicting or not judged): add.
+
+Among several entries on one rung the most similar wins. A conflicting or
+unjudged entry is never credited, whatever its similarity. Without
+``verdicts`` (library callers) :func:`decide` is the unjudged ladder above,
+which the cycle never applies.
 """
 
 from __future__ import annotations
@@ -32,16 +49,22 @@ from __future__ import annotations
 import copy
 import os
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from acecode.dedup.backends import EmbeddingBackend, load_backend
 from acecode.dedup.cache import EmbeddingCache, embed_texts
 from acecode.dedup.similarity import calibrate
+from acecode.dedup.verbatim import near_verbatim
+from acecode.dedup.verdicts import Verdicts
 from acecode.diagnostics import warn
 from acecode.playbook.schema import iter_entries
 
 Action = Literal["add", "credit", "update"]
+Rung = Literal["identical", "similar", "related", "separate", "verbatim", "same", "more_specific"]
+# Rungs that say the candidate *is* the matched entry (an UPDATE landing there is dropped).
+MERGING_RUNGS = frozenset({"identical", "similar", "verbatim", "same"})
 _ENV = {
     "identical": "ACECODE_LADDER_IDENTICAL",
     "similar": "ACECODE_LADDER_SIMILAR",
@@ -92,7 +115,7 @@ class LadderDecision:
     """What to do with one candidate, and why (recorded in the cycle report)."""
 
     action: Action
-    rung: Literal["identical", "similar", "related", "separate"]
+    rung: Rung
     candidate_text: str
     candidate_section: str
     matched_name: str | None = None
@@ -140,12 +163,15 @@ def decide(
     backend: EmbeddingBackend | None = None,
     cache: EmbeddingCache | None = None,
     exclude: str | None = None,
+    verdicts: Verdicts | None = None,
 ) -> LadderDecision:
     """Place one candidate on the ladder against ``playbook`` (not modified).
 
     ``candidate_section`` must be a canonical section name. ``backend``
     defaults to :func:`load_backend`; if that raises ``BackendUnavailable`` the
-    caller should add the candidate unchecked (the degrade path).
+    caller should add the candidate unchecked (the degrade path). With
+    ``verdicts`` the judged ladder decides (module doc); ``thresholds`` then
+    play no part.
     """
     rungs = thresholds or LadderThresholds.from_env()
     others = [(s, e) for s, e in iter_entries(playbook) if e.get("name") != exclude]
@@ -165,11 +191,11 @@ def decide(
     same = [i for i, (s, _) in enumerate(others) if s == candidate_section]
     best_same = max(same, key=lambda i: sims[i]) if same else None
 
-    def on(index: int, action: Action, rung: str, reason: str) -> LadderDecision:
+    def on(index: int, action: Action, rung: Rung, reason: str) -> LadderDecision:
         section, entry = others[index]
         return LadderDecision(
             action=action,
-            rung=rung,  # type: ignore[arg-type]
+            rung=rung,
             candidate_text=candidate_text,
             candidate_section=candidate_section,
             matched_name=str(entry.get("name")),
@@ -178,6 +204,9 @@ def decide(
             reason=reason,
         )
 
+    if verdicts is not None:
+        order = sorted(range(len(texts)), key=lambda i: -sims[i])
+        return _judged(candidate_text, texts, order, verdicts, on)
     if sims[best] >= rungs.identical:
         return on(best, "credit", "identical", "nearly identical to an existing entry")
     if best_same is not None and sims[best_same] >= rungs.similar:
@@ -188,6 +217,37 @@ def decide(
             return on(best, "update", "related", "candidate is more specific than the entry")
         return on(best, "credit", "related", "related entry is at least as specific")
     return on(best, "add", "separate", "no entry is related enough")
+
+
+def _judged(
+    candidate: str,
+    texts: list[str],
+    order: list[int],
+    verdicts: Verdicts,
+    on: Callable[[int, Action, Rung, str], LadderDecision],
+) -> LadderDecision:
+    """The judged ladder (module doc) over entries ``texts``, most similar first."""
+    for i in order:
+        if near_verbatim(candidate, texts[i]):
+            return on(i, "credit", "verbatim", "near-verbatim duplicate of an existing entry")
+    for i in order:
+        if verdicts.may_merge(candidate, texts[i]):
+            return on(i, "credit", "same", "judged the same rule as an existing entry")
+    for i in order:
+        specific = verdicts.more_specific(candidate, texts[i])
+        if specific == candidate:
+            return on(i, "update", "more_specific", "judged more specific than the entry")
+        if specific is not None:
+            return on(i, "credit", "more_specific", "the entry is judged more specific")
+    conflicts = [i for i in order if _verdict(verdicts, candidate, texts[i]) == "conflicting"]
+    if conflicts:
+        return on(conflicts[0], "add", "separate", "judged conflicting with the entry; both kept")
+    return on(order[0], "add", "separate", "no entry judged the same rule")
+
+
+def _verdict(verdicts: Verdicts, first: str, second: str) -> str | None:
+    found = verdicts.get(first, second)
+    return found.verdict if found is not None else None
 
 
 def apply_decision(playbook: dict[str, Any], decision: LadderDecision) -> dict[str, Any]:

@@ -8,10 +8,13 @@ inside the store's transaction, to the playbook as it is on disk at that
 moment. Two sessions ending together thus both land their edits instead of
 the later save erasing the earlier one.
 
-Order inside the transaction: bullet tags, the de-duplication ladder (an
-ADD that repeats an entry credits it instead), the collapse guards (removal
-budget, merge detail), the operations, semantic de-duplication and pruning,
-both within what is left of the budget. The curation report and the history
+Before the transaction, the judge (one batched LLM call, only when the
+embeddings propose pairs) decides which similar pairs say the same rule
+(:mod:`acecode.pipeline.judge_step`). Order inside the transaction: bullet
+tags, the judged de-duplication ladder (an ADD that repeats an entry credits
+it instead), the collapse guards (removal budget, merge detail), the
+operations, judged semantic de-duplication and pruning, both within what is
+left of the budget. The curation report and the history
 journal record all of it.
 
 Every cycle ends with a status (:mod:`acecode.outcomes`): ``ok``,
@@ -171,11 +174,14 @@ def _skipped_tags(tags: Any, applied: list[dict[str, Any]]) -> list[dict[str, An
 
 
 async def _reflect_and_curate(
-    messages: list[dict[str, Any]], snapshot: dict[str, Any], report: CycleReport
+    messages: list[dict[str, Any]],
+    snapshot: dict[str, Any],
+    report: CycleReport,
+    conflicts: list[Any],
 ) -> tuple[list[Any], list[Any]] | None:
     """The two LLM calls; returns (bullet tags, curator operations), or None when the
     cycle ends here (a role failed, or the reflector found nothing), with the report's
-    status and reason set."""
+    status and reason set. The curator also sees the open ``conflicts``."""
     from acecode.llm import usage
     from acecode.roles.ask import collect_failures
     from acecode.roles.curator import run_curator
@@ -190,7 +196,7 @@ async def _reflect_and_curate(
         operations: list[Any] = []
         if report.analysis or tags:
             tagged, _ = apply_bullet_tags_detailed(snapshot, tags)
-            curation = redact_data(await run_curator(reflection, tagged))
+            curation = redact_data(await run_curator(reflection, tagged, conflicts))
             report.curator_reasoning = curation.get("reasoning", "")
             operations = curation.get("operations", [])
     # No call at all means no provider was usable; a failed call means the LLM failed.
@@ -280,6 +286,7 @@ def _curate(
         dedup_groups=deduped.groups if deduped is not None else (),
         dedup_threshold=deduped.threshold if deduped is not None else None,
         dedup_skipped=deduped.skipped if deduped is not None else semantic.unavailable,
+        judge=semantic.judge_summary.as_dict() if semantic.judge_summary else None,
         bullet_tags=applied_tags,
         held_for_review=report.held_for_review,
         warnings=[f"dropped: {item['reason']}" for item in report.dropped_by_review],
@@ -360,6 +367,7 @@ async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Se
     """The body of :func:`run_cycle`; every way out leaves the report's status set."""
     from acecode.consolidation.report import journal_meta, write_report
     from acecode.pipeline.dedup_step import SemanticTools
+    from acecode.pipeline.judge_step import judge_step, stored_conflicts
     from acecode.pipeline.session_size import SessionSize
     from acecode.store.lock import playbook_lock
     from acecode.transcript import MessageWindow, TranscriptStats, iter_messages
@@ -397,7 +405,8 @@ async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Se
         return
     if not _choose_provider(report):
         return
-    deltas = await _reflect_and_curate(messages, snapshot, report)
+    conflicts = stored_conflicts(target, snapshot)
+    deltas = await _reflect_and_curate(messages, snapshot, report, conflicts)
     if deltas is None:
         if report.learned and not dry_run:
             _record_learned(state, report)
@@ -406,6 +415,7 @@ async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Se
     operations = await _screen(operations, snapshot, report, settings)
     semantic = SemanticTools.load(target, persist=not dry_run)
     semantic.prewarm(snapshot, operations)
+    await judge_step(semantic, snapshot, operations, report, settings)
 
     if dry_run:
         result = _curate(snapshot, tags, operations, report, settings, semantic)

@@ -4,6 +4,11 @@ the whole-playbook de-duplication pass.
 Both share one embedding backend and the cache beside the playbook. When no
 backend can run, both are skipped with one reason and the cycle goes on
 (the spec's "de-duplicate if present, else skip").
+
+Both are judged: they act only on pairs in ``verdicts`` (filled by
+:mod:`acecode.pipeline.judge_step`) or near-verbatim ones. ``verdicts`` is
+never None here, so without any verdict (no provider, failed judge call)
+only near-verbatim duplicates are credited or merged.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from acecode.dedup.verdicts import Verdicts
 from acecode.diagnostics import warn
 from acecode.playbook.operations import clean_text
 from acecode.playbook.schema import _resolve_section, iter_entries
@@ -19,12 +25,14 @@ from acecode.playbook.schema import _resolve_section, iter_entries
 
 @dataclass
 class SemanticTools:
-    """The loaded backend and cache, or the reason they are unavailable."""
+    """The loaded backend and cache (or why they are unavailable) and the judge's verdicts."""
 
     backend: Any = None
     cache: Any = None
     unavailable: str | None = None
     ladder_decisions: list[Any] = field(default_factory=list)
+    verdicts: Verdicts = field(default_factory=Verdicts)
+    judge_summary: Any = None  # a judge_step.JudgeSummary once the judge step ran
 
     @classmethod
     def load(cls, playbook_path: Path, *, persist: bool = True) -> SemanticTools:
@@ -63,17 +71,19 @@ class SemanticTools:
         self, playbook: dict[str, Any], operations: list[Any]
     ) -> tuple[dict[str, Any], list[Any]]:
         """Route each ADD (and each UPDATE whose text duplicates another entry)
-        through the consolidation ladder.
+        through the judged consolidation ladder.
 
-        An ADD nearly identical or similar to an entry credits that entry instead
-        of adding; one related but more specific replaces the entry's text. An
-        UPDATE whose new text is nearly identical or similar to *another* entry
-        is replaced by a credit to that entry. Every decision is kept for the
-        report. Returns the credited playbook and the operations still to apply.
+        An ADD near-verbatim to an entry, or judged the same rule, credits that
+        entry instead of adding; one judged more specific replaces the entry's
+        text (and one judged less specific only credits it). An UPDATE whose new
+        text is near-verbatim to, or judged the same as, *another* entry is
+        replaced by a credit to that entry. Conflicting, different and unjudged
+        pairs are left alone. Every decision is kept for the report. Returns the
+        credited playbook and the operations still to apply.
         """
         if self.backend is None:
             return playbook, operations
-        from acecode.dedup.ladder import apply_decision, decide
+        from acecode.dedup.ladder import MERGING_RUNGS, apply_decision, decide
 
         remaining = []
         for op in operations:
@@ -82,20 +92,27 @@ class SemanticTools:
             if text is None:
                 remaining.append(op)
                 continue
+            target = op.get("target_id") if op_type == "UPDATE" else None
             if op_type == "ADD":
                 section = _resolve_section(op.get("section"))
-                decision = decide(text, section, playbook, backend=self.backend, cache=self.cache)
-                keep = decision.action == "add"
             else:
-                target = op.get("target_id")
                 section = next((s for s, e in iter_entries(playbook) if e["name"] == target), None)
                 if section is None:
                     remaining.append(op)  # the operation reports the unknown target
                     continue
-                decision = decide(
-                    text, section, playbook, backend=self.backend, cache=self.cache, exclude=target
-                )
-                keep = not (decision.action == "credit" and decision.rung != "related")
+            decision = decide(
+                text,
+                section,
+                playbook,
+                backend=self.backend,
+                cache=self.cache,
+                exclude=target,
+                verdicts=self.verdicts,
+            )
+            if op_type == "ADD":
+                keep = decision.action == "add"
+            else:
+                keep = not (decision.action == "credit" and decision.rung in MERGING_RUNGS)
             self.ladder_decisions.append(decision)
             if keep:
                 remaining.append(op)
@@ -104,15 +121,21 @@ class SemanticTools:
         return playbook, remaining
 
     def deduplicate(self, playbook: dict[str, Any], max_removals: int) -> Any:
-        """The whole-playbook pass (a ``DedupResult``), or None when unavailable.
+        """The judged whole-playbook pass (a ``DedupResult``), or None when unavailable.
 
-        Merging away is removing: at most ``max_removals`` entries go, the
-        groups beyond that wait for a later cycle (the collapse guard).
+        An entry merges into a survivor only when the pair is near-verbatim or
+        judged the same rule. Merging away is removing: at most
+        ``max_removals`` entries go, the groups beyond that wait for a later
+        cycle (the collapse guard).
         """
         if self.backend is None:
             return None
         from acecode.dedup import deduplicate
 
         return deduplicate(
-            playbook, backend=self.backend, cache=self.cache, max_removals=max_removals
+            playbook,
+            backend=self.backend,
+            cache=self.cache,
+            max_removals=max_removals,
+            verdicts=self.verdicts,
         )

@@ -1,0 +1,171 @@
+"""The cycle's judge step: which similar pairs say the same rule, asked once per cycle.
+
+Runs after the curator and the quarantine screen, before the playbook lock,
+on the snapshot and the operations still to apply:
+
+1. load the verdicts stored by earlier cycles (``judgements.json``);
+2. let the embeddings propose pairs at or above ``judge_floor`` that have no
+   verdict yet (:func:`acecode.dedup.candidates.propose_pairs`);
+3. if there are any, ask the judge in one batched call (no pairs: no call,
+   no tokens) and add its tokens to the cycle's ledger under ``judge``;
+4. store the new verdicts (not in a dry run) and hand all of them to the
+   ladder and the de-duplication pass through ``SemanticTools.verdicts``.
+
+Whatever fails (no provider, a failed call, an unparseable reply, a pair left
+out) only means fewer verdicts: those pairs merge only if near-verbatim.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from acecode.diagnostics import warn
+from acecode.playbook.operations import clean_text
+from acecode.playbook.schema import iter_entries
+
+if TYPE_CHECKING:
+    from acecode.config import Settings
+    from acecode.dedup.candidates import ProposedText
+    from acecode.dedup.judgements import Conflict
+    from acecode.pipeline.cycle import CycleReport
+    from acecode.pipeline.dedup_step import SemanticTools
+
+
+@dataclass
+class JudgeSummary:
+    """What the judge step did, for the curation report (``de_duplication_results.judge``)."""
+
+    floor: float
+    stored_verdicts: int = 0
+    pairs_asked: int = 0
+    verdicts: dict[str, int] = field(default_factory=dict)
+    unanswered: int = 0
+    call_failed: bool = False
+    skipped: str | None = None
+    new_conflicts: list[dict[str, str]] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "floor": self.floor,
+            "stored_verdicts": self.stored_verdicts,
+            "pairs_asked": self.pairs_asked,
+            "verdicts": dict(self.verdicts),
+            "unanswered": self.unanswered,
+            "call_failed": self.call_failed,
+            "skipped": self.skipped,
+            "new_conflicts": list(self.new_conflicts),
+        }
+
+
+def proposed_texts(operations: list[Any], snapshot: dict[str, Any]) -> list[ProposedText]:
+    """The texts the operations would put into the playbook, with the texts they replace."""
+    from acecode.dedup.candidates import ProposedText
+
+    text_of = {str(e.get("name")): str(e.get("text", "")) for _, e in iter_entries(snapshot)}
+    proposed = []
+    for op in operations:
+        if not isinstance(op, dict):
+            continue
+        kind = op.get("type")
+        text = clean_text(op.get("merged_text" if kind == "MERGE" else "text"))
+        if text is None or kind not in ("ADD", "UPDATE", "MERGE"):
+            continue
+        targets = op.get("source_ids") if kind == "MERGE" else [op.get("target_id")]
+        replaced = {text_of[t] for t in targets or () if isinstance(t, str) and t in text_of}
+        proposed.append(ProposedText(text, frozenset(replaced)))
+    return proposed
+
+
+def stored_conflicts(playbook_path: Path, playbook: dict[str, Any]) -> list[Conflict]:
+    """The open conflicts between entries of ``playbook`` (none, with a warning, if unreadable)."""
+    from acecode.dedup.judgements import JudgementsError, open_conflicts
+
+    try:
+        return open_conflicts(playbook, playbook_path)
+    except JudgementsError as exc:
+        warn(f"stored conflicts ignored: {exc}")
+        return []
+
+
+async def judge_step(
+    semantic: SemanticTools,
+    snapshot: dict[str, Any],
+    operations: list[Any],
+    report: CycleReport,
+    settings: Settings,
+) -> None:
+    """Fill ``semantic.verdicts`` and ``semantic.judge_summary`` (module doc); never raises
+    for LLM or verdict-file trouble."""
+    from acecode.dedup.judgements import JudgementsError, load_verdicts, record_verdicts
+
+    summary = semantic.judge_summary = JudgeSummary(floor=settings.judge_floor)
+    target = Path(report.playbook)
+    try:
+        semantic.verdicts.add(load_verdicts(target))
+    except JudgementsError as exc:
+        warn(f"stored verdicts ignored: {exc}")
+    summary.stored_verdicts = len(semantic.verdicts)
+    if semantic.backend is None:
+        summary.skipped = semantic.unavailable or "no embedding backend"
+        return
+    if not report.llm_ok:
+        summary.skipped = "the reflector or curator call failed"
+        return
+    from acecode.dedup.candidates import propose_pairs
+
+    existing = [str(entry.get("text", "")) for _, entry in iter_entries(snapshot)]
+    proposed = proposed_texts(operations, snapshot)
+    pairs = propose_pairs(
+        existing,
+        proposed,
+        backend=semantic.backend,
+        cache=semantic.cache,
+        floor=settings.judge_floor,
+        max_pairs=settings.judge_max_pairs,
+        known=semantic.verdicts,
+    )
+    if not pairs:
+        summary.skipped = "no candidate pairs"
+        return
+    new = await _ask(pairs, report, summary)
+    semantic.verdicts.add(new)
+    summary.new_conflicts = [
+        {"first": v.first, "second": v.second, "reason": v.reason}
+        for v in new
+        if v.verdict == "conflicting"
+    ]
+    if report.dry_run or not new:
+        return
+    try:
+        record_verdicts(
+            new,
+            cycle_id=report.cycle_id,
+            current_texts=existing + [p.text for p in proposed],
+            playbook=target,
+            lock_timeout=settings.lock_timeout,
+        )
+    except JudgementsError as exc:
+        warn(f"verdicts not stored (they still apply to this cycle): {exc}")
+
+
+async def _ask(pairs: list[Any], report: CycleReport, summary: JudgeSummary) -> list[Any]:
+    """One judge call; its tokens join the cycle's ledger under the role ``judge``."""
+    from acecode.llm import usage
+    from acecode.redact import redact
+    from acecode.roles.judge import run_judge
+
+    with usage.track() as ledger:
+        result = await run_judge([(pair.first, pair.second) for pair in pairs])
+    combined = usage.UsageLedger.from_dict(report.tokens)
+    combined.calls.extend(ledger.calls)
+    report.tokens = combined.to_dict()
+    # Reasons are LLM output bound for reports, judgements.json and review: redact them.
+    new = [replace(verdict, reason=redact(verdict.reason)) for verdict in result["verdicts"]]
+    summary.pairs_asked = len(pairs)
+    summary.call_failed = not ledger.calls or not all(call.ok for call in ledger.calls)
+    summary.verdicts = dict(Counter(verdict.verdict for verdict in new))
+    summary.unanswered = len(pairs) - len(new)
+    return new
