@@ -155,21 +155,32 @@ def test_one_pair_left_out_of_the_reply_keeps_its_rules(routed_llm, playbook_pat
     assert entries() == [("pat-001", TESTS, 2), ("pat-002", SINGLE, 1), ("pat-003", DOUBLE, 0)]
 
 
-def test_no_provider_merges_near_verbatim_entries_only(playbook_path, transcript, capsys):
+def test_a_failed_judge_merges_near_verbatim_entries_only(
+    routed_llm, playbook_path, transcript, no_retry_wait
+):
     make_playbook(playbook_path, [TESTS, SINGLE, TESTS_VERBATIM, DOUBLE, TESTS_PARAPHRASE])
+    routed_llm(curator_says(judge=lambda a, b: 500))
 
     report = run_cycle_sync(transcript)
 
-    assert not report.learned
     assert entries() == [
         ("pat-001", TESTS, 2),
         ("pat-002", SINGLE, 1),
         ("pat-004", DOUBLE, 1),
         ("pat-005", TESTS_PARAPHRASE, 1),
     ]
-    assert report.curation["de_duplication_results"]["judge"]["skipped"] == (
-        "the reflector or curator call failed"
-    )
+    judge = report.curation["de_duplication_results"]["judge"]
+    assert judge["call_failed"] and judge["unanswered"] == judge["pairs_asked"]
+
+
+def test_a_cycle_without_a_provider_changes_nothing(playbook_path, transcript):
+    make_playbook(playbook_path, [TESTS, SINGLE, TESTS_VERBATIM])
+    before = playbook_path.read_bytes()
+
+    report = run_cycle_sync(transcript)
+
+    assert (report.status, report.learned) == ("failed", False)
+    assert playbook_path.read_bytes() == before
 
 
 def test_the_update_rung_applies_a_more_specific_verdict(routed_llm, playbook_path, transcript):

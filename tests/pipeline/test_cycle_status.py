@@ -124,11 +124,12 @@ def test_nothing_new_when_every_message_was_learned(routed_llm, project, tmp_pat
     llm = routed_llm(router)
     transcript = write_transcript(tmp_path / "s.jsonl", "fix the tests", "done")
     run_cycle_sync(transcript, source="pre-compact")
+    calls_of_the_first_cycle = len(llm.bodies)
 
     again = run_cycle_sync(transcript, source="session-end")
 
     assert (again.status, again.reason) == ("nothing-new", "no new messages since the last cycle")
-    assert again.learned and len(llm.bodies) == 3  # the first cycle's calls only (with safety)
+    assert again.learned and len(llm.bodies) == calls_of_the_first_cycle  # no LLM call
     assert "[nothing-new] s.jsonl: no new messages since the last cycle;" in log_lines(project)[-1]
 
 
@@ -178,7 +179,7 @@ def test_an_explicit_learn_learns_a_small_session_and_thresholds_are_configurabl
     llm = routed_llm(router)
     transcript = small_session(tmp_path / "small.jsonl")
     assert run_cycle_sync(transcript).status == "ok"  # `acecode learn` by hand
-    assert len(llm.bodies) == 3  # reflector, curator, safety review
+    assert len(llm.bodies) == 4  # reflector, curator, safety review, judge
 
     other = small_session(tmp_path / "other.jsonl")
     monkeypatch.setenv("ACECODE_LEARN_MIN_REQUESTS", "1")
@@ -351,6 +352,7 @@ def test_a_store_error_is_left_to_the_caller_and_records_nothing(routed_llm, pro
     llm = routed_llm(router)
     transcript = write_transcript(tmp_path / "s.jsonl", "fix the tests", "done")
     run_cycle_sync(transcript, source="session-end")  # creates the state folder
+    calls_of_the_first_cycle = len(llm.bodies)
     (project / ".claude" / "playbook.json").write_text("{ not json")
     before = sorted(p.name for p in state(project).rglob("*"))
     lines = log_lines(project)
@@ -361,4 +363,4 @@ def test_a_store_error_is_left_to_the_caller_and_records_nothing(routed_llm, pro
     # `acecode learn` prints the error in one line (to learn.log when a hook started it)
     assert sorted(p.name for p in state(project).rglob("*")) == before
     assert log_lines(project) == lines
-    assert len(llm.bodies) == 3  # the first cycle's; refused before any call of its own
+    assert len(llm.bodies) == calls_of_the_first_cycle  # refused before any call of its own

@@ -111,9 +111,6 @@ async def judge_step(
     if semantic.backend is None:
         summary.skipped = semantic.unavailable or "no embedding backend"
         return
-    if not report.llm_ok:
-        summary.skipped = "the reflector or curator call failed"
-        return
     from acecode.dedup.candidates import propose_pairs
 
     existing = [str(entry.get("text", "")) for _, entry in iter_entries(snapshot)]
