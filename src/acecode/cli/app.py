@@ -22,6 +22,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "acecode.cli.pin_cmds",
     "acecode.cli.merge_cmd",
     "acecode.cli.impact_cmd",
+    "acecode.cli.report_cmd",
     "acecode.cli.hook_cmd",
 )
 
