@@ -108,7 +108,7 @@ def test_page_is_self_contained_and_escapes_hostile_entry_text(report_file: Path
 
 def test_page_shows_each_part_from_its_source(report_file: Path) -> None:
     text = " ".join(" ".join(_parse(report_file.read_text(encoding="utf-8")).text).split())
-    assert "git push 2>&1 → fatal: The current branch feat-b has no upstream branch." in text
+    assert "git push 2>&1 → Bash: fatal: The current branch feat-b has no upstream branch." in text
     assert "2 of 2 sessions (100%) 1 of 2 sessions (50%) fewer" in text
     assert "No cost data" in text
     assert "2026-W12" in text and "2026-W13" in text

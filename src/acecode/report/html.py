@@ -76,7 +76,8 @@ def _origin(origins: list[Origin]) -> str:
     if first.reason:
         parts.append(_e(first.reason))
     if evidence.kind == "failure":
-        parts.append(f"<code>{_e(evidence.command)}</code> → {_e(evidence.error)}")
+        command = f"<code>{_e(evidence.command)}</code> → " if evidence.command else ""
+        parts.append(f"{command}{_e(evidence.tool)}: {_e(evidence.error)}")
     elif evidence.kind == "request" and evidence.request:
         parts.append(f"asked: “{_e(evidence.request)}”")
     more = f" (+{len(origins) - 1} more)" if len(origins) > 1 else ""
