@@ -16,6 +16,21 @@ if TYPE_CHECKING:
 
 _WEEKS_SHOWN = 8
 
+# Shared with ``acecode report``.
+transcripts_option = Annotated[
+    Path | None,
+    typer.Option(
+        "--transcripts",
+        help="Folder of transcripts to read (default: this project's Claude Code sessions).",
+    ),
+]
+sessions_option = Annotated[
+    int,
+    typer.Option(
+        "--sessions", min=1, help="Retire candidates: entries unused in the last N sessions."
+    ),
+]
+
 
 def _parse_since(value: str | None) -> datetime | None:
     if value is None:
@@ -29,22 +44,11 @@ def _parse_since(value: str | None) -> datetime | None:
 
 def impact(
     playbook: playbook_option = None,
-    transcripts: Annotated[
-        Path | None,
-        typer.Option(
-            "--transcripts",
-            help="Folder of transcripts to read (default: this project's Claude Code sessions).",
-        ),
-    ] = None,
+    transcripts: transcripts_option = None,
     since: Annotated[
         str | None, typer.Option("--since", help="Only sessions that started on or after DATE.")
     ] = None,
-    sessions: Annotated[
-        int,
-        typer.Option(
-            "--sessions", min=1, help="Retire candidates: entries unused in the last N sessions."
-        ),
-    ] = 20,
+    sessions: sessions_option = 20,
     top: Annotated[
         int, typer.Option("--top", min=1, help="Failure signatures shown in the table.")
     ] = 20,

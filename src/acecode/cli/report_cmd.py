@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from acecode.cli.common import console, fail, playbook_option
+from acecode.cli.impact_cmd import sessions_option, transcripts_option
 
 
 def report(
@@ -15,16 +16,8 @@ def report(
         Path, typer.Option("--html", help="Write the report to this HTML file.", dir_okay=False)
     ],
     playbook: playbook_option = None,
-    transcripts: Annotated[
-        Path | None,
-        typer.Option(
-            "--transcripts",
-            help="Folder of transcripts to read (default: this project's Claude Code sessions).",
-        ),
-    ] = None,
-    sessions: Annotated[
-        int, typer.Option("--sessions", min=1, help="Retire window: the last N sessions.")
-    ] = 20,
+    transcripts: transcripts_option = None,
+    sessions: sessions_option = 20,
 ) -> None:
     """Write one self-contained HTML page: playbook, growth, cost, citations, failures, review."""
     from datetime import datetime
