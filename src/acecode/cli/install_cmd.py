@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from acecode import install as installer
+from acecode.agents.claude_code import install as installer
 from acecode.cli.common import console, fail
 
 

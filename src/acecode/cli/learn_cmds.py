@@ -51,7 +51,7 @@ def _describe(report: CycleReport) -> list[str]:
 
 def _expand(arguments: list[Path], include_subagents: bool) -> list[Path]:
     """Each file as given; each folder as its session transcripts, oldest first."""
-    from acecode.pipeline.sessions import transcripts_in
+    from acecode.agents.claude_code.sessions import transcripts_in
 
     transcripts = []
     for argument in arguments:
@@ -170,11 +170,11 @@ def bootstrap(
     from rich.progress import Progress
 
     from acecode import paths
+    from acecode.agents.claude_code.sessions import find_sessions, sessions_dir
     from acecode.config import load_settings
     from acecode.control import activity
     from acecode.pipeline.bootstrap import bootstrap as run_bootstrap
     from acecode.pipeline.own_sessions import split_own_sessions
-    from acecode.pipeline.sessions import find_sessions, sessions_dir
 
     _use_project(project)
     root = paths.project_dir()

@@ -2,7 +2,7 @@
 
 ``load_transcript(path)`` is what most callers need; ``read_transcript``
 also returns what had to be skipped; ``iter_messages`` streams for callers
-that never need the whole list. See :mod:`acecode.transcript.messages` for
+that never need the whole list. See :mod:`acecode.agents.claude_code.messages` for
 the message shape.
 """
 
@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 
-from acecode.transcript.messages import Message, MessageBuilder
+from acecode.agents.claude_code.messages import Message, MessageBuilder
+from acecode.agents.claude_code.subagents import find_subagent_transcripts
 from acecode.transcript.reader import TranscriptStats, iter_records
-from acecode.transcript.subagents import find_subagent_transcripts
 
 __all__ = [
     "Message",

@@ -30,9 +30,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from acecode.agents.claude_code.tools import describe_tool_call
 from acecode.redact import redact
 from acecode.transcript.text import clip, estimate_tokens, one_line
-from acecode.transcript.tools import describe_tool_call
 
 DEFAULT_BUDGET_TOKENS = 20_000
 MIN_BUDGET_TOKENS = 200

@@ -31,9 +31,9 @@ import re
 from collections import OrderedDict
 from typing import Any
 
+from acecode.agents.claude_code.tools import describe_tool_call
 from acecode.transcript.reader import TranscriptStats
 from acecode.transcript.text import clip, strip_ansi
-from acecode.transcript.tools import describe_tool_call
 
 Message = dict[str, Any]
 

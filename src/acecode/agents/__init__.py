@@ -1,0 +1,1 @@
+"""What is specific to each coding agent acecode serves (Claude Code, Codex CLI)."""

@@ -1,0 +1,1 @@
+"""Claude Code: its transcripts, sessions, tools, hooks and settings."""
