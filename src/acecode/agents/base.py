@@ -65,21 +65,29 @@ class ContextCap(NamedTuple):
     unit: str  # for messages: "characters (UTF-16 code units)" or "UTF-8 bytes"
 
 
-class InstallChange(NamedTuple):
+class SettingsFileError(Exception):
+    """An agent's config file cannot be safely rewritten; it was left untouched."""
+
+
+class Change(NamedTuple):
     """What happened to one of acecode's hooks or settings in an agent's config."""
 
     event: str
     action: str  # "added", "updated", "unchanged" or "removed"
 
 
-class InstallResult(NamedTuple):
-    """The outcome of installing into or uninstalling from one agent config file."""
+class SettingsUpdate:
+    """The outcome of ``install`` / ``uninstall`` on one agent config file.
 
-    path: Path
-    changes: list[InstallChange]
-    written: bool
-    backup: Path | None
-    notes: list[str]
+    ``notes`` are lines the user must read (another file written, a step left to them).
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.changes: list[Change] = []
+        self.written = False
+        self.backup: Path | None = None
+        self.notes: list[str] = []
 
 
 class MessageReader(ABC):
@@ -131,11 +139,11 @@ class Agent(ABC):
         """The project's session files, oldest first."""
 
     @abstractmethod
-    def install(self, scope: str, project: Path | None = None) -> InstallResult:
+    def install(self, scope: str, project: Path | None = None) -> SettingsUpdate:
         """Merge acecode's hooks into the agent's config of ``scope`` (idempotent)."""
 
     @abstractmethod
-    def uninstall(self, scope: str, project: Path | None = None) -> InstallResult:
+    def uninstall(self, scope: str, project: Path | None = None) -> SettingsUpdate:
         """Remove acecode's hooks (and only them) from the agent's config of ``scope``."""
 
     def hook_project(self, payload: Mapping[str, Any]) -> str | None:

@@ -65,7 +65,7 @@ def merge_driver(
 
 def install_git() -> None:
     """``acecode install --git``: register the merge driver in this repository."""
-    from acecode.agents.claude_code.install import acecode_executable
+    from acecode.agents.hooks_file import acecode_executable
     from acecode.gitsetup import GitSetupError, install_git
 
     try:
