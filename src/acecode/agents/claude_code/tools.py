@@ -1,16 +1,10 @@
-"""One-line descriptions of tool calls: the arguments a reviewer needs to follow along.
-
-A ``Write`` with a 40 kB file body tells a reviewer nothing the path does not,
-while the command of a ``Bash`` call or the pattern of a ``Grep`` is the whole
-point. Each known tool therefore lists its key arguments; unknown tools (MCP
-servers, new built-ins) fall back to their scalar arguments.
-"""
+"""Claude Code's tools: the key arguments that describe each call."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from acecode.transcript.text import clip, one_line
+from acecode.transcript.calls import describe_call
 
 # Key arguments per tool, in display order.
 _KEY_ARGS: dict[str, tuple[str, ...]] = {
@@ -36,41 +30,7 @@ _KEY_ARGS: dict[str, tuple[str, ...]] = {
     "ExitPlanMode": ("plan",),
 }
 
-# Arguments shown with a size instead of their text.
-_SIZE_ONLY = {"content", "new_source", "edits", "todos"}
-
-
-def _format_value(value: Any, limit: int) -> str:
-    if isinstance(value, str):
-        return repr(clip(one_line(value), limit))
-    if isinstance(value, list):
-        if value and all(isinstance(item, dict) for item in value):
-            questions = [str(item.get("question") or item.get("content") or "") for item in value]
-            joined = "; ".join(q for q in questions if q)
-            if joined:
-                return repr(clip(one_line(joined), limit))
-        return f"[{len(value)} items]"
-    if isinstance(value, dict):
-        return "{" + f"{len(value)} keys" + "}"
-    return repr(value)
-
 
 def describe_tool_call(name: str, tool_input: Any, arg_limit: int = 300) -> str:
-    """``Bash(command='pytest -x')``: the call with its key arguments, each clipped."""
-    if not isinstance(tool_input, dict):
-        return f"{name}()"
-    keys = _KEY_ARGS.get(name)
-    if keys is None:
-        keys = tuple(k for k, v in tool_input.items() if not isinstance(v, dict | list))[:6]
-    parts = [
-        f"{key}={_format_value(tool_input[key], arg_limit)}"
-        for key in keys
-        if key in tool_input and tool_input[key] not in (None, "", False)
-    ]
-    for key in _SIZE_ONLY:
-        value = tool_input.get(key)
-        if isinstance(value, str):
-            parts.append(f"{key}=<{len(value)} chars>")
-        elif isinstance(value, list):
-            parts.append(f"{key}=<{len(value)} items>")
-    return f"{name}({', '.join(parts)})"
+    """``Bash(command='pytest -x')``: a Claude Code call with its key arguments, each clipped."""
+    return describe_call(name, tool_input, _KEY_ARGS, arg_limit)
