@@ -49,6 +49,7 @@ class Codex(Agent):
             edits=frozenset({"apply_patch"}),
             subagents=frozenset({"spawn_agent", "wait_agent"}),
             describe=describe_codex_call,
+            hidden_context=("<environment_context>",),
         )
 
     def message_reader(self, stats: Any) -> MessageReader:
