@@ -264,12 +264,15 @@ def catch_up(
     from acecode.pipeline.bootstrap import BootstrapState
     from acecode.pipeline.bootstrap import bootstrap as run_bootstrap
     from acecode.pipeline.own_sessions import split_own_sessions
+    from acecode.session_switch import NESTED_ENV
     from acecode.store.errors import PlaybookLockTimeout
     from acecode.store.lock import exclusive_lock
 
     _use_project(project)
     root = paths.project_dir()
-    if not activity(root).active:
+    # The hook that started this run set NESTED_ENV to keep nested runs quiet; it is
+    # not a reason to stay inactive (as in acecode.pipeline.cycle).
+    if not activity(root, {k: v for k, v in os.environ.items() if k != NESTED_ENV}).active:
         return
     state_path = paths.state_dir(root) / "bootstrap.json"
     done = BootstrapState.load(state_path)
