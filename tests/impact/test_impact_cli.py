@@ -80,7 +80,7 @@ def test_since_keeps_only_later_sessions(project_dir: Path) -> None:
 
 
 def test_default_folder_is_the_projects_claude_code_sessions(project_dir: Path) -> None:
-    from acecode.pipeline.sessions import sessions_dir
+    from acecode.agents.claude_code.sessions import sessions_dir
 
     history = build_history(project_dir)
     target = sessions_dir(project_dir)
@@ -155,10 +155,15 @@ def _raw_failed_calls(path: Path) -> int:
 
 def test_real_transcripts_every_failed_call_is_counted_once() -> None:
     files = [p for p in DATA.rglob("*.jsonl") if not p.name.startswith("agent-acompact-")]
-    expected = sum(_raw_failed_calls(p) for p in files)
+    codex = DATA / "codex"  # Codex rollouts: read through their own agent's reader
+    claude_files = [p for p in files if codex not in p.parents]
+    expected = sum(_raw_failed_calls(p) for p in claude_files)
     report = impact_json("--transcripts", str(DATA))
+    codex_report = impact_json("--transcripts", str(codex))
     assert report["files"] == len(files)
-    assert report["failed_calls"] + report["declined_calls"] == expected
+    assert codex_report["files"] == len(files) - len(claude_files)
+    failed = report["failed_calls"] + report["declined_calls"]
+    assert failed - codex_report["failed_calls"] - codex_report["declined_calls"] == expected
     by_key = {s["signature"]: s for s in report["signatures"]}
     edit = by_key["Edit | File has not been read yet. Read it first before writing to it"]
     assert edit["sessions"] >= 3

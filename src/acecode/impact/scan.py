@@ -1,8 +1,8 @@
 """One streaming pass over transcripts: per session, its failures and its citations.
 
 Each file is read record by record (:func:`acecode.transcript.reader.iter_records`
-through the same :class:`~acecode.transcript.messages.MessageBuilder` the
-learner uses), so memory depends on the number of sessions and distinct
+through the message reader of the agent that wrote it, as the learner does),
+so memory depends on the number of sessions and distinct
 failures, never on the size of a file. A subagent's transcript belongs to
 the session that started it: ``<id>/subagents/agent-*.jsonl`` by its folder,
 the older flat ``agent-*.jsonl`` by the ``sessionId`` its records carry.
@@ -19,7 +19,6 @@ from typing import Any
 
 from acecode.impact.signature import SHELL_TOOLS, FailureSignature, is_not_a_failure, signature_of
 from acecode.playbook.citations import extract_cited_ids
-from acecode.transcript.messages import MessageBuilder
 from acecode.transcript.reader import TranscriptStats, iter_records
 
 # Tool calls remembered per file while waiting for their results.
@@ -79,8 +78,10 @@ def scan_transcripts(files: Iterable[Path]) -> list[SessionScan]:
 
 
 def _scan_file(path: Path, sessions: dict[str, SessionScan]) -> None:
+    from acecode.agents import detect_agent
+
     stats = TranscriptStats()
-    builder = MessageBuilder(stats)
+    builder = detect_agent(path).message_reader(stats)
     commands: OrderedDict[str, str] = OrderedDict()
     scan: SessionScan | None = None
     for record in iter_records(path, stats):
