@@ -71,6 +71,19 @@ def _playbook(path: Path | None) -> list[str]:
     ]
 
 
+def _stale(path: Path | None) -> list[str]:
+    """Entries naming files, paths or symbols the project no longer has (a warning)."""
+    from acecode.cli.stale_report import stale_lines, stale_report
+    from acecode.store import PlaybookError, load_playbook, resolve_path
+
+    target = resolve_path(path)
+    try:
+        data = load_playbook(target)
+    except PlaybookError as exc:
+        return [f"[problem] {exc}"]
+    return stale_lines(stale_report(target, data))
+
+
 def _injection(path: Path | None) -> list[str]:
     """How many entries reach the model at session start, and what is left out."""
     from acecode.cli.injection_report import describe, injection_state
@@ -183,6 +196,7 @@ def doctor(playbook: playbook_option = None) -> None:
         ("Claude Code hooks", _hooks),
         ("playbook", lambda: _playbook(playbook)),
         ("injection", lambda: _injection(playbook)),
+        ("stale rules", lambda: _stale(playbook)),
         ("prompt templates", _templates),
         ("semantic de-duplication", _embeddings),
         ("last learning cycle", lambda: _last_cycle(playbook)),
