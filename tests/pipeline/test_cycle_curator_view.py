@@ -107,6 +107,8 @@ def test_the_curator_sees_a_bounded_view_with_the_stale_list_and_unseen_ids_are_
     assert report.curator_view["shown"] == len(entry_lines)
     assert report.curator_view["possibly_stale"] == ["ctx-001"]
     assert report.curator_view["estimated_tokens"] <= 800
+    written = json.loads(Path(str(report.report_file)).read_text(encoding="utf-8"))
+    assert written["curator_view"] == report.curator_view
 
     saved = load_playbook(large_playbook)
     names = {e["name"] for s in saved["sections"].values() for e in s}

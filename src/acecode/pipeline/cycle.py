@@ -471,6 +471,7 @@ async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Se
         report.curation.update(
             status=report.status,
             reason=report.reason,
+            curator_view=report.curator_view,
             provider={
                 "name": report.provider,
                 "model": report.model,
