@@ -57,7 +57,7 @@ def test_a_large_playbook_is_cut_to_the_budget_keeping_cited_tagged_and_relevant
 
 
 def test_cited_and_tagged_entries_are_shown_even_over_budget() -> None:
-    playbook = _big_playbook(50)
+    playbook = _big_playbook(200)
     cited = [f"pat-{i:03d}" for i in range(1, 21)]
     view = build_view(playbook, REFLECTION, budget_tokens=50, cited_ids=cited)
     assert set(cited) | {"pat-150"} <= view.shown
