@@ -72,6 +72,12 @@ class Settings:
     injection_budget_chars: int = DEFAULT_INJECTION_BUDGET
     # Longest per-prompt top-up of relevant entries that did not fit at session start.
     topup_budget_chars: int = DEFAULT_TOPUP_BUDGET
+    # Most tokens of playbook entries the curator is shown (acecode.playbook.curator_view):
+    # the entries the session cited or the reflector tagged, then the most relevant ones.
+    curator_budget_tokens: int = 4_000
+    # An entry no learned session cited or tagged in this many sessions is offered to
+    # the curator as a candidate to retire (acecode.playbook.retire); 0 turns it off.
+    retire_after_sessions: int = 20
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

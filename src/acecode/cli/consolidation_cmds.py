@@ -25,6 +25,7 @@ def stats(
     """
     from rich.table import Table
 
+    from acecode.cli.stale_report import stale_json, stale_lines, stale_report
     from acecode.diagnostics import warn
     from acecode.playbook.health import HEALTHY_BAND, compute_health
     from acecode.store import PlaybookError, load_playbook, resolve_path
@@ -44,6 +45,8 @@ def stats(
     injection = _injection_metrics(playbook)
     if injection is not None:
         metrics["injection"] = injection
+    stale = stale_report(path, data)
+    metrics["possibly_stale"] = stale_json(stale)
     if as_json:
         print(json.dumps(metrics, indent=2))
         return
@@ -71,9 +74,12 @@ def stats(
         rows.append(
             ("reach the model at session start", reach if injection["active"] else "0 (off here)")
         )
+    rows.append(("possibly stale entries", len(stale.entries)))
     for label, value in rows:
         table.add_row(label, str(value))
     console.print(table)
+    for line in stale_lines(stale)[1:] if stale.entries else ():
+        warn(line)
     if injection is not None and injection["left_out"]:
         warn(
             f"{injection['left_out']} entries are left out at session start; the per-prompt "

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 from acecode import outcomes, paths
 from acecode.config import Settings, load_settings
 from acecode.diagnostics import diagnose, warn
+from acecode.pipeline.curator_lists import CuratorLists, curator_lists
 from acecode.pipeline.progress import learned_count, record_learned
 from acecode.playbook.citations import extract_cited_ids
 from acecode.playbook.operations import apply_operations_with_outcomes
@@ -76,9 +77,15 @@ class CycleReport:
     messages: int = 0
     messages_already_learned: int = 0
     cited_ids: list[str] = field(default_factory=list)
+    # The IDs the reflector tagged; None when no reflection was made.
+    tagged_ids: list[str] | None = None
     analysis: str = ""
     curator_reasoning: str = ""
     proposed_operations: list[Any] = field(default_factory=list)
+    # What the curator was shown (acecode.playbook.curator_view.CuratorView.summary).
+    curator_view: dict[str, Any] = field(default_factory=dict)
+    # Operations naming an ID the curator was not shown: skipped outcomes, never applied.
+    refused_operations: list[dict[str, Any]] = field(default_factory=list)
     tags_applied: list[dict[str, Any]] = field(default_factory=list)
     tags_skipped: list[dict[str, Any]] = field(default_factory=list)
     held_for_review: list[dict[str, Any]] = field(default_factory=list)
@@ -149,6 +156,8 @@ class CycleReport:
             "model": self.model,
             "provider_reason": self.provider_reason,
             "session_size": self.session_size,
+            "cited_ids": self.cited_ids,
+            "tagged_ids": self.tagged_ids,
             "tags_applied": len(self.tags_applied),
             "operations_applied": sum(1 for op in self.operations if op.get("applied")),
             "held_for_review": len(self.held_for_review),
@@ -184,12 +193,18 @@ async def _reflect_and_curate(
     snapshot: dict[str, Any],
     report: CycleReport,
     conflicts: list[Any],
+    lists: CuratorLists,
+    settings: Settings,
     agent: Agent,
 ) -> tuple[list[Any], list[Any]] | None:
     """The two LLM calls; returns (bullet tags, curator operations), or None when the
     cycle ends here (a role failed, or the reflector found nothing), with the report's
-    status and reason set. The curator also sees the open ``conflicts``."""
+    status and reason set. The curator sees a bounded view of the playbook, the short
+    ``lists`` and the open ``conflicts``; an operation naming an ID it was not shown is
+    refused here, before anything (the de-dup ladder included) can act on it."""
     from acecode.llm import usage
+    from acecode.playbook.curator_view import build_view, refuse_unseen, tagged_names
+    from acecode.playbook.schema import iter_entries
     from acecode.roles.ask import collect_failures
     from acecode.roles.curator import run_curator
     from acecode.roles.reflector import run_reflector
@@ -200,23 +215,38 @@ async def _reflect_and_curate(
         reflection = redact_data(await run_reflector(messages, snapshot, report.cited_ids, agent))
         report.analysis = reflection.get("analysis", "")
         tags = reflection.get("bullet_tags", [])
+        report.tagged_ids = tagged_names(reflection)
+        proposed: list[Any] = []
         operations: list[Any] = []
         if report.analysis or tags:
             tagged, _ = apply_bullet_tags_detailed(snapshot, tags)
-            curation = redact_data(await run_curator(reflection, tagged, conflicts))
+            view = build_view(
+                tagged,
+                reflection,
+                budget_tokens=settings.curator_budget_tokens,
+                cited_ids=report.cited_ids,
+                conflict_names=[name for c in conflicts for name in (c.first_name, c.second_name)],
+                stale=lists.stale,
+                retire=lists.retire,
+                pinned=lists.pinned,
+            )
+            report.curator_view = view.summary()
+            curation = redact_data(await run_curator(reflection, tagged, conflicts, view=view))
             report.curator_reasoning = curation.get("reasoning", "")
-            operations = curation.get("operations", [])
+            proposed = list(curation.get("operations", []))
+            known = {entry["name"] for _, entry in iter_entries(snapshot)}
+            operations, report.refused_operations = refuse_unseen(proposed, view.shown, known)
     # No call at all means no provider was usable; a failed call means the LLM failed.
     report.llm_ok = bool(ledger.calls) and all(call.ok for call in ledger.calls)
     report.tokens = ledger.to_dict()
-    report.proposed_operations = list(operations) if isinstance(operations, list) else []
+    report.proposed_operations = proposed
     if failures:
         report.finish(outcomes.FAILED, "; ".join(failures))
         return None
     if not (report.analysis or tags):
         report.finish(outcomes.NOTHING_NEW, "the reflector found nothing to learn")
         return None
-    return tags, report.proposed_operations
+    return tags, operations
 
 
 async def _screen(
@@ -268,7 +298,7 @@ def _curate(
     current, operations = semantic.apply_ladder(current, operations)
     guarded = guard_operations(current, operations, budget, settings.min_merge_length_ratio)
     current, outcomes = apply_operations_with_outcomes(current, guarded.allowed)
-    report.operations = [outcome.as_dict() for outcome in outcomes]
+    report.operations = [outcome.as_dict() for outcome in outcomes] + report.refused_operations
     deduped = semantic.deduplicate(current, max_removals=budget.remaining)
     if deduped is not None:
         current = deduped.playbook
@@ -296,7 +326,8 @@ def _curate(
         judge=semantic.judge_summary.as_dict() if semantic.judge_summary else None,
         bullet_tags=applied_tags,
         held_for_review=report.held_for_review,
-        warnings=[f"dropped: {item['reason']}" for item in report.dropped_by_review],
+        warnings=[f"dropped: {item['reason']}" for item in report.dropped_by_review]
+        + [f"refused {item['type']}: {item['reason']}" for item in report.refused_operations],
         tokens=report.tokens,
         shrink_ratio=settings.shrink_warning_ratio,
     )
@@ -416,7 +447,10 @@ async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Se
     if not _choose_provider(report):
         return
     conflicts = stored_conflicts(target, snapshot)
-    deltas = await _reflect_and_curate(messages, snapshot, report, conflicts, agent)
+    lists = curator_lists(target, snapshot, settings)
+    deltas = await _reflect_and_curate(
+        messages, snapshot, report, conflicts, lists, settings, agent
+    )
     if deltas is None:
         if report.learned and not dry_run:
             _record_learned(state, report)
@@ -449,6 +483,7 @@ async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Se
         report.curation.update(
             status=report.status,
             reason=report.reason,
+            curator_view=report.curator_view,
             provider={
                 "name": report.provider,
                 "model": report.model,

@@ -431,6 +431,23 @@ def list_cycles(playbook_path: Path) -> list[Cycle]:
     return cycles
 
 
+def entries_added_at(playbook_path: Path) -> dict[str, str]:
+    """When each entry ID was last added to ``playbook_path`` (by a cycle, a merge, an
+    undo or a restore), as the journal's ISO timestamp; IDs the journal never saw
+    added (hand edits, entries older than the journal) are absent."""
+    with _connect(playbook_path, create=False) as conn:
+        if conn is None:
+            return {}
+        rows = conn.execute(
+            "SELECT changes.name, MAX(cycles.created_at) FROM changes "
+            "JOIN cycles ON cycles.seq = changes.seq "
+            "WHERE cycles.playbook = ? AND changes.before_entry IS NULL "
+            "AND changes.after_entry IS NOT NULL GROUP BY changes.name",
+            (playbook_path.name,),
+        ).fetchall()
+    return {name: created_at for name, created_at in rows}
+
+
 def _changes_of(conn: sqlite3.Connection, seq: int) -> list[EntryChange]:
     rows = conn.execute(
         "SELECT name, before_section, before_position, before_entry, after_section, "
