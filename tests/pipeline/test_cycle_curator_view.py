@@ -176,3 +176,28 @@ def test_entries_unused_in_the_last_sessions_are_offered_to_retire(
     listed = re.findall(r"^- \[(pat-\d{3})\] (.*)$", retire_section(prompts[2]), re.MULTILINE)
     assert {name for name, _ in listed} == {"pat-003", "pat-004", "pat-005"}
     assert {note for _, note in listed} == {"not cited or tagged in the last 2 learned sessions"}
+
+
+def test_the_reflector_sees_the_cited_and_the_relevant_entries_not_the_whole_playbook(
+    routed_llm, large_playbook: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ACECODE_REFLECTOR_BUDGET_TOKENS", "800")
+    llm = routed_llm(lambda system, prompt: json.dumps(REFLECTION))
+    transcript = write_transcript(
+        tmp_path / "s.jsonl",
+        "pytest fails with No module named yaml, fix it",
+        "Following [pat-150], I installed PyYAML and the tests pass.",
+    )
+
+    report = run_cycle_sync(transcript)
+
+    assert report.status == outcomes.OK
+    reflector = next(
+        " ".join(str(m["content"]) for m in json.loads(body)["messages"])
+        for body in llm.bodies
+        if "You are the reflector" in body
+    )
+    shown = set(re.findall(r"^\[((?:pat|ctx)-\d{3})\]", reflector, re.MULTILINE))
+    assert "pat-150" in shown  # cited by the session: always shown
+    assert "pat-301" in shown  # the PyYAML rule: relevant to the session's request
+    assert 10 < len(shown) < 100  # bounded: far fewer than the 302 entries

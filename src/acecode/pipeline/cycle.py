@@ -199,10 +199,12 @@ async def _reflect_and_curate(
 ) -> tuple[list[Any], list[Any]] | None:
     """The two LLM calls; returns (bullet tags, curator operations), or None when the
     cycle ends here (a role failed, or the reflector found nothing), with the report's
-    status and reason set. The curator sees a bounded view of the playbook, the short
+    status and reason set. The reflector sees a bounded view of the playbook
+    (:mod:`acecode.pipeline.reflector_view`); so does the curator, with the short
     ``lists`` and the open ``conflicts``; an operation naming an ID it was not shown is
     refused here, before anything (the de-dup ladder included) can act on it."""
     from acecode.llm import usage
+    from acecode.pipeline.reflector_view import reflector_playbook
     from acecode.playbook.curator_view import build_view, refuse_unseen, tagged_names
     from acecode.playbook.schema import iter_entries
     from acecode.roles.ask import collect_failures
@@ -212,7 +214,14 @@ async def _reflect_and_curate(
     # LLM output is redacted as it arrives: from here it travels into reports, the
     # history journal, the review queue and diagnostics, and must carry no secret.
     with usage.track() as ledger, collect_failures() as failures:
-        reflection = redact_data(await run_reflector(messages, snapshot, report.cited_ids, agent))
+        shown = reflector_playbook(
+            snapshot,
+            messages,
+            budget_tokens=settings.reflector_budget_tokens,
+            cited_ids=report.cited_ids,
+            pinned=lists.pinned,
+        )
+        reflection = redact_data(await run_reflector(messages, shown, report.cited_ids, agent))
         report.analysis = reflection.get("analysis", "")
         tags = reflection.get("bullet_tags", [])
         report.tagged_ids = tagged_names(reflection)
