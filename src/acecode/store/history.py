@@ -665,3 +665,22 @@ def restore_entry(playbook_path: Path, name: str, *, lock_timeout: float = 10.0)
     return RestoreResult(
         name, new_name, section, from_cycle, counters_reset, txn.meta.get("cycle_id")
     )
+
+
+def cycles_with_text(playbook_path: Path, text: str) -> list[tuple[str, str]]:
+    """``(entry name, cycle id)`` of every journaled change that left an entry with ``text``.
+
+    Oldest first. Provenance follows an entry through a git merge with it: the
+    merge driver may give the entry another ID, but its text is what this
+    clone's journal saw.
+    """
+    with _connect(playbook_path, create=False) as conn:
+        if conn is None:
+            return []
+        rows = conn.execute(
+            "SELECT changes.name, cycles.cycle_id FROM changes JOIN cycles "
+            "ON cycles.seq = changes.seq WHERE cycles.playbook = ? "
+            "AND json_extract(changes.after_entry, '$.text') = ? ORDER BY cycles.seq",
+            (playbook_path.name, text),
+        ).fetchall()
+    return [(name, cycle_id) for name, cycle_id in rows]
