@@ -340,7 +340,7 @@ async def run_cycle(
     for the caller, which says so in one line (the background learner's
     stderr is learn.log); a refused cycle writes nothing, not even its record.
     """
-    from acecode.store.history import new_cycle_id
+    from acecode.store.journal import new_cycle_id
 
     started = time.monotonic()
     settings = settings or load_settings()

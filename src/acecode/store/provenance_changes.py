@@ -239,7 +239,7 @@ def _merge_driver(change: _Change, names: list[str], follow: Follower) -> None:
 
 def _journal_follower(playbook_path: Path, ledger: Ledger, skip_cycle: str) -> Follower:
     """Origins of earlier cycles of this clone that wrote exactly ``text`` (any ID)."""
-    from acecode.store.history import cycles_with_text
+    from acecode.store.journal import cycles_with_text
 
     def follow(text: str) -> list[Origin]:
         found: list[Origin] = []
