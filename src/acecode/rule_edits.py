@@ -118,17 +118,26 @@ def _apply(
     return outcome, txn.meta.get("cycle_id")
 
 
-def _held(op_type: str, text: str, section: str | None, name: str | None, triage: Any) -> RuleEdit:
-    item = triage.queued[0]
-    return RuleEdit(
-        op_type,
-        name,
-        section,
-        text,
-        held_id=item.id,
-        held_rule=item.rule,
-        held_detail=item.detail,
-    )
+def _screened(
+    path: Path,
+    op: dict[str, Any],
+    current: dict[str, Any],
+    settings: Settings | None,
+    edit: RuleEdit,
+    why: str,
+) -> RuleEdit:
+    """Triage ``op``'s text, then hold it for review or apply it as ``edit`` describes."""
+    triage = _triage(op, path, current, settings or load_settings())
+    if triage.queued:
+        item = triage.queued[0]
+        edit.held_id, edit.held_rule, edit.held_detail = item.id, item.rule, item.detail
+        return edit
+    adding = op["type"] == "ADD"
+    command, how = ("add", "added-by-user") if adding else ("edit", "edited-by-user")
+    outcome, edit.cycle_id = _apply(path, op, how, why, command)
+    if adding:
+        edit.name = outcome.created["name"]
+    return edit
 
 
 def add_rule(
@@ -144,12 +153,9 @@ def add_rule(
     target = resolve_section(section)
     cleaned = _cleaned(text)
     op = {"type": "ADD", "text": cleaned, "section": target}
-    triage = _triage(op, path, load_playbook(path), settings or load_settings())
-    if triage.queued:
-        return _held("ADD", cleaned, target, None, triage)
     why = reason.strip() or "added by the user with `acecode add`"
-    outcome, cycle_id = _apply(path, op, "added-by-user", why, "add")
-    return RuleEdit("ADD", outcome.created["name"], target, cleaned, cycle_id)
+    edit = RuleEdit("ADD", None, target, cleaned)
+    return _screened(path, op, load_playbook(path), settings, edit, why)
 
 
 def edit_rule(
@@ -168,12 +174,8 @@ def edit_rule(
     if cleaned == entry["text"]:
         raise RuleEditError(f"{name} already has this text; nothing was changed")
     op = {"type": "UPDATE", "target_id": name, "text": cleaned}
-    triage = _triage(op, path, current, settings or load_settings())
-    if triage.queued:
-        return _held("UPDATE", cleaned, section, name, triage)
     why = reason.strip() or "edited by the user with `acecode edit`"
-    _, cycle_id = _apply(path, op, "edited-by-user", why, "edit")
-    return RuleEdit("UPDATE", name, section, cleaned, cycle_id)
+    return _screened(path, op, current, settings, RuleEdit("UPDATE", name, section, cleaned), why)
 
 
 def forget_rule(playbook: str | Path | None, name: str, *, reason: str = "") -> RuleEdit:

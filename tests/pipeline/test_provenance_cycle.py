@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +12,7 @@ from pipeline_support import curator_says, make_playbook
 from acecode.pipeline import run_cycle_sync
 from acecode.store import load_playbook
 from acecode.store.provenance import load_ledger, load_provenance
+from acecode_cli import run_acecode as acecode
 
 SECRET = "sk-ant-api03-" + "Zq7xK2mN9pLw4RtY8vBc1DfGh3JkLmNoPqRsTuVwXyZa0b1c2d3e4f5g6h7i8j9k0lAA"
 FAILURES = [
@@ -28,18 +26,6 @@ FAILURES = [
 ]
 PYYAML = "Install PyYAML (pip install pyyaml) before running pytest: the config tests import yaml."
 BRITISH = "Write documentation in British spelling (colour, behaviour)."
-
-
-def acecode(*args: str, code: int = 0) -> subprocess.CompletedProcess:
-    result = subprocess.run(
-        [sys.executable, "-m", "acecode", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "COLUMNS": "250"},
-    )
-    assert result.returncode == code, result.stdout + result.stderr
-    return result
 
 
 def session(path: Path, requests: list[str], failures: list[tuple[str, str]]) -> Path:

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,20 +17,9 @@ from acecode.store.journal import (
     journal_path,
     list_cycles,
 )
+from acecode_cli import run_acecode as acecode
 
 FIXTURE = Path(__file__).parent / "data" / "journal-v1.sql"
-
-
-def acecode(*args: str, code: int = 0) -> subprocess.CompletedProcess:
-    result = subprocess.run(
-        [sys.executable, "-m", "acecode", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "COLUMNS": "250"},
-    )
-    assert result.returncode == code, result.stdout + result.stderr
-    return result
 
 
 @pytest.fixture

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -22,8 +24,17 @@ def _say(message: str) -> None:
     console.print(message, markup=False, highlight=False, soft_wrap=True)
 
 
-def _report(result: RuleEdit, done: str) -> None:
-    """One line: what changed and how to take it back, or why it waits for review."""
+def _run(
+    playbook: Path | None, change: Callable[[], RuleEdit], done: Callable[[RuleEdit], str]
+) -> None:
+    """Make the change and say in one line what changed and how to take it back, or why
+    it waits for review; a change that landed re-renders what the hooks inject."""
+    from acecode.store import PlaybookError
+
+    try:
+        result = change()
+    except PlaybookError as exc:
+        fail(str(exc))
     if result.held:
         _say(
             f"held for review, not changed yet: {result.held_rule}: {result.held_detail}. "
@@ -31,7 +42,8 @@ def _report(result: RuleEdit, done: str) -> None:
             f"`acecode review reject {result.held_id}` drops it"
         )
         return
-    _say(f"{done}; recorded as cycle {result.cycle_id} (`acecode undo` reverts it)")
+    refresh_injection(playbook)
+    _say(f"{done(result)}; recorded as cycle {result.cycle_id} (`acecode undo` reverts it)")
 
 
 def add(
@@ -47,42 +59,34 @@ def add(
 ) -> None:
     """Add one rule to a section (screened like a learned rule; flagged ones wait for review)."""
     from acecode.rule_edits import add_rule
-    from acecode.store import PlaybookError
 
-    try:
-        result = add_rule(playbook, text, section, reason=reason)
-    except PlaybookError as exc:
-        fail(str(exc))
-    if not result.held:
-        refresh_injection(playbook)
-    _report(result, f"added {result.name} to {result.section}")
+    _run(
+        playbook,
+        lambda: add_rule(playbook, text, section, reason=reason),
+        lambda result: f"added {result.name} to {result.section}",
+    )
 
 
 def edit(name: _NAME, text: _TEXT, reason: _REASON = "", playbook: playbook_option = None) -> None:
     """Replace one rule's text (screened like a learned rule; flagged ones wait for review)."""
     from acecode.rule_edits import edit_rule
-    from acecode.store import PlaybookError
 
-    try:
-        result = edit_rule(playbook, name, text, reason=reason)
-    except PlaybookError as exc:
-        fail(str(exc))
-    if not result.held:
-        refresh_injection(playbook)
-    _report(result, f"edited {name}")
+    _run(
+        playbook,
+        lambda: edit_rule(playbook, name, text, reason=reason),
+        lambda result: f"edited {name}",
+    )
 
 
 def forget(name: _NAME, reason: _REASON = "", playbook: playbook_option = None) -> None:
     """Delete one rule (`acecode undo` or `acecode restore NAME` brings it back)."""
     from acecode.rule_edits import forget_rule
-    from acecode.store import PlaybookError
 
-    try:
-        result = forget_rule(playbook, name, reason=reason)
-    except PlaybookError as exc:
-        fail(str(exc))
-    refresh_injection(playbook)
-    _report(result, f"forgot {name} ({result.section})")
+    _run(
+        playbook,
+        lambda: forget_rule(playbook, name, reason=reason),
+        lambda result: f"forgot {name} ({result.section})",
+    )
 
 
 def register(app: typer.Typer) -> None:
