@@ -256,3 +256,32 @@ def test_a_corrupt_provenance_file_is_one_warning_on_read_and_set_aside_on_write
     assert set(load_provenance(playbook)) == {"mis-001"}
     kept = list(state.glob("provenance.json.corrupt-*"))
     assert len(kept) == 1 and kept[0].read_text() == "{not json"
+
+
+def test_undoing_a_cycle_that_added_and_merged_at_once_leaves_no_trace(
+    routed_llm, playbook, tmp_path
+):
+    lint = "Run npm run lint before committing: CI rejects unused variables."
+    routed_llm(
+        curator_says(
+            {"type": "ADD", "text": lint, "section": "MISTAKES TO AVOID"},
+            {
+                "type": "MERGE",
+                "source_ids": ["pat-001", "mis-001"],
+                "merged_text": f"Run pytest -x first to stop at the first failure. {lint}",
+                "section": "PATTERNS & APPROACHES",
+            },
+        )
+    )
+    report = run_cycle_sync(session(tmp_path / "s.jsonl", ["fix"], FAILURES))
+    ledger = load_ledger(playbook)
+    assert [o.how for o in ledger.entries["pat-002"]] == ["learned", "merged"]
+    assert [r.removed_in for r in ledger.retired["mis-001"]] == [report.cycle_id]
+
+    acecode("undo", report.cycle_id)
+
+    ledger = load_ledger(playbook)
+    assert ledger.entries == {} and ledger.retired == {}
+    assert [e["name"] for e in load_playbook(playbook)["sections"]["PATTERNS & APPROACHES"]] == [
+        "pat-001"
+    ]

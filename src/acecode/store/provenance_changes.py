@@ -276,6 +276,13 @@ def _undo(change: _Change, undone: str) -> None:
                 o for o in origins if o.cycle_id != undone and o not in handed_on
             ]
     ledger.entries.update(returning)
+    # An entry the undone cycle both created and removed (an ADD merged away at once).
+    for records in ledger.retired.values():
+        records[:] = [
+            r
+            for r in records
+            if not (r.removed_in == undone and all(o.cycle_id == undone for o in r.origins))
+        ]
 
 
 def _restore(change: _Change, restored: Any) -> None:
