@@ -59,11 +59,6 @@ UNKNOWN_ORIGIN = (
 Follower = Callable[[str], list[Origin]]
 
 
-def _names(playbook: dict[str, Any]) -> set[str]:
-    sections = playbook.get("sections") or {}
-    return {entry["name"] for entries in sections.values() for entry in entries or ()}
-
-
 def _texts(playbook: dict[str, Any]) -> dict[str, str]:
     sections = playbook.get("sections") or {}
     return {
