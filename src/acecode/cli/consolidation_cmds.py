@@ -1,7 +1,7 @@
 """``acecode stats``, ``history``, ``undo`` and ``restore``: inspect and repair learning.
 
 Thin wrappers: the health numbers come from ``acecode.playbook.health``, the
-journal and its undo/restore rules from ``acecode.store.history``.
+journal from ``acecode.store.journal``, undo/restore from ``acecode.store.undo``.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def stats(
     from acecode.diagnostics import warn
     from acecode.playbook.health import HEALTHY_BAND, compute_health
     from acecode.store import PlaybookError, load_playbook, resolve_path
-    from acecode.store.history import list_cycles
+    from acecode.store.journal import list_cycles
 
     path = resolve_path(playbook)
     try:
@@ -161,7 +161,7 @@ def history(
 
     from acecode import outcomes, paths
     from acecode.store import PlaybookError, resolve_path
-    from acecode.store.history import list_cycles
+    from acecode.store.journal import list_cycles
 
     path = resolve_path(playbook)
     try:
@@ -223,7 +223,7 @@ def undo(
 ) -> None:
     """Undo one cycle: put back the entries it changed, keeping later unrelated changes."""
     from acecode.store import PlaybookError, resolve_path
-    from acecode.store.history import undo_cycle
+    from acecode.store.undo import undo_cycle
 
     try:
         result = undo_cycle(resolve_path(playbook), cycle, force=force)
@@ -249,7 +249,7 @@ def restore(
 ) -> None:
     """Bring back a removed entry from the history journal."""
     from acecode.store import PlaybookError, resolve_path
-    from acecode.store.history import restore_entry
+    from acecode.store.undo import restore_entry
 
     try:
         result = restore_entry(resolve_path(playbook), name)

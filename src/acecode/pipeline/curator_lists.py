@@ -62,7 +62,7 @@ def _retire(
 ) -> list[Listed]:
     from acecode.playbook.retire import retire_candidates
     from acecode.store import PlaybookError
-    from acecode.store.history import entries_added_at
+    from acecode.store.journal import entries_added_at
 
     if settings.retire_after_sessions <= 0:
         return []

@@ -387,7 +387,7 @@ async def run_cycle(
     for the caller, which says so in one line (the background learner's
     stderr is learn.log); a refused cycle writes nothing, not even its record.
     """
-    from acecode.store.history import new_cycle_id
+    from acecode.store.journal import new_cycle_id
 
     started = time.monotonic()
     settings = settings or load_settings()
@@ -416,6 +416,7 @@ async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Se
     from acecode.consolidation.report import journal_meta, write_report
     from acecode.pipeline.dedup_step import SemanticTools
     from acecode.pipeline.judge_step import judge_step, stored_conflicts
+    from acecode.pipeline.provenance_step import EvidencePool, cycle_provenance
     from acecode.pipeline.session_size import SessionSize
     from acecode.store.lock import playbook_lock
     from acecode.transcript import MessageWindow, TranscriptStats, iter_messages
@@ -475,11 +476,13 @@ async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Se
         report.entries_after = entry_count(result)
         changed = result["sections"] != snapshot["sections"] or bool(report.held_for_review)
     else:
+        evidence = EvidencePool.collect(messages)  # the session read again, outside the lock
         with update_playbook(target, lock_timeout=settings.lock_timeout) as txn:
             report.entries_before = entry_count(txn.playbook)
             txn.playbook = _curate(txn.playbook, tags, operations, report, settings, semantic)
             report.entries_after = entry_count(txn.playbook)
             txn.meta.update(journal_meta(report.curation))
+            txn.meta["provenance"] = cycle_provenance(report, evidence)
         report.saved = txn.saved
         changed = report.saved or bool(report.held_for_review)
     if changed:
