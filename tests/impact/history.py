@@ -10,8 +10,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from acecode.impact.provenance import provenance_path
 from acecode.store import save_playbook, update_playbook
+from acecode.store.provenance import provenance_path
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # a Monday: ISO week 2026-W10
 PUSH_ERROR = "fatal: The current branch {branch} has no upstream branch."

@@ -262,12 +262,13 @@ def test_undoing_a_cycle_that_added_and_merged_at_once_leaves_no_trace(
     routed_llm, playbook, tmp_path
 ):
     lint = "Run npm run lint before committing: CI rejects unused variables."
+    make_playbook(playbook, ["Run pytest -x first to stop at the first failure.", lint])
     routed_llm(
         curator_says(
-            {"type": "ADD", "text": lint, "section": "MISTAKES TO AVOID"},
+            {"type": "ADD", "text": PYYAML, "section": "MISTAKES TO AVOID"},
             {
                 "type": "MERGE",
-                "source_ids": ["pat-001", "mis-001"],
+                "source_ids": ["pat-001", "pat-002"],
                 "merged_text": f"Run pytest -x first to stop at the first failure. {lint}",
                 "section": "PATTERNS & APPROACHES",
             },
@@ -275,13 +276,14 @@ def test_undoing_a_cycle_that_added_and_merged_at_once_leaves_no_trace(
     )
     report = run_cycle_sync(session(tmp_path / "s.jsonl", ["fix"], FAILURES))
     ledger = load_ledger(playbook)
-    assert [o.how for o in ledger.entries["pat-002"]] == ["learned", "merged"]
-    assert [r.removed_in for r in ledger.retired["mis-001"]] == [report.cycle_id]
+    assert [o.how for o in ledger.entries["mis-001"]] == ["learned"]
+    assert [o.how for o in ledger.entries["pat-003"]] == ["merged"]
 
     acecode("undo", report.cycle_id)
 
     ledger = load_ledger(playbook)
     assert ledger.entries == {} and ledger.retired == {}
     assert [e["name"] for e in load_playbook(playbook)["sections"]["PATTERNS & APPROACHES"]] == [
-        "pat-001"
+        "pat-001",
+        "pat-002",
     ]

@@ -10,7 +10,7 @@ agent cites each entry, and which entries nobody cited or tagged lately.
   normalised error line);
 * :mod:`acecode.impact.scan`: one pass over the transcripts, one small
   summary per session;
-* :mod:`acecode.impact.provenance`: the entries' origins (the provenance
-  side store);
+* :mod:`acecode.store.provenance` (not here): the entries' origins, through
+  which an entry is linked to the failure it was learned from;
 * :mod:`acecode.impact.analysis`: the report built from those summaries.
 """

@@ -28,9 +28,9 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
-from acecode.impact.provenance import Origin
 from acecode.impact.scan import SessionScan, parse_time
 from acecode.impact.signature import FailureSignature, signature_of
+from acecode.store.provenance import Origin
 
 DEFAULT_WINDOW = 20
 

@@ -14,8 +14,8 @@ from typing import Any
 
 from acecode.agents.claude_code.sessions import sessions_dir, transcripts_in
 from acecode.impact.analysis import DEFAULT_WINDOW, ImpactReport, build_report, filter_since
-from acecode.impact.provenance import load_provenance
 from acecode.impact.scan import scan_transcripts, session_key_for_path
+from acecode.store.provenance import load_provenance
 
 
 def transcripts_folder(project: Path, override: Path | None) -> Path:

@@ -24,10 +24,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from acecode.agents import DEFAULT_AGENT
 from acecode.pipeline.evidence import EvidencePool
 from acecode.playbook.operations import clean_text
-
-AGENT = "claude-code"
 
 
 def _curator_reason(proposed: list[Any], text: str, fallback: str) -> str:
@@ -95,7 +94,7 @@ def cycle_provenance(report: Any, pool: EvidencePool) -> dict[str, Any]:
         )
     transcript = Path(report.transcript)
     return {
-        "agent": AGENT,
+        "agent": report.agent or DEFAULT_AGENT,
         "session": transcript.stem,
         "transcript": str(transcript.resolve()),
         "entries": entries,

@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from acecode.impact.analysis import ImpactReport
-from acecode.impact.provenance import Origin, load_provenance
 from acecode.impact.run import run_impact
 from acecode.playbook.schema import SECTION_NAMES
+from acecode.store.provenance import Origin, load_provenance
 
 
 @dataclass

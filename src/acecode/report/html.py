@@ -13,8 +13,8 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable, Sequence
 
-from acecode.impact.provenance import Origin
 from acecode.report.data import CyclePoint, ReportData
+from acecode.store.provenance import Origin
 
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 _STYLE = """
