@@ -34,6 +34,7 @@ _EXPORTS: dict[str, str] = {
     "run_curator": "acecode.roles.curator",
     "run_deduplication": "acecode.dedup",
     "load_transcript": "acecode.transcript",
+    "AcecodeError": "acecode.errors",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from acecode import paths
+from acecode.errors import AcecodeError
 from acecode.hooks import EVENT_ARGUMENTS
 from acecode.store.atomic import atomic_write_text
 from acecode.store.errors import PlaybookWriteError
@@ -56,7 +57,7 @@ PLUGIN_NAME = "acecode"
 PLUGIN_EXECUTABLE = 'sh "${CLAUDE_PLUGIN_ROOT}/scripts/acecode"'
 
 
-class SettingsFileError(Exception):
+class SettingsFileError(AcecodeError):
     """The settings file cannot be safely rewritten; it was left untouched."""
 
 

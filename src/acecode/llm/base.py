@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from acecode.errors import AcecodeError
+
 # Spec (Retry): a 30 s per-request timeout.
 REQUEST_TIMEOUT = 30.0
 DEFAULT_MAX_TOKENS = 4096
@@ -36,7 +38,7 @@ class Completion:
     cost_usd: float | None = None
 
 
-class ProviderError(Exception):
+class ProviderError(AcecodeError):
     """A failed completion, already classified for the retry policy.
 
     Providers translate their own exceptions into this one, so the single

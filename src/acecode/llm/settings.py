@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from acecode.config import load_settings, setting_source
+from acecode.errors import AcecodeError
 from acecode.llm.base import REQUEST_TIMEOUT
 
 PROVIDERS = ("anthropic", "openai", "claude")
@@ -51,7 +52,7 @@ no LLM provider is configured. Choose one:
 Set ACECODE_PROVIDER=anthropic|openai|claude to choose explicitly."""
 
 
-class ProviderConfigError(RuntimeError):
+class ProviderConfigError(AcecodeError, RuntimeError):
     """No usable provider, or an explicit choice that lacks a required setting."""
 
 
