@@ -11,3 +11,8 @@ from __future__ import annotations
 
 class AcecodeError(Exception):
     """Base class of every exception defined by acecode."""
+
+
+class LearnInputError(AcecodeError, ValueError):
+    """An argument of :func:`acecode.learn` cannot be used: a missing transcript or
+    project folder, or a message that is not a message; one line naming it."""
