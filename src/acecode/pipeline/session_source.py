@@ -28,10 +28,9 @@ from typing import Any, Protocol
 
 from acecode.errors import LearnInputError
 from acecode.transcript import MessageWindow, TranscriptStats, iter_messages
-from acecode.transcript.messages import Message, MessageBuilder
+from acecode.transcript.messages import Message, MessageBuilder, with_default_kind
 
 _ROLES = ("user", "assistant")
-_DEFAULT_KIND = {"user": "prompt", "assistant": "text"}
 _RECORD_TYPES = ("user", "assistant", "system")
 
 
@@ -108,7 +107,7 @@ def message_list(items: Iterable[Mapping[str, Any]]) -> MessageList:
 
 
 def _flat_message(index: int, item: Mapping[str, Any]) -> Message:
-    """A copy of a flat message with its ``kind`` filled in."""
+    """A copy of a flat message, with its ``kind`` filled in when missing."""
     role, content = item.get("role"), item.get("content")
     if role not in _ROLES:
         raise LearnInputError(f"message {index}: role must be 'user' or 'assistant', got {role!r}")
@@ -117,4 +116,4 @@ def _flat_message(index: int, item: Mapping[str, Any]) -> Message:
             f"message {index}: content must be a string, got {type(content).__name__} "
             "(pass Claude Code transcript records whole for content blocks)"
         )
-    return {"kind": _DEFAULT_KIND[role], **item}
+    return with_default_kind(dict(item))

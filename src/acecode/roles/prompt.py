@@ -41,14 +41,10 @@ def render_transcript(messages: Iterable[dict[str, Any]]) -> str:
     """
     from acecode.config import load_settings
     from acecode.transcript.condense import condense  # lazy: transcript layer is heavier
+    from acecode.transcript.messages import with_default_kind
 
-    typed = (message if "kind" in message else _with_kind(message) for message in messages)
+    typed = (with_default_kind(message) for message in messages)
     return condense(typed, budget_tokens=load_settings().transcript_budget_tokens)
-
-
-def _with_kind(message: dict[str, Any]) -> dict[str, Any]:
-    kind = "text" if message.get("role") == "assistant" else "prompt"
-    return {**message, "kind": kind}
 
 
 def render_playbook(playbook: dict[str, Any]) -> str:
