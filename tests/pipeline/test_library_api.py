@@ -16,11 +16,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from pipeline_support import RoutedLLM, is_curator, write_transcript
-from pytest_httpserver import HTTPServer
 
 import acecode
 from acecode.store import load_playbook
+from support.pipeline import RoutedLLM, is_curator, routed_servers, write_transcript
 
 REFLECTION = json.dumps({"analysis": "A missing package broke the tests.", "bullet_tags": []})
 
@@ -42,18 +41,8 @@ def adds(text: str) -> Callable[[str, str], str]:
 @pytest.fixture
 def llm_servers() -> Iterator[Callable[..., RoutedLLM]]:
     """Start Anthropic-protocol servers WITHOUT configuring any environment variable."""
-    servers: list[HTTPServer] = []
-
-    def start(router: Callable[[str, str], str], delay: float = 0.0) -> RoutedLLM:
-        server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
-        server.start()
-        servers.append(server)
-        return RoutedLLM(server, router, delay)
-
-    yield start
-    for server in servers:
-        server.clear()
-        server.stop()
+    with routed_servers() as start:
+        yield start
 
 
 def provider_for(llm: RoutedLLM, model: str = "library-model") -> acecode.AnthropicProvider:

@@ -14,10 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pipeline_support import RoutedLLM, is_curator
-from pytest_httpserver import HTTPServer
-
 from acecode.store import load_playbook
+from support.pipeline import is_curator, routed_servers
 
 README = Path(__file__).parents[2] / "README.md"
 RULE = "Install the package in editable mode (`pip install -e .`) before running pytest."
@@ -37,10 +35,8 @@ def route(system: str, prompt: str) -> str:
 
 
 def test_the_readme_library_example_learns_and_prints_the_change(tmp_path: Path) -> None:
-    server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
-    server.start()
-    try:
-        llm = RoutedLLM(server, route)
+    with routed_servers() as start:
+        llm = start(route)
         project = tmp_path / "project"
         project.mkdir()
         script = tmp_path / "example.py"
@@ -60,9 +56,6 @@ def test_the_readme_library_example_learns_and_prints_the_change(tmp_path: Path)
             timeout=120,
             check=False,
         )
-    finally:
-        server.clear()
-        server.stop()
 
     assert result.returncode == 0, result.stderr
     summary, change = result.stdout.splitlines()
