@@ -9,11 +9,11 @@ import sys
 import textwrap
 
 import pytest
-from dedup_helpers import ExplodingBackend
 
 from acecode.dedup import deduplicate, resolve_threshold, run_deduplication
 from acecode.dedup.cache import embed_texts
 from acecode.dedup.similarity import similarity_matrix
+from support.embedding_backends import ExplodingBackend
 from support.playbooks import CTX, MIS, OTH, PAT, entry, names
 from support.playbooks import make_playbook as playbook
 

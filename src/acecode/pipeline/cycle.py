@@ -381,11 +381,12 @@ async def _run(
     settings: Settings,
 ) -> None:
     """The body of :func:`run_cycle`; every way out leaves the report's status set."""
-    from acecode.consolidation.report import journal_meta, write_report
+    from acecode.consolidation.report import journal_meta
     from acecode.pipeline.dedup_step import SemanticTools
     from acecode.pipeline.judge_step import judge_step, stored_conflicts
     from acecode.pipeline.session_size import SessionSize
     from acecode.store.lock import playbook_lock
+    from acecode.store.reports import write_report
     from acecode.transcript import TranscriptStats
 
     inactive = _inactive_reason()

@@ -1,4 +1,4 @@
-"""Test backends of the de-duplication tests (playbook builders: :mod:`support.playbooks`)."""
+"""Embedding backends for tests: deterministic, counting and exploding stand-ins."""
 
 from __future__ import annotations
 
