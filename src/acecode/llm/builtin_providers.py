@@ -7,7 +7,8 @@ provider is built, so registering costs the hook path nothing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import importlib
+from collections.abc import Callable, Mapping
 
 from acecode.llm.base import Provider
 from acecode.llm.registry import ProviderSpec, provider_spec, register_provider
@@ -23,26 +24,21 @@ from acecode.llm.settings import (
 )
 
 
-def _build_anthropic(choice: ProviderChoice, env: Mapping[str, str]) -> Provider:
-    from acecode.llm.anthropic_provider import AnthropicProvider
+def _sdk_builder(
+    module: str, class_name: str
+) -> Callable[[ProviderChoice, Mapping[str, str]], Provider]:
+    """A builder for an SDK-backed provider class (imported when the provider is built)."""
 
-    return AnthropicProvider(
-        model=choice.model,
-        api_key=api_key(choice, env),
-        base_url=choice.base_url,
-        timeout=choice.timeout,
-    )
+    def build(choice: ProviderChoice, env: Mapping[str, str]) -> Provider:
+        provider_class = getattr(importlib.import_module(module), class_name)
+        return provider_class(
+            model=choice.model,
+            api_key=api_key(choice, env),
+            base_url=choice.base_url,
+            timeout=choice.timeout,
+        )
 
-
-def _build_openai(choice: ProviderChoice, env: Mapping[str, str]) -> Provider:
-    from acecode.llm.openai_provider import OpenAIProvider
-
-    return OpenAIProvider(
-        model=choice.model,
-        api_key=api_key(choice, env),
-        base_url=choice.base_url,
-        timeout=choice.timeout,
-    )
+    return build
 
 
 def _build_claude(choice: ProviderChoice, env: Mapping[str, str]) -> Provider:
@@ -63,14 +59,14 @@ BUILTIN_PROVIDERS = (
         label="the Anthropic API key",
         detect=anthropic_enabled,
         configure=anthropic_from_env,
-        build=_build_anthropic,
+        build=_sdk_builder("acecode.llm.anthropic_provider", "AnthropicProvider"),
     ),
     ProviderSpec(
         name="openai",
         label="the OpenAI-compatible endpoint",
         detect=openai_enabled,
         configure=openai_from_env,
-        build=_build_openai,
+        build=_sdk_builder("acecode.llm.openai_provider", "OpenAIProvider"),
     ),
     ProviderSpec(
         name="claude",
