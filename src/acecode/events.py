@@ -19,6 +19,7 @@ the first event, so the per-prompt hook path does not load it.
 
 from __future__ import annotations
 
+import _thread
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -28,6 +29,9 @@ EVENTS_LOGGER = "acecode.events"
 DIAGNOSTIC_ATTR = "acecode_diagnostic"
 
 _ready = False
+# Two threads reporting their first event at once must not install two handlers
+# (every line would print twice); ``_thread`` is built in, unlike ``threading``.
+_install_lock = _thread.allocate_lock()
 
 
 def diagnostic(name: str, content: str) -> None:
@@ -51,11 +55,12 @@ def _events_logger() -> logging.Logger:
 
     logger = logging.getLogger(EVENTS_LOGGER)
     if not _ready:
-        if not logger.handlers:
-            from acecode.diagnostics_handler import DiagnosticsHandler
+        with _install_lock:
+            if not _ready and not logger.handlers:
+                from acecode.diagnostics_handler import DiagnosticsHandler
 
-            logger.addHandler(DiagnosticsHandler())
-            logger.setLevel(logging.DEBUG)
-            logger.propagate = False
-        _ready = True
+                logger.addHandler(DiagnosticsHandler())
+                logger.setLevel(logging.DEBUG)
+                logger.propagate = False
+            _ready = True
     return logger
