@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from acecode import paths
+from acecode.errors import AcecodeError
 from acecode.playbook.merge3 import DuplicateNameError, MergeOutcome, ReviewItem, merge_playbooks
 from acecode.playbook.schema import empty_playbook
 from acecode.state_folder import ensure_state_folder
@@ -40,7 +41,7 @@ REVIEW_RULE = "merge-conflict"
 JOURNAL_KIND = "merge"
 
 
-class MergeDriverError(Exception):
+class MergeDriverError(AcecodeError):
     """The merge was not done; ``ours`` is untouched and git keeps the conflict."""
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pbhelpers import MIS, PAT, kp, make_playbook
-
 from acecode.playbook.curator_view import (
     Listed,
     build_view,
@@ -11,6 +9,8 @@ from acecode.playbook.curator_view import (
     header_tokens,
     refuse_unseen,
 )
+from support.playbooks import MIS, PAT, make_playbook
+from support.playbooks import entry as kp
 
 FILLER = "Document the {n}th service boundary in the architecture notes before refactoring it."
 

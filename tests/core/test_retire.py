@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pbhelpers import kp, make_playbook
-
 from acecode.playbook.retire import retire_candidates
+from support.playbooks import entry as kp
+from support.playbooks import make_playbook
 
 
 def _record(day: int, cited=(), tagged=(), status: str = "ok") -> dict:

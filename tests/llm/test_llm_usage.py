@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from acecode_test_wire import Reply, ScriptedLLMServer
-
 from acecode.llm import complete, usage
+from support.wire import Reply, ScriptedLLMServer
 
 
 def test_reported_tokens_are_recorded_per_role(

@@ -10,12 +10,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from pipeline_support import is_curator, write_transcript
 
 from acecode import outcomes, paths
 from acecode.pipeline import run_cycle_sync
 from acecode.playbook.schema import empty_playbook, new_entry
 from acecode.store import load_playbook, save_playbook
+from support.pipeline import is_curator, write_transcript
 
 GIT_ID = ("-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false")
 SERVICES = ("billing", "ledger", "search", "mailer", "gateway", "scheduler", "catalog", "auth")

@@ -7,12 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pipeline_support import curator_says, make_playbook
 
 from acecode.pipeline import run_cycle_sync
 from acecode.store import load_playbook
 from acecode.store.provenance import load_ledger, load_provenance
 from acecode_cli import run_acecode as acecode
+from support.pipeline import curator_says, make_playbook
 
 SECRET = "sk-ant-api03-" + "Zq7xK2mN9pLw4RtY8vBc1DfGh3JkLmNoPqRsTuVwXyZa0b1c2d3e4f5g6h7i8j9k0lAA"
 FAILURES = [

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from acecode.llm.base import Completion, HTTPProvider, LLMRequest, ProviderError
 from acecode.llm.errors import from_sdk_error
+from acecode.llm.settings import DEFAULT_ANTHROPIC_MODEL
 
 
 class AnthropicProvider(HTTPProvider):
     """Calls ``POST {base_url}/v1/messages``; the SDK's own retries are off (ours apply)."""
 
     name = "anthropic"
+    default_model = DEFAULT_ANTHROPIC_MODEL
 
     async def complete(self, request: LLMRequest) -> Completion:
         import anthropic  # lazy: the hook path must not pay for the SDK

@@ -39,6 +39,7 @@ import signal
 from collections.abc import Mapping
 from typing import Any
 
+from acecode.config import Settings
 from acecode.llm.base import Completion, LLMRequest, ProviderError
 from acecode.llm.claude_flags import FlagSupport, detect_flags
 from acecode.session_switch import NESTED_ENV
@@ -72,13 +73,15 @@ class ClaudeCLIProvider:
     def __init__(
         self,
         *,
-        executable: str,
+        executable: str = "claude",
         model: str | None = None,
         effort: str | None = None,
+        timeout: float = Settings.claude_timeout,
         env: Mapping[str, str] | None = None,
     ) -> None:
         self.model = model
         self.effort = effort
+        self.timeout = timeout
         self._executable = executable
         self._env = dict(os.environ if env is None else env)
 

@@ -15,6 +15,10 @@ class OpenAIProvider(HTTPProvider):
     name = "openai"
 
     async def complete(self, request: LLMRequest) -> Completion:
+        model = request.model or self.model
+        if not model:
+            # An OpenAI-compatible server has no default model to fall back on.
+            raise ProviderError("the openai provider needs a model name", retryable=False)
         import openai  # lazy: the hook path must not pay for the SDK
 
         client = openai.AsyncOpenAI(
@@ -26,7 +30,7 @@ class OpenAIProvider(HTTPProvider):
         try:
             async with client:
                 response = await client.chat.completions.create(
-                    model=request.model or self.model or "",
+                    model=model,
                     max_tokens=request.max_tokens,
                     messages=[
                         {"role": "system", "content": request.system},

@@ -42,6 +42,7 @@ from acecode.config import Settings, load_settings
 from acecode.diagnostics import diagnose, warn
 from acecode.pipeline.curator_lists import CuratorLists, curator_lists
 from acecode.pipeline.progress import learned_count, record_learned
+from acecode.pipeline.session_source import MessageList, SessionSource, TranscriptFile
 from acecode.playbook.citations import extract_cited_ids
 from acecode.playbook.operations import apply_operations_with_outcomes
 from acecode.playbook.schema import entry_count
@@ -57,6 +58,9 @@ from acecode.store import (
 
 if TYPE_CHECKING:
     from acecode.agents.base import Agent
+
+# Sources of a cycle someone started on purpose: they learn even a small session.
+BY_HAND_SOURCES = ("cli", "library")
 
 
 @dataclass
@@ -368,7 +372,7 @@ def _ensure_state_dir(playbook_path: Path) -> Path:
 
 
 async def run_cycle(
-    transcript: str | Path,
+    transcript: str | Path | MessageList,
     *,
     playbook_path: str | Path | None = None,
     source: str = "cli",
@@ -376,31 +380,39 @@ async def run_cycle(
     relearn: bool = False,
     settings: Settings | None = None,
 ) -> CycleReport:
-    """Learn from one transcript and (unless ``dry_run``) save the result.
+    """Learn from one transcript (a file, or the :class:`MessageList` a library call
+    passed) and (unless ``dry_run``) save the result.
 
     Only messages not learned by an earlier cycle are reflected on, unless
-    ``relearn``. A cycle started by hand (``source="cli"``) learns whatever
-    it is given; any other source skips a session too small to teach
-    anything. Never raises for LLM trouble: a failed role yields status
-    ``failed`` and the playbook stays as it was. Store errors (corrupt
-    playbook, lock timeout, disk full) raise ``acecode.store.PlaybookError``
-    for the caller, which says so in one line (the background learner's
-    stderr is learn.log); a refused cycle writes nothing, not even its record.
+    ``relearn`` (a message list is always learned whole). A cycle started by
+    hand (``source`` "cli" or "library") learns whatever it is given; any
+    other source skips a session too small to teach anything. Never raises
+    for LLM trouble: a failed role yields status ``failed`` and the playbook
+    stays as it was. Store errors (corrupt playbook, lock timeout, disk full)
+    raise ``acecode.store.PlaybookError`` for the caller, which says so in one
+    line (the background learner's stderr is learn.log); a refused cycle
+    writes nothing, not even its record.
     """
+    from acecode.agents import detect_agent
     from acecode.store.journal import new_cycle_id
 
     started = time.monotonic()
     settings = settings or load_settings()
     target = resolve_path(playbook_path)
+    session = (
+        transcript
+        if isinstance(transcript, MessageList)
+        else TranscriptFile(Path(transcript), detect_agent(transcript))
+    )
     report = CycleReport(
         cycle_id=new_cycle_id(),
         source=source,
-        transcript=str(transcript),
+        transcript=session.label,
         playbook=str(target),
         started_at=datetime.now().astimezone().isoformat(timespec="seconds"),
         dry_run=dry_run,
     )
-    await _run(report, target, relearn=relearn, settings=settings)
+    await _run(report, session, target, relearn=relearn, settings=settings)
     for warning in report.warnings:
         warn(warning)
     report.duration_s = round(time.monotonic() - started, 3)
@@ -410,32 +422,40 @@ async def run_cycle(
     return report
 
 
-async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Settings) -> None:
+async def _run(
+    report: CycleReport,
+    session: SessionSource,
+    target: Path,
+    *,
+    relearn: bool,
+    settings: Settings,
+) -> None:
     """The body of :func:`run_cycle`; every way out leaves the report's status set."""
-    from acecode.agents import detect_agent
-    from acecode.consolidation.report import journal_meta, write_report
+    from acecode.agents import DEFAULT_AGENT, get_agent
+    from acecode.consolidation.report import journal_meta
     from acecode.pipeline.dedup_step import SemanticTools
     from acecode.pipeline.judge_step import judge_step, stored_conflicts
     from acecode.pipeline.provenance_step import EvidencePool, cycle_provenance
     from acecode.pipeline.session_size import SessionSize
     from acecode.store.lock import playbook_lock
-    from acecode.transcript import MessageWindow, TranscriptStats, iter_messages
+    from acecode.store.reports import write_report
+    from acecode.transcript import TranscriptStats
 
     inactive = _inactive_reason()
     if inactive:
         report.finish(outcomes.SKIPPED, f"acecode is not active here: {inactive}")
         return
     transcript, dry_run = report.transcript, report.dry_run
-    agent = detect_agent(transcript)
+    agent = session.agent or get_agent(DEFAULT_AGENT)
     report.agent = agent.name
     snapshot = load_playbook(target)
     report.entries_before = report.entries_after = entry_count(snapshot)
     state = _ensure_state_dir(target) if not dry_run else paths.state_dir_for(target)
     # The session is streamed, never held: one pass counts it, measures the new part and
     # collects its citations; the reflector's condenser reads that part again from the file.
-    skip = 0 if relearn else learned_count(state, transcript)
+    skip = learned_count(state, transcript) if session.tracked and not relearn else 0
     stats = TranscriptStats()
-    counted = _Counted(iter_messages(transcript, stats, agent))
+    counted = _Counted(session.stream(stats))
     size = SessionSize()
     report.cited_ids = extract_cited_ids(size.observe(islice(counted, skip, None)))
     report.messages = counted.count
@@ -443,14 +463,14 @@ async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Se
     if stats.bad_lines:
         report.warnings.append(f"skipped {stats.bad_lines} unreadable line(s) in {transcript}")
     report.messages_already_learned = min(skip, report.messages)
-    messages = MessageWindow(transcript, report.messages_already_learned, report.messages, agent)
+    messages = session.window(report.messages_already_learned, report.messages)
     if not messages:
         if report.messages:
             report.finish(outcomes.NOTHING_NEW, "no new messages since the last cycle")
         else:
             report.finish(outcomes.SKIPPED, "the transcript has no messages")
         return
-    too_small = size.too_small(settings) if report.source != "cli" else None
+    too_small = size.too_small(settings) if report.source not in BY_HAND_SOURCES else None
     if too_small:
         report.finish(outcomes.SKIPPED, too_small)
         return
@@ -463,7 +483,7 @@ async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Se
     )
     if deltas is None:
         if report.learned and not dry_run:
-            _record_learned(state, report)
+            _record_learned(state, session, report)
         return
     tags, operations = deltas
     operations = await _screen(operations, snapshot, report, settings)
@@ -507,7 +527,7 @@ async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Se
                 report.report_file = str(write_report(target, report.curation))
         except PlaybookError as exc:
             warn(f"could not write the curation report: {exc}")
-    _record_learned(state, report)
+    _record_learned(state, session, report)
 
 
 def _inactive_reason() -> str:
@@ -526,10 +546,10 @@ def _inactive_reason() -> str:
 
 def _choose_provider(report: CycleReport) -> bool:
     """Record which provider the cycle will use and why; False (status failed) when none."""
-    from acecode.llm import ProviderConfigError, explain_provider
+    from acecode.llm import ProviderConfigError, current_choice
 
     try:
-        choice = explain_provider()
+        choice = current_choice()
     except ProviderConfigError as exc:
         first = str(exc).splitlines()[0].removesuffix(" Choose one:").rstrip(".")
         report.finish(outcomes.FAILED, f"{first}; run `acecode doctor` to see how to set one")
@@ -542,8 +562,11 @@ def _choose_provider(report: CycleReport) -> bool:
     return True
 
 
-def _record_learned(state: Path, report: CycleReport) -> None:
-    """Mark the transcript's messages as learned, so later cycles reflect on new ones only."""
+def _record_learned(state: Path, session: SessionSource, report: CycleReport) -> None:
+    """Mark the transcript's messages as learned, so later cycles reflect on new ones only
+    (a message list has no identity to remember it by)."""
+    if not session.tracked:
+        return
     try:
         record_learned(state, report.transcript, report.messages, report.cycle_id)
     except PlaybookError as exc:

@@ -1,7 +1,7 @@
 """A real HTTP server on 127.0.0.1 that speaks the Anthropic Messages API and
 the OpenAI chat-completions API and plays a script of replies and faults.
 
-Shared by tests/llm and tests/roles (their conftest files load it by path).
+Shared by tests/llm and tests/roles (their conftest files re-export its fixtures).
 The real SDK clients talk to it through the base-URL settings, so every test
 crosses the same HTTP boundary production does.
 """
@@ -21,33 +21,10 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 from acecode.llm import retry
+from support.llm_env import LLM_ENV_VARS
 
 ANTHROPIC_PATH = "/v1/messages"
 OPENAI_PATH = "/v1/chat/completions"
-
-# Every variable the LLM layer reads; cleared before each test so the machine's
-# own configuration can never leak in.
-LLM_ENV_VARS = (
-    "ACECODE_PROVIDER",
-    "ACECODE_LLM_TIMEOUT",
-    "AGENTIC_CONTEXT_MODEL",
-    "AGENTIC_CONTEXT_API_KEY",
-    "AGENTIC_CONTEXT_BASE_URL",
-    "ANTHROPIC_MODEL",
-    "ANTHROPIC_DEFAULT_SONNET_MODEL",
-    "ANTHROPIC_AUTH_TOKEN",
-    "ANTHROPIC_API_KEY",
-    "ANTHROPIC_BASE_URL",
-    "ACECODE_OPENAI_MODEL",
-    "ACECODE_OPENAI_API_KEY",
-    "ACECODE_OPENAI_BASE_URL",
-    "OPENAI_MODEL",
-    "OPENAI_API_KEY",
-    "OPENAI_BASE_URL",
-    "ACECODE_CLAUDE_MODEL",
-    "ACECODE_CLAUDE_BIN",
-    "ACECODE_HOOKS_DISABLED",
-)
 
 
 @dataclass
