@@ -125,10 +125,11 @@ def admit(
     lock_timeout: float,
     enforce: bool = True,
 ) -> str:
-    """Check and reserve under the lock; returns the refusal ("" when admitted and
-    reserved at ``at``, the cycle's date in the ledger). ``enforce=False`` (``--ignore-budget``) reserves without checking, so
-    cycles running meanwhile still see this one's spend. Raises
-    :class:`acecode.cost.ledger.LedgerError` when the ledger cannot be used."""
+    """Check and reserve under the lock; returns the refusal, or "" when the cycle was
+    admitted and reserved at ``at`` (its date in the ledger). ``enforce=False``
+    (``--ignore-budget``) reserves without checking, so cycles running meanwhile still
+    see this one's spend. Raises :class:`acecode.cost.ledger.LedgerError` when the
+    ledger cannot be used."""
     with ledger.locked(lock_timeout):
         if enforce:
             why = refusal(view(ledger.records(), limits), estimate)

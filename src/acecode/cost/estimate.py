@@ -159,7 +159,9 @@ def estimate_cycle(
     roles = role_bounds(messages, playbook, cited_ids, conflicts, settings)
     if provider == "claude":
         roles = {
-            name: RoleEstimate(math.ceil(role.input_tokens * CLAUDE_FRAMING_FACTOR), role.output_tokens)
+            name: RoleEstimate(
+                math.ceil(role.input_tokens * CLAUDE_FRAMING_FACTOR), role.output_tokens
+            )
             for name, role in roles.items()
         }
     price = price_for(model)
