@@ -88,7 +88,11 @@ def _prompt(template: str, **fields: str) -> str:
 
 
 def _longest_text_bytes(playbook: dict[str, Any], settings: Settings) -> int:
-    longest = settings.max_rule_chars * 4  # a new text may use 4 bytes per character
+    """The longest text a judged pair can hold: an entry's, or a new text's. A new text
+    reaches the judge only after the quarantine screen, which holds texts over
+    ``max_rule_chars`` and (by default) texts not in English, so it is counted at one
+    byte per character."""
+    longest = settings.max_rule_chars
     for entries in playbook.get("sections", {}).values():
         for entry in entries:
             longest = max(longest, len(str(entry.get("text", "")).encode("utf-8")))
