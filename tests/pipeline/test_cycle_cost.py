@@ -20,7 +20,7 @@ from pipeline_support import curator_says, is_curator, write_transcript
 from acecode import outcomes, paths
 from acecode.config import load_settings
 from acecode.cost.estimate import estimate_cycle
-from acecode.cost.ledger import Ledger
+from acecode.cost.ledger import Ledger, stamp
 from acecode.cost.pricing import price_for
 from acecode.pipeline import run_cycle_sync
 from acecode.pipeline.progress import learned_count
@@ -88,20 +88,44 @@ def test_unknown_model_cost_is_recorded_as_unknown_never_zero(
 def test_over_budget_cycle_is_skipped_without_any_call_and_stays_due(
     priced, project_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("ACECODE_DAILY_BUDGET_USD", "0.01")
+    # Another project spent $0.95 today; the default daily budget is $1.
+    Ledger().append(
+        {
+            "kind": "cycle",
+            "cycle_id": "earlier",
+            "time": stamp(),
+            "project": "/elsewhere",
+            "cost_usd": 0.95,
+            "cost_basis": "estimated",
+            "input_tokens": 1,
+            "output_tokens": 1,
+        }
+    )
     path = transcript(project_dir)
     report = run_cycle_sync(path, source="hook")
     assert report.status == outcomes.SKIPPED
-    assert report.reason.startswith("daily budget (daily_budget_usd = $0.01) would be exceeded")
+    assert report.reason.startswith(
+        "daily budget (daily_budget_usd = $1.00) would be exceeded: $0.95 spent today + up to $"
+    )
+    assert report.reason.endswith("learned later, when the budget allows")
     assert priced.bodies == []
-    assert ledger_records() == []  # nothing reserved, nothing spent
+    assert len(ledger_records()) == 1  # nothing reserved, nothing spent
     state = paths.state_dir()
     assert "daily_budget_usd" in Path(outcomes.log_file(state)).read_text()
     assert learned_count(state, path) == 0
     # When the budget allows, the same session is learned.
-    monkeypatch.setenv("ACECODE_DAILY_BUDGET_USD", "1")
+    monkeypatch.setenv("ACECODE_DAILY_BUDGET_USD", "2")
     assert run_cycle_sync(path, source="hook").status == outcomes.OK
     assert learned_count(state, path) > 0
+
+
+def test_a_cycle_larger_than_the_whole_budget_says_so(
+    priced, project_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ACECODE_DAILY_BUDGET_USD", "0.01")
+    report = run_cycle_sync(transcript(project_dir))
+    assert "more than the whole daily budget (daily_budget_usd = $0.01)" in report.reason
+    assert "raise it or choose a cheaper model" in report.reason
 
 
 def test_token_budget_names_itself(priced, project_dir: Path, monkeypatch) -> None:
@@ -120,12 +144,14 @@ def test_monthly_budget_counts_spend_of_other_projects(
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(other))
     assert run_cycle_sync(transcript(other)).status == outcomes.OK
     spent = ledger_records("cycle")[0]["cost_usd"]
-    # The other project's spend counts against this project's cycle.
+    # The other project's spend counts against this project's cycle: the monthly budget
+    # fits this cycle's worst case (the same transcript, an empty playbook) but not both.
+    worst = ledger_records("cycle")[0]["estimate_usd"]
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project_dir))
-    monkeypatch.setenv("ACECODE_MONTHLY_BUDGET_USD", "0.05")
+    monkeypatch.setenv("ACECODE_MONTHLY_BUDGET_USD", str(worst + spent / 2))
     report = run_cycle_sync(transcript(project_dir))
     assert report.status == outcomes.SKIPPED
-    assert "monthly budget (monthly_budget_usd = $0.05) would be exceeded" in report.reason
+    assert "monthly budget (monthly_budget_usd = $" in report.reason
     assert f"${spent:.4f} spent this month" in report.reason
 
 
@@ -246,7 +272,7 @@ def test_acecode_cost_cli_shows_spend_per_period_and_project(
     ).stdout
     for heading in ("Per day", "Per week", "Per month", "Per project"):
         assert heading in table
-    assert f"${known:.4f}+?" in table
+    assert f"~${known:.4f}+?" in table
     assert "of $1.00" in table and "1 cycle(s) of unknown cost not counted" in table
 
 

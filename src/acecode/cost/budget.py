@@ -93,6 +93,11 @@ def refusal(current: BudgetView, estimate: CycleEstimate) -> str:
                     f"{label} budget reached ({key} = {_usd(limit)}): {_usd(spend.total_usd)} "
                     f"spent {when}; this model's cost is unknown"
                 )
+        elif estimate.usd > limit:
+            return (
+                f"this cycle may cost up to {_usd(estimate.usd)}, more than the whole {label} "
+                f"budget ({key} = {_usd(limit)}): raise it or choose a cheaper model"
+            )
         elif spend.total_usd + estimate.usd > limit:
             return (
                 f"{label} budget ({key} = {_usd(limit)}) would be exceeded: "

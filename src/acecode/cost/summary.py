@@ -47,10 +47,13 @@ class Summary:
         return ESTIMATED if self.estimated_cycles else REPORTED
 
     def cost_text(self) -> str:
-        """The cost with its marker (``~`` estimated, ``+?`` partly unknown)."""
+        """The cost with its markers: ``~`` partly estimated, ``+?`` partly unknown."""
         if not self.cycles:
             return "$0"
-        return format_usd(self.cost_usd, self.basis)
+        if self.cost_usd is None:
+            return "$?"
+        shown = format_usd(self.cost_usd, ESTIMATED if self.estimated_cycles else REPORTED)
+        return f"{shown}+?" if self.unknown_cycles else shown
 
     def as_dict(self) -> dict[str, Any]:
         return {**asdict(self), "tokens": self.tokens, "cost_basis": self.basis}
