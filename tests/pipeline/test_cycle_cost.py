@@ -37,6 +37,15 @@ def ledger_records(kind: str | None = None) -> list[dict]:
     return [r for r in records if kind is None or r["kind"] == kind]
 
 
+def acecode(*args: str, env: dict[str, str], check: bool = False) -> str:
+    """Run ``python -m acecode ARGS`` as a user would; its stdout."""
+    command = [sys.executable, "-m", "acecode", *args]
+    done = subprocess.run(
+        command, capture_output=True, text=True, env=env, timeout=120, check=check
+    )
+    return done.stdout
+
+
 def transcript(project: Path, name: str = "s.jsonl") -> Path:
     return write_transcript(project / name, "why does pytest fail?", "Installed PyYAML.")
 
@@ -245,15 +254,7 @@ def test_acecode_cost_cli_shows_spend_per_period_and_project(
     monkeypatch.setenv("AGENTIC_CONTEXT_MODEL", "scripted-model")  # an unknown price
     run_cycle_sync(transcript(project_dir, "t.jsonl"))
     env = {**os.environ, "COLUMNS": "200"}
-    shown = subprocess.run(
-        [sys.executable, "-m", "acecode", "cost", "--json"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-        check=True,
-    )
-    data = json.loads(shown.stdout)
+    data = json.loads(acecode("cost", "--json", env=env, check=True))
     known = 3 * (100 * 3 + 20 * 15) / 1e6
     (day,) = data["days"].values()
     assert (day["cycles"], day["estimated_cycles"], day["unknown_cycles"]) == (2, 1, 1)
@@ -262,14 +263,7 @@ def test_acecode_cost_cli_shows_spend_per_period_and_project(
     assert list(data["projects"]) == [str(project_dir.resolve())]
     assert data["budget"]["limits"]["daily_usd"] == 1.0
     assert data["budget"]["today"]["unknown_cycles"] == 1
-    table = subprocess.run(
-        [sys.executable, "-m", "acecode", "cost"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-        check=True,
-    ).stdout
+    table = acecode("cost", env=env, check=True)
     for heading in ("Per day", "Per week", "Per month", "Per project"):
         assert heading in table
     assert f"~${known:.4f}+?" in table
@@ -280,23 +274,11 @@ def test_doctor_warns_near_the_budget(priced, project_dir: Path) -> None:
     run_cycle_sync(transcript(project_dir))
     spent = ledger_records("cycle")[0]["cost_usd"]
     env = {**os.environ, "ACECODE_DAILY_BUDGET_USD": str(spent / 0.9), "COLUMNS": "200"}
-    out = subprocess.run(
-        [sys.executable, "-m", "acecode", "doctor"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    ).stdout
+    out = acecode("doctor", env=env)
     assert "cost and budget" in out
     assert "[warning] daily budget 90% used" in out
     env["ACECODE_DAILY_BUDGET_USD"] = str(spent)
-    out = subprocess.run(
-        [sys.executable, "-m", "acecode", "doctor"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    ).stdout
+    out = acecode("doctor", env=env)
     assert "[warning] daily budget reached" in out
 
 
