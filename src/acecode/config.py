@@ -72,6 +72,15 @@ class Settings:
     injection_budget_chars: int = DEFAULT_INJECTION_BUDGET
     # Longest per-prompt top-up of relevant entries that did not fit at session start.
     topup_budget_chars: int = DEFAULT_TOPUP_BUDGET
+    # Most tokens of playbook entries the curator is shown (acecode.playbook.curator_view):
+    # the entries the session cited or the reflector tagged, then the most relevant ones.
+    curator_budget_tokens: int = 4_000
+    # Most tokens of playbook entries the reflector is shown (acecode.pipeline.reflector_view):
+    # the entries the session cited, then the ones most relevant to the session.
+    reflector_budget_tokens: int = 6_000
+    # An entry no learned session cited or tagged in this many sessions is offered to
+    # the curator as a candidate to retire (acecode.playbook.retire); 0 turns it off.
+    retire_after_sessions: int = 20
     # Spending limits of the learning cycles, across all projects (acecode.cost): per
     # local day and calendar month, in USD and in tokens (input + output); 0 = no limit.
     # A cycle whose worst case would cross one is skipped without an LLM call. Read from

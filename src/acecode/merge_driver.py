@@ -153,7 +153,8 @@ def _queue(result: DriverResult, labels: Labels) -> None:
 
 
 def _journal(result: DriverResult, ours: dict[str, Any], labels: Labels) -> None:
-    from acecode.store.history import journal_saved_change
+    from acecode.store.journal import journal_saved_change
+    from acecode.store.provenance import record_provenance
 
     outcome = result.outcome
     meta: dict[str, Any] = {
@@ -175,6 +176,7 @@ def _journal(result: DriverResult, ours: dict[str, Any], labels: Labels) -> None
         },
     }
     result.cycle_id = journal_saved_change(result.playbook, ours, outcome.playbook, meta)
+    record_provenance(result.playbook, ours, outcome.playbook, meta)
 
 
 def run_driver(

@@ -58,6 +58,10 @@ def test_a_contradicting_rule_is_kept_shown_as_a_conflict_and_sent_to_the_curato
         },
     )
     install(claude, project_dir)
+    # A one-request chat is below the default session-size floor; this user learns from all.
+    (claude.home / ".claude" / "acecode.toml").write_text(
+        "learn_min_requests = 0\nlearn_min_tool_calls = 0\n"
+    )
 
     first = claude.run_print(project_dir, "Switch the string literals to double quotes.")
     assert first.returncode == 0, first.stderr

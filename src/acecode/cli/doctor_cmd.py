@@ -45,7 +45,7 @@ def _claude_flags() -> list[str]:
 
 
 def _hooks() -> list[str]:
-    from acecode.install import installations, plugin_enabled
+    from acecode.agents.claude_code.install import installations, plugin_enabled
 
     found = installations()
     lines = [f"{i.scope}: {i.path} ({', '.join(i.events)})" for i in found]
@@ -53,8 +53,10 @@ def _hooks() -> list[str]:
     return lines or ["[problem] not installed: run `acecode install`"]
 
 
-def _playbook(path: Path | None) -> list[str]:
-    from acecode.playbook.health import compute_health
+def _on_playbook(
+    path: Path | None, check: Callable[[Path, dict[str, Any]], list[str]]
+) -> list[str]:
+    """``check(file, playbook)`` on the loaded playbook, or the problem loading it."""
     from acecode.store import PlaybookError, load_playbook, resolve_path
 
     target = resolve_path(path)
@@ -62,6 +64,12 @@ def _playbook(path: Path | None) -> list[str]:
         data = load_playbook(target)
     except PlaybookError as exc:
         return [f"[problem] {exc}"]
+    return check(target, data)
+
+
+def _playbook(target: Path, data: dict[str, Any]) -> list[str]:
+    from acecode.playbook.health import compute_health
+
     health = compute_health(data)
     ratio = health["effectiveness_ratio"]
     return [
@@ -71,6 +79,13 @@ def _playbook(path: Path | None) -> list[str]:
         f"effectiveness: {'n/a' if ratio is None else f'{ratio:.2f}'}, "
         f"untested entries: {health['untested_entries']}",
     ]
+
+
+def _stale(target: Path, data: dict[str, Any]) -> list[str]:
+    """Entries naming files, paths or symbols the project no longer has (a warning)."""
+    from acecode.cli.stale_report import stale_lines, stale_report
+
+    return stale_lines(stale_report(target, data))
 
 
 def _injection(path: Path | None) -> list[str]:
@@ -214,8 +229,9 @@ def doctor(playbook: playbook_option = None) -> None:
         ("LLM provider", _provider),
         ("nested claude runs", _claude_flags),
         ("Claude Code hooks", _hooks),
-        ("playbook", lambda: _playbook(playbook)),
+        ("playbook", lambda: _on_playbook(playbook, _playbook)),
         ("injection", lambda: _injection(playbook)),
+        ("stale rules", lambda: _on_playbook(playbook, _stale)),
         ("prompt templates", _templates),
         ("semantic de-duplication", _embeddings),
         ("last learning cycle", lambda: _last_cycle(playbook)),

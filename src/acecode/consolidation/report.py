@@ -36,7 +36,7 @@ from acecode.playbook.operations import OperationOutcome
 from acecode.playbook.schema import entry_count
 from acecode.playbook.scoring import PRUNE_MIN_HARMFUL
 from acecode.store.atomic import atomic_write_text, remove_stale_temp_files_in
-from acecode.store.history import annotate_removals, count_changes, diff_playbooks
+from acecode.store.diff import annotate_removals, count_changes, diff_playbooks
 
 REPORT_VERSION = 1
 

@@ -105,8 +105,15 @@ def role_bounds(
     cited_ids: Sequence[str],
     conflicts: Sequence[Any],
     settings: Settings,
+    agent: Any = None,
 ) -> dict[str, RoleEstimate]:
-    """Each role's worst case for this cycle (see the module docstring)."""
+    """Each role's worst case for this cycle (see the module docstring).
+
+    The reflector and the curator are shown views cut from the playbook; the whole
+    playbook bounds each, and the curator's lists of possibly stale entries and retire
+    candidates are bounded by it too (a view that depends on the reflection is not known
+    before the first call).
+    """
     from acecode.roles.curator import render_conflicts
     from acecode.roles.judge import MIN_REPLY_TOKENS, TOKENS_PER_PAIR
     from acecode.roles.prompt import render_playbook, render_transcript
@@ -117,7 +124,7 @@ def role_bounds(
     reflector_in = bound_tokens(
         _prompt(
             "reflector.txt",
-            transcript=render_transcript(messages),
+            transcript=render_transcript(messages, agent),
             playbook=view,
             cited_ids=", ".join(cited) if cited else "(none)",
             mode=reflector_mode(cited),
@@ -129,6 +136,8 @@ def role_bounds(
             "curator.txt",
             reflector_output="",
             playbook=view,
+            possibly_stale=view,
+            retire_candidates=view,
             conflicts=render_conflicts(conflicts),
         )
     )
@@ -158,9 +167,10 @@ def estimate_cycle(
     *,
     provider: str | None,
     model: str | None,
+    agent: Any = None,
 ) -> CycleEstimate:
     """The cycle's upper bounds, priced for ``model`` when the price table knows it."""
-    roles = role_bounds(messages, playbook, cited_ids, conflicts, settings)
+    roles = role_bounds(messages, playbook, cited_ids, conflicts, settings, agent)
     if provider == "claude":
         roles = {
             name: RoleEstimate(

@@ -67,6 +67,7 @@ def admit_cycle(
     messages: Any,
     playbook: dict[str, Any],
     conflicts: Sequence[Any],
+    agent: Any = None,
 ) -> bool:
     """Estimate the cycle's worst case, check it against the budgets and reserve it.
 
@@ -86,6 +87,7 @@ def admit_cycle(
         settings,
         provider=report.provider,
         model=report.model,
+        agent=agent,
     )
     meter.estimate = estimate
     report.cost = {"estimate": estimate.as_dict()}

@@ -35,11 +35,12 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from acecode import outcomes, paths
 from acecode.config import Settings, load_settings
 from acecode.diagnostics import diagnose, warn
+from acecode.pipeline.curator_lists import CuratorLists, curator_lists
 from acecode.pipeline.progress import learned_count, record_learned
 from acecode.playbook.citations import extract_cited_ids
 from acecode.playbook.operations import apply_operations_with_outcomes
@@ -54,6 +55,9 @@ from acecode.store import (
     update_playbook,
 )
 
+if TYPE_CHECKING:
+    from acecode.agents.base import Agent
+
 
 @dataclass
 class CycleReport:
@@ -64,6 +68,8 @@ class CycleReport:
     transcript: str
     playbook: str
     started_at: str
+    # The coding agent that wrote the transcript (``claude-code``, ``codex``).
+    agent: str = ""
     status: str = outcomes.OK
     # Why a cycle was skipped or failed, or why it changed nothing; "" for a plain ok.
     reason: str = ""
@@ -71,9 +77,15 @@ class CycleReport:
     messages: int = 0
     messages_already_learned: int = 0
     cited_ids: list[str] = field(default_factory=list)
+    # The IDs the reflector tagged; None when no reflection was made.
+    tagged_ids: list[str] | None = None
     analysis: str = ""
     curator_reasoning: str = ""
     proposed_operations: list[Any] = field(default_factory=list)
+    # What the curator was shown (acecode.playbook.curator_view.CuratorView.summary).
+    curator_view: dict[str, Any] = field(default_factory=dict)
+    # Operations naming an ID the curator was not shown: skipped outcomes, never applied.
+    refused_operations: list[dict[str, Any]] = field(default_factory=list)
     tags_applied: list[dict[str, Any]] = field(default_factory=list)
     tags_skipped: list[dict[str, Any]] = field(default_factory=list)
     held_for_review: list[dict[str, Any]] = field(default_factory=list)
@@ -149,12 +161,15 @@ class CycleReport:
             "finished_at": datetime.now().astimezone().isoformat(timespec="seconds"),
             "source": self.source,
             "transcript": self.transcript,
+            "agent": self.agent,
             "status": self.status,
             "reason": self.reason,
             "provider": self.provider,
             "model": self.model,
             "provider_reason": self.provider_reason,
             "session_size": self.session_size,
+            "cited_ids": self.cited_ids,
+            "tagged_ids": self.tagged_ids,
             "tags_applied": len(self.tags_applied),
             "operations_applied": sum(1 for op in self.operations if op.get("applied")),
             "held_for_review": len(self.held_for_review),
@@ -192,11 +207,20 @@ async def _reflect_and_curate(
     snapshot: dict[str, Any],
     report: CycleReport,
     conflicts: list[Any],
+    lists: CuratorLists,
+    settings: Settings,
+    agent: Agent,
 ) -> tuple[list[Any], list[Any]] | None:
     """The two LLM calls; returns (bullet tags, curator operations), or None when the
     cycle ends here (a role failed, or the reflector found nothing), with the report's
-    status and reason set. The curator also sees the open ``conflicts``."""
+    status and reason set. The reflector sees a bounded view of the playbook
+    (:mod:`acecode.pipeline.reflector_view`); so does the curator, with the short
+    ``lists`` and the open ``conflicts``; an operation naming an ID it was not shown is
+    refused here, before anything (the de-dup ladder included) can act on it."""
     from acecode.llm import usage
+    from acecode.pipeline.reflector_view import reflector_playbook
+    from acecode.playbook.curator_view import build_view, refuse_unseen, tagged_names
+    from acecode.playbook.schema import iter_entries
     from acecode.roles.ask import collect_failures
     from acecode.roles.curator import run_curator
     from acecode.roles.reflector import run_reflector
@@ -204,26 +228,48 @@ async def _reflect_and_curate(
     # LLM output is redacted as it arrives: from here it travels into reports, the
     # history journal, the review queue and diagnostics, and must carry no secret.
     with usage.track() as ledger, collect_failures() as failures:
-        reflection = redact_data(await run_reflector(messages, snapshot, report.cited_ids))
+        shown = reflector_playbook(
+            snapshot,
+            messages,
+            budget_tokens=settings.reflector_budget_tokens,
+            cited_ids=report.cited_ids,
+            pinned=lists.pinned,
+        )
+        reflection = redact_data(await run_reflector(messages, shown, report.cited_ids, agent))
         report.analysis = reflection.get("analysis", "")
         tags = reflection.get("bullet_tags", [])
+        report.tagged_ids = tagged_names(reflection)
+        proposed: list[Any] = []
         operations: list[Any] = []
         if report.analysis or tags:
             tagged, _ = apply_bullet_tags_detailed(snapshot, tags)
-            curation = redact_data(await run_curator(reflection, tagged, conflicts))
+            view = build_view(
+                tagged,
+                reflection,
+                budget_tokens=settings.curator_budget_tokens,
+                cited_ids=report.cited_ids,
+                conflict_names=[name for c in conflicts for name in (c.first_name, c.second_name)],
+                stale=lists.stale,
+                retire=lists.retire,
+                pinned=lists.pinned,
+            )
+            report.curator_view = view.summary()
+            curation = redact_data(await run_curator(reflection, tagged, conflicts, view=view))
             report.curator_reasoning = curation.get("reasoning", "")
-            operations = curation.get("operations", [])
+            proposed = list(curation.get("operations", []))
+            known = {entry["name"] for _, entry in iter_entries(snapshot)}
+            operations, report.refused_operations = refuse_unseen(proposed, view.shown, known)
     # No call at all means no provider was usable; a failed call means the LLM failed.
     report.llm_ok = bool(ledger.calls) and all(call.ok for call in ledger.calls)
     report.tokens = ledger.to_dict()
-    report.proposed_operations = list(operations) if isinstance(operations, list) else []
+    report.proposed_operations = proposed
     if failures:
         report.finish(outcomes.FAILED, "; ".join(failures))
         return None
     if not (report.analysis or tags):
         report.finish(outcomes.NOTHING_NEW, "the reflector found nothing to learn")
         return None
-    return tags, report.proposed_operations
+    return tags, operations
 
 
 async def _screen(
@@ -275,7 +321,7 @@ def _curate(
     current, operations = semantic.apply_ladder(current, operations)
     guarded = guard_operations(current, operations, budget, settings.min_merge_length_ratio)
     current, outcomes = apply_operations_with_outcomes(current, guarded.allowed)
-    report.operations = [outcome.as_dict() for outcome in outcomes]
+    report.operations = [outcome.as_dict() for outcome in outcomes] + report.refused_operations
     deduped = semantic.deduplicate(current, max_removals=budget.remaining)
     if deduped is not None:
         current = deduped.playbook
@@ -303,7 +349,8 @@ def _curate(
         judge=semantic.judge_summary.as_dict() if semantic.judge_summary else None,
         bullet_tags=applied_tags,
         held_for_review=report.held_for_review,
-        warnings=[f"dropped: {item['reason']}" for item in report.dropped_by_review],
+        warnings=[f"dropped: {item['reason']}" for item in report.dropped_by_review]
+        + [f"refused {item['type']}: {item['reason']}" for item in report.refused_operations],
         tokens=report.tokens,
         shrink_ratio=settings.shrink_warning_ratio,
     )
@@ -360,7 +407,7 @@ async def run_cycle(
     LLM call; what a cycle spends goes to the user's cost ledger.
     """
     from acecode.cost.gate import metered
-    from acecode.store.history import new_cycle_id
+    from acecode.store.journal import new_cycle_id
 
     started = time.monotonic()
     settings = settings or load_settings()
@@ -386,10 +433,12 @@ async def run_cycle(
 
 async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Settings) -> None:
     """The body of :func:`run_cycle`; every way out leaves the report's status set."""
+    from acecode.agents import detect_agent
     from acecode.consolidation.report import journal_meta, write_report
     from acecode.cost.gate import admit_cycle
     from acecode.pipeline.dedup_step import SemanticTools
     from acecode.pipeline.judge_step import judge_step, stored_conflicts
+    from acecode.pipeline.provenance_step import EvidencePool, cycle_provenance
     from acecode.pipeline.session_size import SessionSize
     from acecode.store.lock import playbook_lock
     from acecode.transcript import MessageWindow, TranscriptStats, iter_messages
@@ -399,6 +448,8 @@ async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Se
         report.finish(outcomes.SKIPPED, f"acecode is not active here: {inactive}")
         return
     transcript, dry_run = report.transcript, report.dry_run
+    agent = detect_agent(transcript)
+    report.agent = agent.name
     snapshot = load_playbook(target)
     report.entries_before = report.entries_after = entry_count(snapshot)
     state = _ensure_state_dir(target) if not dry_run else paths.state_dir_for(target)
@@ -406,7 +457,7 @@ async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Se
     # collects its citations; the reflector's condenser reads that part again from the file.
     skip = 0 if relearn else learned_count(state, transcript)
     stats = TranscriptStats()
-    counted = _Counted(iter_messages(transcript, stats))
+    counted = _Counted(iter_messages(transcript, stats, agent))
     size = SessionSize()
     report.cited_ids = extract_cited_ids(size.observe(islice(counted, skip, None)))
     report.messages = counted.count
@@ -414,7 +465,7 @@ async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Se
     if stats.bad_lines:
         report.warnings.append(f"skipped {stats.bad_lines} unreadable line(s) in {transcript}")
     report.messages_already_learned = min(skip, report.messages)
-    messages = MessageWindow(transcript, report.messages_already_learned, report.messages)
+    messages = MessageWindow(transcript, report.messages_already_learned, report.messages, agent)
     if not messages:
         if report.messages:
             report.finish(outcomes.NOTHING_NEW, "no new messages since the last cycle")
@@ -428,9 +479,12 @@ async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Se
     if not _choose_provider(report):
         return
     conflicts = stored_conflicts(target, snapshot)
-    if not admit_cycle(report, messages, snapshot, conflicts):
+    if not admit_cycle(report, messages, snapshot, conflicts, agent):
         return
-    deltas = await _reflect_and_curate(messages, snapshot, report, conflicts)
+    lists = curator_lists(target, snapshot, settings)
+    deltas = await _reflect_and_curate(
+        messages, snapshot, report, conflicts, lists, settings, agent
+    )
     if deltas is None:
         if report.learned and not dry_run:
             _record_learned(state, report)
@@ -446,11 +500,13 @@ async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Se
         report.entries_after = entry_count(result)
         changed = result["sections"] != snapshot["sections"] or bool(report.held_for_review)
     else:
+        evidence = EvidencePool.collect(messages)  # the session read again, outside the lock
         with update_playbook(target, lock_timeout=settings.lock_timeout) as txn:
             report.entries_before = entry_count(txn.playbook)
             txn.playbook = _curate(txn.playbook, tags, operations, report, settings, semantic)
             report.entries_after = entry_count(txn.playbook)
             txn.meta.update(journal_meta(report.curation))
+            txn.meta["provenance"] = cycle_provenance(report, evidence)
         report.saved = txn.saved
         changed = report.saved or bool(report.held_for_review)
     if changed:
@@ -463,6 +519,7 @@ async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Se
         report.curation.update(
             status=report.status,
             reason=report.reason,
+            curator_view=report.curator_view,
             provider={
                 "name": report.provider,
                 "model": report.model,
