@@ -63,3 +63,11 @@ def state_dir_for(playbook_file: Path) -> Path:
 def user_claude_dir() -> Path:
     """The user's ``~/.claude`` folder (settings, prompt overrides, sessions)."""
     return Path.home() / ".claude"
+
+
+def user_state_dir() -> Path:
+    """acecode's state across projects (the cost ledger): the platform's user state
+    folder, ``~/.local/state/acecode`` on Linux (``$XDG_STATE_HOME`` when set)."""
+    import platformdirs  # lazy: the hooks import this module
+
+    return Path(platformdirs.user_state_dir("acecode", appauthor=False))

@@ -36,6 +36,8 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
     usage: tuple[int, int] | None = (120, 30)
+    # More usage fields as the provider sends them (cache counts, OpenRouter's cost).
+    usage_extra: dict[str, Any] = field(default_factory=dict)
 
 
 class ScriptedLLMServer:
@@ -104,9 +106,14 @@ class ScriptedLLMServer:
             "content": [{"type": "text", "text": reply.text}] if reply.text else [],
             "stop_reason": "end_turn",
             "stop_sequence": None,
-            "usage": {"input_tokens": reply.usage[0], "output_tokens": reply.usage[1]}
-            if reply.usage
-            else {"input_tokens": 0, "output_tokens": 0},
+            "usage": {
+                **(
+                    {"input_tokens": reply.usage[0], "output_tokens": reply.usage[1]}
+                    if reply.usage
+                    else {"input_tokens": 0, "output_tokens": 0}
+                ),
+                **reply.usage_extra,
+            },
         }
         return _json(body, 200, reply.headers)
 
@@ -135,6 +142,7 @@ class ScriptedLLMServer:
                 "prompt_tokens": reply.usage[0],
                 "completion_tokens": reply.usage[1],
                 "total_tokens": sum(reply.usage),
+                **reply.usage_extra,
             }
         return _json(body, 200, reply.headers)
 

@@ -17,6 +17,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "acecode.cli.install_cmd",
     "acecode.cli.condense_cmd",
     "acecode.cli.doctor_cmd",
+    "acecode.cli.cost_cmd",
     "acecode.cli.review_cmd",
     "acecode.cli.control_cmds",
     "acecode.cli.pin_cmds",

@@ -30,12 +30,20 @@ class LLMRequest:
 
 @dataclass(frozen=True)
 class Completion:
-    """A provider's answer; token counts are None when the provider did not report them."""
+    """A provider's answer; token counts are None when the provider did not report them.
+
+    ``input_tokens`` counts every input token, cached or not; ``cache_read_tokens``
+    and ``cache_write_tokens`` are the parts of it read from or written to a prompt
+    cache, which providers bill at other prices (:mod:`acecode.cost.pricing`).
+    ``cost_usd`` is set only when the provider itself reported the cost.
+    """
 
     text: str
     input_tokens: int | None = None
     output_tokens: int | None = None
     cost_usd: float | None = None
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
 
 
 class ProviderError(AcecodeError):

@@ -166,11 +166,14 @@ def parse_output(returncode: int | None, stdout: bytes, stderr: bytes) -> Comple
     counted = [value for value in input_parts if isinstance(value, int)]
     output_tokens = usage.get("output_tokens")
     cost = payload.get("total_cost_usd")
+    cache_write, cache_read = (value if isinstance(value, int) else 0 for value in input_parts[1:])
     return Completion(
         text=str(payload.get("result") or ""),
         input_tokens=sum(counted) if counted else None,
         output_tokens=output_tokens if isinstance(output_tokens, int) else None,
         cost_usd=float(cost) if isinstance(cost, int | float) else None,
+        cache_read_tokens=cache_read,
+        cache_write_tokens=cache_write,
     )
 
 

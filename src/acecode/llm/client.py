@@ -127,6 +127,8 @@ async def complete(
             attempts=result.attempts,
             ok=True,
             cost_usd=completion.cost_usd,
+            cache_read_tokens=completion.cache_read_tokens,
+            cache_write_tokens=completion.cache_write_tokens,
         )
     )
     return completion

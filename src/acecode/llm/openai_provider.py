@@ -45,8 +45,16 @@ class OpenAIProvider(HTTPProvider):
         choices = response.choices or []
         text = (choices[0].message.content or "") if choices else ""
         usage = response.usage
+        if usage is None:
+            return Completion(text=text)
+        details = getattr(usage, "prompt_tokens_details", None)
+        cached = getattr(details, "cached_tokens", None) if details is not None else None
+        # OpenRouter adds the charge in USD (credits) as ``usage.cost``; OpenAI itself does not.
+        cost = (getattr(usage, "model_extra", None) or {}).get("cost")
         return Completion(
             text=text,
-            input_tokens=getattr(usage, "prompt_tokens", None) if usage else None,
-            output_tokens=getattr(usage, "completion_tokens", None) if usage else None,
+            input_tokens=getattr(usage, "prompt_tokens", None),
+            output_tokens=getattr(usage, "completion_tokens", None),
+            cost_usd=float(cost) if isinstance(cost, int | float) else None,
+            cache_read_tokens=cached if isinstance(cached, int) else 0,
         )

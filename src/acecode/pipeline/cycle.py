@@ -101,6 +101,9 @@ class CycleReport:
     saved: bool = False
     llm_ok: bool = True
     tokens: dict[str, Any] = field(default_factory=dict)
+    # This cycle's cost (acecode.cost.gate): the estimate it was admitted with, then the
+    # USD it spent and how that is known (reported, estimated, unknown), per role.
+    cost: dict[str, Any] = field(default_factory=dict)
     # The provider the cycle chose, its model and why it was chosen (None before the choice).
     provider: str | None = None
     model: str | None = None
@@ -142,8 +145,17 @@ class CycleReport:
             f"{len(self.tags_applied)} tags, {applied} operations applied, {skipped} skipped, "
             f"{len(self.held_for_review)} held for review, {len(self.pruned)} pruned, "
             f"entries {self.entries_before} -> {self.entries_after}, "
-            f"{self.tokens.get('total_tokens', 0)} tokens, {self.duration_s:.1f} s"
+            f"{self.tokens.get('total_tokens', 0)} tokens{self._cost_text()}, "
+            f"{self.duration_s:.1f} s"
         )
+
+    def _cost_text(self) -> str:
+        """``, ~$0.0123`` (see :func:`acecode.cost.pricing.format_usd`); "" without calls."""
+        from acecode.cost.pricing import format_usd
+
+        if "basis" not in self.cost:
+            return ""
+        return f", {format_usd(self.cost.get('usd'), self.cost['basis'])}"
 
     def outcome(self) -> dict[str, Any]:
         """The record kept in ``cycles.jsonl`` (see :mod:`acecode.outcomes`)."""
@@ -169,6 +181,8 @@ class CycleReport:
             "entries_after": self.entries_after,
             "report_file": self.report_file,
             "duration_s": self.duration_s,
+            "cost_usd": self.cost.get("usd"),
+            "cost_basis": self.cost.get("basis"),
         }
 
 
@@ -379,6 +393,7 @@ async def run_cycle(
     dry_run: bool = False,
     relearn: bool = False,
     settings: Settings | None = None,
+    ignore_budget: bool = False,
 ) -> CycleReport:
     """Learn from one transcript (a file, or the :class:`MessageList` a library call
     passed) and (unless ``dry_run``) save the result.
@@ -392,8 +407,13 @@ async def run_cycle(
     raise ``acecode.store.PlaybookError`` for the caller, which says so in one
     line (the background learner's stderr is learn.log); a refused cycle
     writes nothing, not even its record.
+
+    Every cycle is bound by the user's budgets (:mod:`acecode.cost`) unless
+    ``ignore_budget``: one whose worst case would cross one is skipped before any
+    LLM call; what a cycle spends goes to the user's cost ledger.
     """
     from acecode.agents import detect_agent
+    from acecode.cost.gate import metered
     from acecode.store.journal import new_cycle_id
 
     started = time.monotonic()
@@ -412,7 +432,8 @@ async def run_cycle(
         started_at=datetime.now().astimezone().isoformat(timespec="seconds"),
         dry_run=dry_run,
     )
-    await _run(report, session, target, relearn=relearn, settings=settings)
+    with metered(report, settings, enforce=not ignore_budget):
+        await _run(report, session, target, relearn=relearn, settings=settings)
     for warning in report.warnings:
         warn(warning)
     report.duration_s = round(time.monotonic() - started, 3)
@@ -433,6 +454,7 @@ async def _run(
     """The body of :func:`run_cycle`; every way out leaves the report's status set."""
     from acecode.agents import DEFAULT_AGENT, get_agent
     from acecode.consolidation.report import journal_meta
+    from acecode.cost.gate import admit_cycle
     from acecode.pipeline.dedup_step import SemanticTools
     from acecode.pipeline.judge_step import judge_step, stored_conflicts
     from acecode.pipeline.provenance_step import EvidencePool, cycle_provenance
@@ -477,6 +499,8 @@ async def _run(
     if not _choose_provider(report):
         return
     conflicts = stored_conflicts(target, snapshot)
+    if not admit_cycle(report, messages, snapshot, conflicts, agent):
+        return
     lists = curator_lists(target, snapshot, settings)
     deltas = await _reflect_and_curate(
         messages, snapshot, report, conflicts, lists, settings, agent
