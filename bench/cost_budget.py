@@ -43,19 +43,18 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "pipeline"))
+sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from pipeline_support import (  # noqa: E402
-    LLM_ENV_VARS,
+from _scripted_anthropic import ScriptedAnthropic  # noqa: E402
+from support.llm_env import LLM_ENV_VARS  # noqa: E402
+from support.pipeline import (  # noqa: E402
     all_safe,
     is_curator,
     is_judge,
     is_safety_review,
     judge_reply,
 )
-
-from _scripted_anthropic import ScriptedAnthropic  # noqa: E402
 
 WORDS = (
     "pytest fails because the fixture reads the config from the wrong folder and the import "
