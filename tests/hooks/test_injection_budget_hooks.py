@@ -21,7 +21,13 @@ from acecode.hooks import rendered
 from acecode.playbook.budget import DEFAULT_INJECTION_BUDGET, context_length
 from support.playbooks import entry
 
-NEEDLE = "When the websocket gateway drops heartbeats, restart the reconnect supervisor first."
+# At least as long as every other entry, so the budget's greedy fill (which takes a
+# lower-ranked entry when a better one no longer fits) cannot slip it in by its size:
+# the space left depends on the project path's length in the left-out line.
+NEEDLE = (
+    "When the websocket gateway drops heartbeats, restart the reconnect supervisor first, "
+    "then check the gateway logs for the heartbeat interval."
+)
 NEEDLE_PROMPT = "The websocket gateway keeps dropping heartbeats, what about the reconnect?"
 _SHOWN = re.compile(r"^\[([a-z]+-\d+)\]", re.MULTILINE)
 
