@@ -20,6 +20,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "acecode.cli.review_cmd",
     "acecode.cli.control_cmds",
     "acecode.cli.pin_cmds",
+    "acecode.cli.layer_cmds",
     "acecode.cli.merge_cmd",
     "acecode.cli.hook_cmd",
 )

@@ -9,7 +9,14 @@ from typing import Annotated
 
 import typer
 
-from acecode.cli.common import console, err_console, fail, playbook_option
+from acecode.cli.common import (
+    console,
+    err_console,
+    fail,
+    layer_path,
+    playbook_option,
+    user_option,
+)
 
 
 class ShowFormat(StrEnum):
@@ -22,7 +29,11 @@ def show(
     playbook: playbook_option = None,
     output_format: Annotated[
         ShowFormat,
-        typer.Option("--format", "-f", help="table, md (every entry, as injected) or json."),
+        typer.Option(
+            "--format",
+            "-f",
+            help="table, md (every entry, as injected) or json (one layer's file as saved).",
+        ),
     ] = ShowFormat.table,
     injected: Annotated[
         bool,
@@ -31,39 +42,51 @@ def show(
             help="Print exactly what the SessionStart hook injects now (the budgeted text).",
         ),
     ] = False,
+    user: user_option = False,
 ) -> None:
-    """Show the playbook's entries by section."""
+    """Show the playbook's entries by section, with the layer each is in.
+
+    Both layers by default (the project's and the user's); ``--user`` shows
+    the user layer alone. JSON is one layer's file: the project's, or the
+    user's with ``--user``.
+    """
     from rich.table import Table
 
+    from acecode.layers import combine, is_user_layer, layer_of, user_playbook_file
     from acecode.playbook.formatting import format_key_points
-    from acecode.playbook.schema import SECTION_NAMES
-    from acecode.store import PlaybookError, load_playbook, resolve_path, serialize_playbook
+    from acecode.playbook.schema import iter_entries
+    from acecode.store import PlaybookError, load_playbook, serialize_playbook
 
     if injected:
         _show_injected(playbook)
         return
+    path = layer_path(playbook, user=user)
+    user_file = Path(user_playbook_file())
+    with_user = not is_user_layer(path) and output_format is not ShowFormat.json
     try:
-        data = load_playbook(playbook)
+        data = load_playbook(path)
+        shown = combine(data, load_playbook(user_file) if with_user else None)
     except PlaybookError as exc:
         fail(str(exc))
     if output_format is ShowFormat.json:
         print(serialize_playbook(data), end="")
         return
     if output_format is ShowFormat.md:
-        print(format_key_points(data) or "(empty playbook)")
+        print(format_key_points(shown) or "(empty playbook)")
         return
-    table = Table(title=str(resolve_path(playbook)), show_lines=False)
-    for column in ("section", "id", "helpful", "harmful", "text"):
+    title = f"{path} + {user_file}" if with_user and user_file.exists() else str(path)
+    table = Table(title=title, show_lines=False)
+    for column in ("layer", "section", "id", "helpful", "harmful", "text"):
         table.add_column(column, overflow="fold")
-    for section in SECTION_NAMES:
-        for entry in data["sections"][section]:
-            table.add_row(
-                section,
-                entry["name"],
-                str(entry["helpful"]),
-                str(entry["harmful"]),
-                entry["text"],
-            )
+    for section, entry in iter_entries(shown):
+        table.add_row(
+            layer_of(entry["name"]),
+            section,
+            entry["name"],
+            str(entry["helpful"]),
+            str(entry["harmful"]),
+            entry["text"],
+        )
     if table.row_count == 0:
         console.print("(empty playbook)")
         return

@@ -272,7 +272,7 @@ async def _screen(
         dry_run=report.dry_run,
     )
     report.held_for_review = [item.as_dict() for item in triage.queued]
-    report.dropped_by_review = [{"operation": op, "reason": why} for op, why in triage.dropped]
+    report.dropped_by_review += [{"operation": op, "reason": why} for op, why in triage.dropped]
     return triage.allowed
 
 
