@@ -197,7 +197,7 @@ def test_a_dry_run_writes_nothing_in_either_layer(routed_llm, layers, tmp_path):
 
 
 def test_acecode_off_in_the_project_stops_the_user_layer_too(routed_llm, layers, tmp_path):
-    project, user = layers
+    _project, user = layers
     before = user.read_bytes()
     llm = routed_llm(
         _route(
