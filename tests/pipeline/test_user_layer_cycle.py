@@ -248,3 +248,29 @@ def test_when_the_target_is_the_user_layer_there_is_one_layer(routed_llm, home_d
     assert set(_names(user)) == {"u-pref-001", "u-ctx-001"}
     assert report.user_layer is None
     assert [c.counts["added"] for c in list_cycles(user)] == [2]
+
+
+def test_learn_dry_run_prints_the_user_layers_changes_under_their_own_heading(
+    routed_llm, layers, tmp_path
+):
+    _project, user = layers
+    routed_llm(
+        _route(
+            {"analysis": "x", "bullet_tags": []},
+            {"type": "ADD", "text": PREFERENCE, "section": "USER PREFERENCES", "scope": "user"},
+            {"type": "ADD", "text": PROJECT_RULE, "section": "PROJECT CONTEXT"},
+        )
+    )
+    transcript = write_transcript(tmp_path / "s.jsonl", "x", "y")
+
+    shown = subprocess.run(
+        [sys.executable, "-m", "acecode", "learn", str(transcript), "--dry-run"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout
+
+    project_line = f"ADD     ctx-001: {PROJECT_RULE}"
+    user_line = f"ADD     u-pref-002: {PREFERENCE}"
+    assert project_line in shown and user_line in shown
+    assert shown.index(project_line) < shown.index(f"user layer ({user}):") < shown.index(user_line)

@@ -94,8 +94,8 @@ class CycleReport:
     curation: dict[str, Any] | None = None
     report_file: str | None = None
     duration_s: float = 0.0
-    # What the cycle did in the user layer (its own report, without the curation body);
-    # None when no delta went there (see acecode.layers).
+    # What the cycle did in the user layer (its own report, ``as_dict``); None when no
+    # delta went there (see acecode.layers).
     user_layer: dict[str, Any] | None = None
 
     @property
@@ -118,14 +118,15 @@ class CycleReport:
 
     def attach_user_layer(self, layer: CycleReport) -> None:
         """Fold the user layer's report into this (the project's) one: its tokens and
-        warnings join the cycle's, the rest is kept under ``user_layer``."""
+        warnings join the cycle's, the rest (its curation report included) is kept
+        under ``user_layer``."""
         from acecode.llm import usage
 
         ledger = usage.UsageLedger.from_dict(self.tokens)
         ledger.calls.extend(usage.UsageLedger.from_dict(layer.tokens).calls)
         self.tokens = ledger.to_dict()
         self.warnings += [f"user layer: {warning}" for warning in layer.warnings]
-        self.user_layer = {k: v for k, v in layer.as_dict().items() if k != "curation"}
+        self.user_layer = layer.as_dict()
 
     def summary(self) -> str:
         """One line for logs and the CLI: the status, then the reason or the counts."""
