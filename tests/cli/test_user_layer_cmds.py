@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from test_cli_commands import run as run_acecode
 
 from acecode.layers import user_playbook_file
 from acecode.playbook.schema import iter_entries
@@ -20,16 +20,8 @@ USER_RULE = {"name": "u-pref-001", "text": "Reply tersely.", "helpful": 2, "harm
 
 
 def run(*args: str, check_exit: int | None = 0) -> subprocess.CompletedProcess:
-    result = subprocess.run(
-        [sys.executable, "-m", "acecode", *args],
-        env={**os.environ, "COLUMNS": "200"},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    if check_exit is not None:
-        assert result.returncode == check_exit, result.stderr
-    return result
+    """``python -m acecode ARGS`` in the test's isolated project and home."""
+    return run_acecode(*args, env={**os.environ, "COLUMNS": "200"}, check_exit=check_exit)
 
 
 def names(path: Path) -> dict[str, dict]:

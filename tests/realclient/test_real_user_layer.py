@@ -11,28 +11,15 @@ request that carries the preference, injected by B's SessionStart hook.
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 from claude_driver import ClaudeHome
 from messages_server import MessagesServer, Reply
 from scripted import Script, acecode_role, bash, is_agent_turn
-from test_real_learning import MISSING_DIR, MISSING_MODULE, install
+from test_real_learning import MISSING_DIR, MISSING_MODULE, install, wait_for_rule
 
 PREFERENCE = "Answer in short paragraphs without headings unless asked for a report."
 PROJECT_RULE = "Check that a folder exists with test -d before listing it."
-
-
-def wait_for_text(path: Path, text: str, log: Path, timeout: float = 120) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if path.exists() and text in path.read_text():
-            return
-        time.sleep(0.25)
-    raise AssertionError(
-        f"{text!r} never reached {path}; learn.log:\n"
-        + (log.read_text() if log.exists() else "(none)")
-    )
 
 
 def test_a_preference_learned_in_project_a_reaches_a_session_in_project_b(
@@ -67,9 +54,8 @@ def test_a_preference_learned_in_project_a_reaches_a_session_in_project_b(
     first = claude.run_print(project_a, "List the reports folder and import the module.")
     assert first.returncode == 0, first.stderr
     user_layer = home_dir / ".claude" / "acecode-user" / "playbook.json"
-    log = project_a / ".claude" / "acecode" / "logs" / "learn.log"
-    wait_for_text(user_layer, PREFERENCE, log)
-    wait_for_text(project_a / ".claude" / "playbook.json", PROJECT_RULE, log)
+    wait_for_rule(project_a, PREFERENCE, playbook=user_layer)
+    wait_for_rule(project_a, PROJECT_RULE)
 
     learned_by = {acecode_role(r) for r in server.requests} - {None}
     assert {"reflector", "curator"} <= learned_by
