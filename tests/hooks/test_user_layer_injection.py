@@ -94,3 +94,20 @@ def test_acecode_off_in_the_project_stops_the_user_layer_there(project_dir: Path
     run = run_hook("session-start", _start())
 
     assert "u-pref-001" not in run.stdout
+
+
+def test_a_left_out_user_entry_comes_with_the_prompt_it_is_relevant_to(project_dir: Path):
+    topics = ("migrations", "fixtures", "docker", "pagination", "retries", "logging", "flags")
+    patterns = [
+        entry(f"pat-{i:03d}", f"Pattern {i}: review the {topics[i % 7]} of module {i}.", 3)
+        for i in range(1, 200)
+    ]
+    write_playbook(project_dir, {"PATTERNS & APPROACHES": patterns})
+    needle = "Write changelog entries in the imperative mood, like a commit subject."
+    _write_user_layer({"PATTERNS & APPROACHES": [entry("u-pat-001", needle, 0)]})
+    assert "[u-pat-001]" not in run_hook("session-start", _start()).context()
+
+    prompt = {"session_id": "s1", "hook_event_name": "UserPromptSubmit"}
+    topped = run_hook("user-prompt-submit", {**prompt, "prompt": "update the changelog entries"})
+
+    assert f"[u-pat-001] helpful=0 harmful=0 :: {needle}" in topped.context()
