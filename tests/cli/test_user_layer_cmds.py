@@ -116,3 +116,14 @@ def test_pin_and_unpin_find_a_user_entry_by_its_name(layers):
     ]
     assert not (project.parent / "acecode" / "pins.json").exists()
     assert "unpinned u-pref-001 (0 pinned)" in run("unpin", "u-pref-001").stdout
+
+
+def test_doctor_checks_the_user_layer_and_names_a_broken_one(layers):
+    _project, user = layers
+    report = run("doctor", check_exit=None).stdout
+    assert f"user layer\n  {user}: 1 entries" in report
+
+    user.write_text("{not json", encoding="utf-8")
+
+    broken = run("doctor", check_exit=1).stdout
+    assert f"user layer\n  [problem] {user}" in broken.replace("\n   ", " ")

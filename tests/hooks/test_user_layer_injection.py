@@ -111,3 +111,17 @@ def test_a_left_out_user_entry_comes_with_the_prompt_it_is_relevant_to(project_d
     topped = run_hook("user-prompt-submit", {**prompt, "prompt": "update the changelog entries"})
 
     assert f"[u-pat-001] helpful=0 harmful=0 :: {needle}" in topped.context()
+
+
+def test_a_broken_user_layer_is_named_and_the_project_is_still_injected(project_dir: Path):
+    write_playbook(project_dir, {"PROJECT CONTEXT": [entry("ctx-001", "Tests live in t/.", 1)]})
+    user = Path(user_playbook_file())
+    user.parent.mkdir(parents=True)
+    user.write_text("{not json", encoding="utf-8")
+
+    run = run_hook("session-start", _start())
+
+    assert run.returncode == 0 and "[ctx-001]" in run.context()
+    assert str(user) in run.stderr and "the user layer was not injected" in run.stderr
+    assert len(run.stderr.splitlines()) == 1
+    assert user.read_text() == "{not json"

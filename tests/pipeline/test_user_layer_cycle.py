@@ -274,3 +274,24 @@ def test_learn_dry_run_prints_the_user_layers_changes_under_their_own_heading(
     user_line = f"ADD     u-pref-002: {PREFERENCE}"
     assert project_line in shown and user_line in shown
     assert shown.index(project_line) < shown.index(f"user layer ({user}):") < shown.index(user_line)
+
+
+def test_a_broken_user_layer_is_named_left_as_it_is_and_the_project_still_learns(
+    routed_llm, layers, tmp_path
+):
+    project, user = layers
+    user.write_text("{not json", encoding="utf-8")
+    routed_llm(
+        _route(
+            {"analysis": "x", "bullet_tags": []},
+            {"type": "ADD", "text": PREFERENCE, "section": "USER PREFERENCES", "scope": "user"},
+            {"type": "ADD", "text": PROJECT_RULE, "section": "PROJECT CONTEXT"},
+        )
+    )
+    report = run_cycle_sync(write_transcript(tmp_path / "s.jsonl", "x", "y"))
+
+    assert report.status == "ok" and set(_names(project)) == {"pat-001", "ctx-001"}
+    assert user.read_text() == "{not json"
+    assert any(str(user) in w and "left out of this cycle" in w for w in report.warnings)
+    dropped = [item["reason"] for item in report.dropped_by_review]
+    assert dropped == ["the user layer could not be read"]

@@ -71,6 +71,16 @@ def _playbook(path: Path | None) -> list[str]:
     ]
 
 
+def _user_layer() -> list[str]:
+    """The user layer (``acecode.layers``), checked like the project's playbook."""
+    from acecode.layers import user_playbook_file
+
+    path = Path(user_playbook_file())
+    if not path.exists():
+        return [f"none yet ({path}); rules the curator scopes to you will go there"]
+    return _playbook(path)
+
+
 def _injection(path: Path | None) -> list[str]:
     """How many entries reach the model at session start, and what is left out."""
     from acecode.cli.injection_report import describe, injection_state
@@ -182,6 +192,7 @@ def doctor(playbook: playbook_option = None) -> None:
         ("nested claude runs", _claude_flags),
         ("Claude Code hooks", _hooks),
         ("playbook", lambda: _playbook(playbook)),
+        ("user layer", _user_layer),
         ("injection", lambda: _injection(playbook)),
         ("prompt templates", _templates),
         ("semantic de-duplication", _embeddings),

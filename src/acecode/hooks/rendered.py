@@ -185,10 +185,26 @@ def _both_layers(path: str) -> tuple[dict[str, Any], list[str], str]:
     if is_user_layer(path):
         return read_playbook(path), _pins(path), path
     playbook = read_playbook(path) if os.path.exists(path) else None
-    if not os.path.exists(user):
+    mine = _user_layer(user) if os.path.exists(user) else None
+    if mine is None:
         return combine(playbook, None), _pins(path), path
     where = f"{path} and {user}" if playbook is not None else user
-    return combine(playbook, read_playbook(user)), [*_pins(path), *_pins(user)], where
+    return combine(playbook, mine), [*_pins(path), *_pins(user)], where
+
+
+def _user_layer(user: str) -> dict[str, Any] | None:
+    """The user layer, or None with one stderr line when it cannot be read: a broken
+    user layer must not keep every project's own playbook from being injected."""
+    from acecode.store.errors import PlaybookError
+    from acecode.store.reading import read_playbook
+
+    try:
+        return read_playbook(user)
+    except PlaybookError as exc:
+        from acecode.diagnostics import warn
+
+        warn(f"{exc}; the user layer was not injected")
+        return None
 
 
 def _render(

@@ -417,7 +417,7 @@ async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Se
         return
     transcript, dry_run = report.transcript, report.dry_run
     snapshot = load_playbook(target)
-    user = _user_layer(target)
+    user = _user_layer(target, report)
     report.entries_before = report.entries_after = entry_count(snapshot)
     state = _ensure_state_dir(target) if not dry_run else paths.state_dir_for(target)
     # The session is streamed, never held: one pass counts it, measures the new part and
@@ -482,14 +482,19 @@ class _LayerWork:
     operations: list[Any]
 
 
-def _user_layer(target: Path) -> tuple[Path | None, dict[str, Any] | None]:
-    """The user layer's file and snapshot, or ``(None, None)`` when ``target`` is that layer."""
+def _user_layer(target: Path, report: CycleReport) -> tuple[Path | None, dict[str, Any] | None]:
+    """The user layer's file and snapshot; ``(None, None)`` when ``target`` is that layer,
+    ``(file, None)`` with a warning when it cannot be read: the project still learns."""
     from acecode.layers import is_user_layer, user_playbook_file
 
     if is_user_layer(target):
         return None, None
     user = Path(user_playbook_file())
-    return user, load_playbook(user)
+    try:
+        return user, load_playbook(user)
+    except PlaybookError as exc:
+        report.warnings.append(f"{exc}; the user layer is left out of this cycle")
+        return user, None
 
 
 def _plan_layers(
@@ -506,12 +511,15 @@ def _plan_layers(
     from acecode.layers import route_operations, route_tags
 
     user_target, user_snapshot = user
-    if user_target is None or user_snapshot is None:
+    if user_target is None:
         return [_LayerWork(report, target, snapshot, tags, operations)]
     routed_tags, routed_ops = route_tags(tags), route_operations(operations)
-    report.dropped_by_review += [{"operation": op, "reason": why} for op, why in routed_ops.refused]
+    refused = routed_ops.refused
+    if user_snapshot is None:
+        refused += [(op, "the user layer could not be read") for op in routed_ops.user]
+    report.dropped_by_review += [{"operation": op, "reason": why} for op, why in refused]
     plan = [_LayerWork(report, target, snapshot, routed_tags.project, routed_ops.project)]
-    if routed_tags.user or routed_ops.user:
+    if user_snapshot is not None and (routed_tags.user or routed_ops.user):
         child = CycleReport(
             cycle_id=report.cycle_id,
             source=report.source,
