@@ -562,8 +562,7 @@ async def _apply_layer(layer: _LayerWork, settings: Settings) -> bool:
         report.entries_after = entry_count(result)
         changed = result["sections"] != snapshot["sections"] or bool(report.held_for_review)
     else:
-        if target != Path(report.playbook):
-            _ensure_state_dir(target)
+        _ensure_state_dir(target)
         with update_playbook(target, lock_timeout=settings.lock_timeout) as txn:
             report.entries_before = entry_count(txn.playbook)
             txn.playbook = _curate(
