@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from acecode.install import hook_entries
+from acecode.agents.claude_code.install import hook_entries
 
 
 def uninstall(home: Path) -> subprocess.CompletedProcess[str]:

@@ -26,7 +26,7 @@ from fault_support import (
     wait_until,
 )
 
-from acecode.pipeline.sessions import encode_project_path
+from acecode.agents.claude_code.sessions import encode_project_path
 
 SESSIONS = 6
 

@@ -13,7 +13,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from acecode import install as installer
+from acecode.agents.claude_code import install as installer
 from acecode.cli.install_cmd import register
 from acecode.hooks import EVENT_ARGUMENTS
 

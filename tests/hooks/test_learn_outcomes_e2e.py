@@ -22,7 +22,7 @@ from hook_helpers import run_hook
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
-from acecode.pipeline.sessions import sessions_dir
+from acecode.agents.claude_code.sessions import sessions_dir
 
 RULE = "Run the test suite with make test, not pytest directly."
 REFLECTION = {"analysis": "make test works, bare pytest failed", "bullet_tags": []}

@@ -20,8 +20,13 @@ from pathlib import Path
 import pytest
 
 import acecode
+from acecode.agents.claude_code.install import (
+    PLUGIN_EXECUTABLE,
+    hook_entries,
+    is_acecode_command,
+    plugin_hooks_file,
+)
 from acecode.hooks import EVENT_ARGUMENTS
-from acecode.install import PLUGIN_EXECUTABLE, hook_entries, is_acecode_command, plugin_hooks_file
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGIN = ROOT / "plugin"
@@ -66,7 +71,8 @@ def test_plugin_hooks_are_the_install_hooks() -> None:
     text = (PLUGIN / "hooks" / "hooks.json").read_text(encoding="utf-8")
     assert text == plugin_hooks_file(), (
         "plugin/hooks/hooks.json is stale; regenerate it with: python -c "
-        "'from acecode.install import plugin_hooks_file as f; print(f(), end=\"\")' "
+        "'from acecode.agents.claude_code.install import plugin_hooks_file as f; "
+        'print(f(), end="")\' '
         "> plugin/hooks/hooks.json"
     )
     hooks = json.loads(text)["hooks"]

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from pipeline_support import is_curator, write_transcript
 
-from acecode.pipeline.sessions import sessions_dir
+from acecode.agents.claude_code.sessions import sessions_dir
 from acecode.quarantine.queue import list_pending
 
 LESSON = "Install PyYAML before running the test suite; it is an undeclared dependency."

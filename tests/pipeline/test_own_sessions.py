@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from pipeline_support import is_curator, write_transcript
 
+from acecode.agents.claude_code.sessions import sessions_dir
 from acecode.pipeline.own_sessions import own_session_role, split_own_sessions
-from acecode.pipeline.sessions import sessions_dir
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 NESTED = sorted((DATA / "claude_cli").glob("nested-*.jsonl"))

@@ -9,13 +9,12 @@ reach the network (update checks, analytics). ``run_exec`` runs ``codex exec``;
 
 Codex runs a hook only when the user trusted it: ``trust_hooks`` writes the
 ``[hooks.state]`` entries Codex itself would write after a review, with the
-hash computed by :func:`hook_trust_hash` (see docs/codex.md).
+hash computed by :func:`acecode.agents.codex.trust.hook_trust_hash` (see docs/codex.md).
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import signal
@@ -29,28 +28,11 @@ from typing import Any
 import pyte
 from claude_driver import PtySession, user_env
 
+from acecode.agents.codex.trust import handler_states
+
 API_KEY_ENV = "ACECODE_TEST_CODEX_KEY"
 API_KEY = "sk-proj-realclient-test-key-000000000000"
 MODEL = "scripted-model"
-# How Codex names each hook event in its state keys and trust hashes.
-EVENT_LABELS = {
-    "PreToolUse": "pre_tool_use",
-    "PermissionRequest": "permission_request",
-    "PostToolUse": "post_tool_use",
-    "PreCompact": "pre_compact",
-    "PostCompact": "post_compact",
-    "SessionStart": "session_start",
-    "SessionEnd": "session_end",
-    "UserPromptSubmit": "user_prompt_submit",
-    "SubagentStart": "subagent_start",
-    "SubagentStop": "subagent_stop",
-    "Stop": "stop",
-}
-# Events whose matcher Codex ignores (it hashes them without one).
-_NO_MATCHER = {"UserPromptSubmit", "Stop"}
-# Events whose handlers may set ``additionalContextLimit`` (tokens; 2,500 by default).
-_CONTEXT_EVENTS = {"PreToolUse", "PostToolUse", "SessionStart", "UserPromptSubmit", "SubagentStart"}
-DEFAULT_CONTEXT_LIMIT = 2_500
 # What the Codex terminal UI shows while it works, and in its footer when the composer is free.
 _CODEX_BUSY = ("esc to interrupt", "Waiting for startup")
 _CODEX_IDLE = "? for shortcuts"
@@ -61,48 +43,9 @@ def toml_string(value: str) -> str:
     return json.dumps(value)
 
 
-def hook_trust_hash(event: str, group: Mapping[str, Any], handler: Mapping[str, Any]) -> str:
-    """The ``trusted_hash`` Codex computes for one command handler of a ``hooks.json`` group.
-
-    Codex hashes a normalised identity: the event's label, the group's matcher
-    (none for UserPromptSubmit and Stop) and the one handler with its timeout
-    made explicit (600 s by default; SessionEnd 1 s, at most 3) and ``async``
-    present; unset fields, and an ``additionalContextLimit`` that is the
-    default or that the event does not use, are left out. The identity is serialised as compact
-    JSON with sorted keys and hashed with SHA-256.
-    """
-    if event == "SessionEnd":
-        timeout = min(max(int(handler.get("timeout", 1)), 1), 3)
-    else:
-        timeout = max(int(handler.get("timeout", 600)), 1)
-    normal: dict[str, Any] = {
-        "type": "command",
-        "command": handler["command"],
-        "timeout": timeout,
-        "async": bool(handler.get("async", False)),
-    }
-    if handler.get("statusMessage") is not None:
-        normal["statusMessage"] = handler["statusMessage"]
-    limit = handler.get("additionalContextLimit")
-    if event in _CONTEXT_EVENTS and limit is not None and limit != DEFAULT_CONTEXT_LIMIT:
-        normal["additionalContextLimit"] = limit
-    identity: dict[str, Any] = {"event_name": EVENT_LABELS[event], "hooks": [normal]}
-    if group.get("matcher") is not None and event not in _NO_MATCHER:
-        identity["matcher"] = group["matcher"]
-    canonical = json.dumps(identity, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
-
-
 def hook_states(hooks_file: Path) -> dict[str, str]:
     """State key -> trusted hash for every command handler in ``hooks_file``."""
-    states = {}
-    hooks = json.loads(hooks_file.read_text())["hooks"]
-    for event, groups in hooks.items():
-        for group_index, group in enumerate(groups):
-            for handler_index, handler in enumerate(group["hooks"]):
-                key = f"{hooks_file}:{EVENT_LABELS[event]}:{group_index}:{handler_index}"
-                states[key] = hook_trust_hash(event, group, handler)
-    return states
+    return handler_states(hooks_file, json.loads(hooks_file.read_text())["hooks"])
 
 
 @dataclass

@@ -43,7 +43,7 @@ def _claude_flags() -> list[str]:
 
 
 def _hooks() -> list[str]:
-    from acecode.install import installations, plugin_enabled
+    from acecode.agents.claude_code.install import installations, plugin_enabled
 
     found = installations()
     lines = [f"{i.scope}: {i.path} ({', '.join(i.events)})" for i in found]

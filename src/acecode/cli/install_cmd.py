@@ -1,14 +1,17 @@
-"""``acecode install`` / ``acecode uninstall``: acecode's hooks in a Claude Code settings file."""
+"""``acecode install`` / ``acecode uninstall``: acecode's hooks in a coding agent's settings."""
 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
 
-from acecode import install as installer
+from acecode.agents.base import SettingsFileError, SettingsUpdate
+
+if TYPE_CHECKING:
+    pass
 from acecode.cli.common import console, fail
 
 
@@ -24,9 +27,14 @@ scope_option = Annotated[
     Scope,
     typer.Option(
         "--scope",
-        help="user: ~/.claude/settings.json (every project); project: .claude/settings.json "
-        "(committed, shared); local: .claude/settings.local.json (this project, only you).",
+        help="Claude Code: user: ~/.claude/settings.json (every project); project: "
+        ".claude/settings.json (committed, shared); local: .claude/settings.local.json (this "
+        "project, only you). Codex: user: ~/.codex/hooks.json; project: .codex/hooks.json.",
     ),
+]
+agent_option = Annotated[
+    str,
+    typer.Option("--agent", help="Which coding agent: claude-code or codex."),
 ]
 
 _STYLES = {"added": "green", "updated": "yellow", "removed": "red", "unchanged": "dim"}
@@ -36,7 +44,7 @@ def _line(text: str) -> None:
     console.print(text, markup=False, highlight=False, soft_wrap=True)
 
 
-def _show(update: installer.SettingsUpdate) -> None:
+def _show(update: SettingsUpdate) -> None:
     """The per-event changes as a table, then what was written where."""
     if update.changes:
         table = Table("setting", "change")
@@ -52,8 +60,23 @@ def _show(update: installer.SettingsUpdate) -> None:
         _line(f"previous version kept in {update.backup}")
 
 
+def _agent_and_scope(agent: str, scope: Scope):
+    """The agent called ``agent``, after checking it has ``scope``; exits on a bad pair."""
+    from acecode.agents import UnknownAgentError, get_agent
+
+    try:
+        coding_agent = get_agent(agent)
+    except UnknownAgentError as exc:
+        fail(str(exc))
+    if scope.value not in coding_agent.scopes:
+        scopes = ", ".join(coding_agent.scopes)
+        fail(f"{coding_agent.label} has no {scope.value} scope (it has {scopes})")
+    return coding_agent
+
+
 def install(
     scope: scope_option = Scope.user,
+    agent: agent_option = "claude-code",
     learn_on_exit: Annotated[
         bool,
         typer.Option(
@@ -71,17 +94,26 @@ def install(
         ),
     ] = False,
 ) -> None:
-    """Add acecode's hooks (inject the playbook, learn at session end) to Claude Code."""
+    """Add acecode's hooks (inject the playbook, learn at session end) to Claude Code or Codex."""
     if git:
         from acecode.cli.merge_cmd import install_git
 
         return install_git()
-
+    coding_agent = _agent_and_scope(agent, scope)
     try:
-        update = installer.install(scope.value)
-    except installer.SettingsFileError as exc:
+        update = coding_agent.install(scope.value)
+    except SettingsFileError as exc:
         fail(str(exc))
     _show(update)
+    for note in update.notes:
+        _line(note)
+    if coding_agent.name == "codex":
+        _line(
+            "Codex sessions are learned from at session end and compaction; sessions Codex "
+            "ended without a SessionEnd (closed terminal, killed) are caught up in the "
+            "background when the next Codex session starts in the project"
+        )
+        return
     if learn_on_exit:
         _line("note: --learn-on-exit is the default now; nothing extra was written")
     _line(
@@ -91,7 +123,9 @@ def install(
     )
     for opt_out in _opt_outs():
         _line(f"note: {opt_out}")
-    plugin_scopes = installer.plugin_enabled()
+    from acecode.agents.claude_code.install import plugin_enabled
+
+    plugin_scopes = plugin_enabled()
     if plugin_scopes:
         _line(
             f"warning: the acecode plugin is also enabled ({', '.join(plugin_scopes)} settings); "
@@ -119,21 +153,25 @@ def _opt_outs() -> list[str]:
 
 def uninstall(
     scope: scope_option = Scope.user,
+    agent: agent_option = "claude-code",
     git: Annotated[
         bool,
         typer.Option("--git", help="Instead of hooks: remove acecode's git merge driver."),
     ] = False,
 ) -> None:
-    """Remove acecode's hooks from a Claude Code settings file; everything else stays."""
+    """Remove acecode's hooks from an agent's settings; everything else stays."""
     if git:
         from acecode.cli.merge_cmd import uninstall_git
 
         return uninstall_git()
+    coding_agent = _agent_and_scope(agent, scope)
     try:
-        update = installer.uninstall(scope.value)
-    except installer.SettingsFileError as exc:
+        update = coding_agent.uninstall(scope.value)
+    except SettingsFileError as exc:
         fail(str(exc))
     _show(update)
+    for note in update.notes:
+        _line(note)
 
 
 def register(app: typer.Typer) -> None:

@@ -61,7 +61,7 @@ def _changes(report: dict[str, Any]) -> list[str]:
 
 def _expand(arguments: list[Path], include_subagents: bool) -> list[Path]:
     """Each file as given; each folder as its session transcripts, oldest first."""
-    from acecode.pipeline.sessions import transcripts_in
+    from acecode.agents.claude_code.sessions import transcripts_in
 
     transcripts = []
     for argument in arguments:
@@ -160,7 +160,13 @@ def learn(
         raise typer.Exit(1)
 
 
+agent_option = Annotated[
+    str, typer.Option("--agent", help="Which coding agent's sessions: claude-code or codex.")
+]
+
+
 def bootstrap(
+    agent: agent_option = "claude-code",
     project: Annotated[
         Path | None, typer.Option(help="Project root (default: $CLAUDE_PROJECT_DIR or cwd).")
     ] = None,
@@ -180,23 +186,29 @@ def bootstrap(
     from rich.progress import Progress
 
     from acecode import paths
+    from acecode.agents import UnknownAgentError, get_agent
     from acecode.config import load_settings
     from acecode.control import activity
     from acecode.pipeline.bootstrap import bootstrap as run_bootstrap
     from acecode.pipeline.own_sessions import split_own_sessions
-    from acecode.pipeline.sessions import find_sessions, sessions_dir
 
     _use_project(project)
     root = paths.project_dir()
+    try:
+        coding_agent = get_agent(agent)
+    except UnknownAgentError as exc:
+        fail(str(exc))
     state = activity(root)
     if not state.active:
         fail(f"acecode is not active here: {state.reason}; nothing learned")
-    transcripts, own = split_own_sessions(find_sessions(root, include_subagents=not skip_subagents))
+    found = coding_agent.find_sessions(root, include_subagents=not skip_subagents)
+    transcripts, own = split_own_sessions(found)
     if own:
         console.print(f"skipping {len(own)} of acecode's own nested `claude -p` sessions")
     if not transcripts:
         besides = f" besides {len(own)} of acecode's own nested runs" if own else ""
-        fail(f"no Claude Code sessions found in {sessions_dir(root)}{besides}")
+        where = coding_agent.sessions_location(root)
+        fail(f"no {coding_agent.label} sessions of {root} found in {where}{besides}")
     settings = load_settings()
     with Progress(console=console, transient=False) as progress:
         task = progress.add_task("learning", total=len(transcripts))
@@ -243,6 +255,60 @@ def bootstrap(
         raise typer.Exit(1)
 
 
+def catch_up(
+    agent: agent_option = "codex",
+    project: Annotated[Path | None, typer.Option(help="Project root.")] = None,
+    except_session: Annotated[
+        str | None, typer.Option("--except", help="The session now starting: left alone.")
+    ] = None,
+) -> None:
+    """Learn the agent's earlier sessions of the project that no cycle learned yet.
+
+    Started in the background by Codex's session-start hook, because Codex
+    fires no SessionEnd when its terminal is closed or it is killed. Silent
+    when there is nothing to catch up; one catch-up at a time per project.
+    """
+    from acecode import outcomes, paths
+    from acecode.agents import get_agent
+    from acecode.control import activity
+    from acecode.pipeline.bootstrap import BootstrapState
+    from acecode.pipeline.bootstrap import bootstrap as run_bootstrap
+    from acecode.pipeline.own_sessions import split_own_sessions
+    from acecode.session_switch import NESTED_ENV
+    from acecode.store.errors import PlaybookLockTimeout
+    from acecode.store.lock import exclusive_lock
+
+    _use_project(project)
+    root = paths.project_dir()
+    # The hook that started this run set NESTED_ENV to keep nested runs quiet; it is
+    # not a reason to stay inactive (as in acecode.pipeline.cycle).
+    if not activity(root, {k: v for k, v in os.environ.items() if k != NESTED_ENV}).active:
+        return
+    state_path = paths.state_dir(root) / "bootstrap.json"
+    done = BootstrapState.load(state_path)
+    sessions = get_agent(agent).find_sessions(root, include_subagents=False)
+    pending = [
+        path
+        for path in split_own_sessions(sessions)[0]
+        if not (except_session and except_session in path.name) and not done.is_done(path)
+    ]
+    if not pending:
+        return
+    state = paths.state_dir(root)
+    try:
+        with exclusive_lock(state / "catch-up.json", timeout=0):
+            outcomes.append_log(
+                state, f"catch-up: learning {len(pending)} earlier {agent} session(s)"
+            )
+            run_bootstrap(
+                pending, state_path=state_path, playbook_path=None, delay=0, source="catch-up"
+            )
+    except PlaybookLockTimeout:
+        return  # another catch-up is on it
+    refresh_injection()
+
+
 def register(app: typer.Typer) -> None:
     app.command()(learn)
     app.command()(bootstrap)
+    app.command("catch-up", hidden=True)(catch_up)

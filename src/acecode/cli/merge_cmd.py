@@ -65,8 +65,8 @@ def merge_driver(
 
 def install_git() -> None:
     """``acecode install --git``: register the merge driver in this repository."""
+    from acecode.agents.hooks_file import acecode_executable
     from acecode.gitsetup import GitSetupError, install_git
-    from acecode.install import acecode_executable
 
     try:
         setup = install_git(acecode_executable("user"))

@@ -19,8 +19,13 @@ import sys
 
 from acecode.session_switch import NESTED_ENV, session_skipped
 
-# Claude Code's event names and the argument acecode's commands use for each.
-# ``acecode install`` and the plugin's hooks/hooks.json are built from this table.
+# acecode.agents' names, without importing the registry in every hook.
+DEFAULT_AGENT = "claude-code"
+AGENTS = (DEFAULT_AGENT, "codex")
+
+# The hook events acecode handles (both agents use these names) and the argument
+# acecode's commands use for each. Which of them each agent installs is its own
+# ``hook_events`` (acecode.agents).
 EVENT_ARGUMENTS: dict[str, str] = {
     "SessionStart": "session-start",
     "UserPromptSubmit": "user-prompt-submit",
@@ -74,13 +79,30 @@ _HANDLERS: dict[str, str] = {
 }
 
 
-def _dispatch(event: str, payload: dict) -> dict | None:
+def _dispatch(event: str, payload: dict, agent: str) -> dict | None:
     """Run the event's handler; its return value is the JSON output, if any."""
     if event in INJECTION_EVENTS:
-        from acecode.hooks import inject as handlers
-    else:
-        from acecode.hooks import learn as handlers
-    return getattr(handlers, _HANDLERS[event])(payload)
+        from acecode.hooks import inject
+
+        return getattr(inject, _HANDLERS[event])(payload, agent)
+    from acecode.hooks import learn
+
+    return getattr(learn, _HANDLERS[event])(payload)
+
+
+def _split_agent(argv: list[str]) -> tuple[list[str], str]:
+    """``argv`` without ``--agent NAME`` (or ``--agent=NAME``), and the name (default
+    Claude Code). Parsed by hand: the hook must not import an argument parser."""
+    rest, agent = [], DEFAULT_AGENT
+    words = iter(argv)
+    for word in words:
+        if word == "--agent":
+            agent = next(words, agent)
+        elif word.startswith("--agent="):
+            agent = word.partition("=")[2]
+        else:
+            rest.append(word)
+    return rest, agent
 
 
 def _report(exc: BaseException) -> None:
@@ -101,13 +123,17 @@ def run_hook(argv: list[str]) -> int:
     """Run one hook event; always returns 0 (see the module docstring).
 
     ``argv[0]`` names the event (``session-start`` or ``SessionStart`` style);
-    without it the input's ``hook_event_name`` is used. Output for Claude Code,
+    without it the input's ``hook_event_name`` is used. ``--agent NAME`` says
+    which agent calls (default Claude Code; Codex's hooks pass ``codex``). Output for Claude Code,
     if any, is one JSON object on stdout.
     """
     skipped = session_skipped()
     if skipped == NESTED_ENV:  # one of acecode's own runs: not a word
         return 0
+    argv, agent = _split_agent(argv)
     try:
+        if agent not in AGENTS:
+            raise HookInputError(f"unknown agent {agent!r} (known: {', '.join(AGENTS)})")
         payload = _read_payload()
         name = argv[0] if argv else str(payload.get("hook_event_name") or "")
         event = _EVENT_BY_KEY.get(_canonical(name))
@@ -116,7 +142,7 @@ def run_hook(argv: list[str]) -> int:
             raise HookInputError(f"unknown hook event {name!r} (known: {known}); nothing done")
         if skipped and event in INJECTION_EVENTS:
             return 0  # ACECODE_SKIP: no injection; the learning hooks log why they skip
-        output = _dispatch(event, payload)
+        output = _dispatch(event, payload, agent)
         if output is not None:
             sys.stdout.write(json.dumps(output) + "\n")
             sys.stdout.flush()

@@ -26,10 +26,13 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from acecode.hooks.context import has_playbook, resolve_project, state_path
-from acecode.hooks.rendered import session_start
+from acecode.hooks.rendered import DEFAULT_AGENT, session_start
 from acecode.state_folder import ensure_state_folder
 
 MARKER_MAX_AGE = 3 * 24 * 3600  # seconds
+# Agents whose SessionEnd does not come for every ending (docs/codex.md): their
+# earlier sessions are caught up in the background when a new one starts.
+CATCH_UP_AGENTS = ("codex",)
 
 
 def _marker_dir(project: str) -> str:
@@ -95,21 +98,29 @@ def _guarded(render: Callable[[str], Any], project: str, fallback: Any) -> Any:
         return fallback
 
 
-def _start_context(project: str) -> dict[str, Any] | None:
+def _start_context(project: str, agent: str) -> dict[str, Any] | None:
     """The session-start state when acecode is active here and the playbook is usable."""
     if not has_playbook(project):
         return None
-    start = _guarded(session_start, project, None)
+    start = _guarded(lambda root: session_start(root, agent), project, None)
     return start if start is not None and start.get("active") else None
 
 
-def on_session_start(payload: dict) -> dict | None:
+def on_session_start(payload: dict, agent: str = DEFAULT_AGENT) -> dict | None:
     """Inject at every new or compacted context and mark the session as served;
-    add the user notice of :mod:`acecode.hooks.notice` when learning needs attention."""
+    add the user notice of :mod:`acecode.hooks.notice` when learning needs attention.
+
+    For an agent whose session end is unreliable (Codex: no SessionEnd for a
+    closed terminal), also start the background catch-up of its earlier sessions.
+    """
     from acecode.hooks.notice import with_notice
 
     project = resolve_project(payload)
-    start = _start_context(project)
+    if agent in CATCH_UP_AGENTS and payload.get("source") == "startup":
+        from acecode.hooks.learn import start_catch_up
+
+        start_catch_up(agent, project, payload.get("session_id"))
+    start = _start_context(project, agent)
     if start is None:
         return with_notice(None, project, payload)
     source = payload.get("source")
@@ -118,7 +129,7 @@ def on_session_start(payload: dict) -> dict | None:
     return with_notice(_context_output("SessionStart", start.get("text", "")), project, payload)
 
 
-def on_user_prompt_submit(payload: dict) -> dict | None:
+def on_user_prompt_submit(payload: dict, agent: str = DEFAULT_AGENT) -> dict | None:
     """Top up a served session with relevant entries; serve an unserved one (fallback)."""
     project = resolve_project(payload)
     marker = _marker(project, payload.get("session_id"))
@@ -130,9 +141,9 @@ def on_user_prompt_submit(payload: dict) -> dict | None:
         prompt = payload.get("prompt")
         if not isinstance(prompt, str) or not prompt.strip():
             return None
-        text = _guarded(lambda root: topup_text(root, prompt, marker), project, "")
+        text = _guarded(lambda root: topup_text(root, prompt, marker, agent), project, "")
         return _context_output("UserPromptSubmit", text)
-    start = _start_context(project)
+    start = _start_context(project, agent)
     if start is None:
         return None
     _mark(marker, "UserPromptSubmit", start.get("injected", ()))

@@ -102,17 +102,40 @@ def start_learner(transcript: object, source: str, project: str, note: str = "")
     if missing:
         _log(project, f"{source}: not learning{note}: {missing}")
         return False
+    _log(project, f"{source}: learning from {transcript}{note}")
+    arguments = ["learn", str(transcript), "--source", source, "--project", project]
+    error = _spawn(arguments, project)
+    if error:
+        from acecode.diagnostics import warn
+
+        warn(f"could not start the background learner ({error}); {transcript} not learned")
+        _log(project, f"{source}: not learning{note}: could not start the learner ({error})")
+        return False
+    return True
+
+
+def start_catch_up(agent: str, project: str, session_id: object) -> None:
+    """Start ``acecode catch-up`` in the background: learn ``agent``'s earlier sessions of
+    ``project`` that no cycle has learned yet (the current session ``session_id`` aside).
+
+    Nothing is logged here: the catch-up logs what it learns, and says nothing when
+    there is nothing to catch up, so a session start costs one process start.
+    """
+    arguments = ["catch-up", "--agent", agent, "--project", project]
+    if isinstance(session_id, str) and session_id:
+        arguments += ["--except", session_id]
+    error = _spawn(arguments, project, traceless=True)
+    if error:
+        _log(project, f"catch-up: could not start ({error})")
+
+
+def _spawn(arguments: list[str], project: str, traceless: bool = False) -> str | None:
+    """Start ``acecode ARGUMENTS`` detached (it outlives the agent), its stderr appended to
+    learn.log; the reason when it could not be started. ``traceless``: where acecode has
+    no logs folder yet, drop stderr instead of creating one."""
     import subprocess
 
-    command = [
-        *_learner_prefix(),
-        "learn",
-        str(transcript),
-        "--source",
-        source,
-        "--project",
-        project,
-    ]
+    command = [*_learner_prefix(), *arguments]
     env = {**os.environ, NESTED_ENV: "1", "CLAUDE_PROJECT_DIR": project}
     log_path = outcomes.log_file(state_path(project))
     detach: dict = (
@@ -120,7 +143,8 @@ def start_learner(transcript: object, source: str, project: str, note: str = "")
         if os.name == "nt"
         else {"start_new_session": True}
     )
-    _log(project, f"{source}: learning from {transcript}{note}")
+    if traceless and not os.path.isdir(os.path.dirname(log_path)):
+        log_path = os.devnull
     try:
         with open(log_path, "a", encoding="utf-8") as log:
             subprocess.Popen(
@@ -133,13 +157,8 @@ def start_learner(transcript: object, source: str, project: str, note: str = "")
                 **detach,
             )
     except OSError as exc:
-        from acecode.diagnostics import warn
-
-        reason = exc.strerror or exc
-        warn(f"could not start the background learner ({reason}); {transcript} not learned")
-        _log(project, f"{source}: not learning{note}: could not start the learner ({reason})")
-        return False
-    return True
+        return str(exc.strerror or exc)
+    return None
 
 
 def opted_out(reason: str, project: str) -> str | None:

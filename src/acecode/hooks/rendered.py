@@ -41,6 +41,8 @@ TEMPLATE = "playbook.txt"
 CACHE_NAME = "injection-cache.json"
 INDEX_NAME = "injection-index.json"
 PINS_NAME = "pins.json"  # acecode.pins.PINS_NAME; a test keeps them equal
+# acecode.agents.DEFAULT_AGENT, without importing the registry on a cache hit.
+DEFAULT_AGENT = "claude-code"
 SWITCH_NAME = "acecode.toml"  # acecode.control.CONFIG_NAME; a test keeps them equal
 # The settings the rendering reads, as environment variables (see acecode.config).
 SETTING_VARIABLES = ("ACECODE_INJECTION_BUDGET_CHARS", "ACECODE_TOPUP_BUDGET_CHARS")
@@ -208,16 +210,30 @@ def _user_layer(user: str) -> dict[str, Any] | None:
 
 
 def _render(
-    project: str, key: list[Any], with_index: bool, path: str | None = None
+    project: str,
+    key: list[Any],
+    with_index: bool,
+    path: str | None = None,
+    agent: str = DEFAULT_AGENT,
 ) -> tuple[dict, dict]:
     """The contents of the cache and (when asked, else ``{}``) of the index, for ``key``.
 
     ``path`` is the project layer (default: the project's playbook), shown
     together with the user layer; the settings and the switches are the
-    project's, the pins those beside each layer. Raises ``PlaybookError`` for
-    a playbook that cannot be read.
+    project's, the pins those beside each layer. The text is measured as
+    ``agent``'s cap counts and never exceeds that cap. Raises
+    ``PlaybookError`` for a playbook that cannot be read.
     """
     limits = _limits(project, key)
+    if agent != DEFAULT_AGENT:
+        from acecode.agents import get_agent
+
+        cap = get_agent(agent).context_cap
+        limits["budget"] = min(limits["budget"], cap.limit)
+        limits["topup_budget"] = min(limits["topup_budget"], cap.limit)
+        measure = cap.measure
+    else:
+        from acecode.playbook.budget import context_length as measure
     start: dict[str, Any] = {"key": key, **limits}
     if not limits["active"]:
         return start, dict(start)
@@ -225,7 +241,7 @@ def _render(
 
     playbook, pinned, where = _both_layers(path or playbook_file(project))
     injection = render_injection(
-        playbook, _template_text(), limits["budget"], frozenset(pinned), where
+        playbook, _template_text(), limits["budget"], frozenset(pinned), where, measure
     )
     start.update(
         text=injection.text,
@@ -287,7 +303,15 @@ def _cached(project: str, name: str, key: list[Any]) -> dict[str, Any] | None:
 _NOTHING = {"active": True, "reason": "", "text": "", "injected": [], "total": 0, "left_out": 0}
 
 
-def session_start(project: str) -> dict[str, Any]:
+def cache_name(base: str, agent: str) -> str:
+    """The cache file of ``agent``: each agent's cap measures differently."""
+    if agent == DEFAULT_AGENT:
+        return base
+    stem, dot, ext = base.rpartition(".")
+    return f"{stem}-{agent}{dot}{ext}"
+
+
+def session_start(project: str, agent: str = DEFAULT_AGENT) -> dict[str, Any]:
     """What ``SessionStart`` injects: ``active``, ``reason``, ``text``, ``injected``
     (names), ``total`` and ``left_out`` (counts), ``budget``, ``topup_budget``.
 
@@ -299,31 +323,34 @@ def session_start(project: str) -> dict[str, Any]:
     key = inputs_key(project)
     if _no_playbook(key):
         return dict(_NOTHING)
-    cached = _cached(project, CACHE_NAME, key)
+    name = cache_name(CACHE_NAME, agent)
+    cached = _cached(project, name, key)
     if cached is not None:
         return cached
-    start, _ = _render(project, key, with_index=False)
-    _write_json(state_path(project, CACHE_NAME), start)
+    start, _ = _render(project, key, with_index=False, agent=agent)
+    _write_json(state_path(project, name), start)
     return start
 
 
-def topup_index(project: str) -> dict[str, Any]:
+def topup_index(project: str, agent: str = DEFAULT_AGENT) -> dict[str, Any]:
     """The top-up candidates (``names``, ``sections``, ``lines``, ``relevance``,
     ``section_order``, ``topup_budget``, ``active``); rendered and cached on a
     miss like :func:`session_start`."""
     key = inputs_key(project)
     if _no_playbook(key):
         return {"active": False}
-    cached = _cached(project, INDEX_NAME, key)
+    cached = _cached(project, cache_name(INDEX_NAME, agent), key)
     if cached is not None:
         return cached
-    return _render_both(project, key)[1]
+    return _render_both(project, key, agent)[1]
 
 
-def _render_both(project: str, key: list[Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    start, index = _render(project, key, with_index=True)
-    _write_json(state_path(project, CACHE_NAME), start)
-    _write_json(state_path(project, INDEX_NAME), index)
+def _render_both(
+    project: str, key: list[Any], agent: str = DEFAULT_AGENT
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    start, index = _render(project, key, with_index=True, agent=agent)
+    _write_json(state_path(project, cache_name(CACHE_NAME, agent)), start)
+    _write_json(state_path(project, cache_name(INDEX_NAME, agent)), index)
     return start, index
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 
-from acecode.hooks.rendered import topup_index
+from acecode.hooks.rendered import DEFAULT_AGENT, topup_index
 
 # The most relevant candidates considered for one top-up: a 2,000-character
 # budget holds a dozen entries, and measuring every match of a common word in
@@ -35,9 +35,10 @@ def _record(marker: str, names: list[str]) -> None:
         handle.write("".join(f"{name}\n" for name in names))
 
 
-def topup_text(project: str, prompt: str, marker: str) -> str:
-    """The top-up for ``prompt`` (``""`` when nothing relevant is left), recorded in ``marker``."""
-    index = topup_index(project)
+def topup_text(project: str, prompt: str, marker: str, agent: str = DEFAULT_AGENT) -> str:
+    """The top-up for ``prompt`` (``""`` when nothing relevant is left), recorded in ``marker``;
+    measured as ``agent``'s cap counts."""
+    index = topup_index(project, agent)
     names = index.get("names")
     if not index.get("active") or not names:
         return ""
@@ -54,7 +55,15 @@ def topup_text(project: str, prompt: str, marker: str) -> str:
         TopupItem(sections[slot], names[slot], lines[slot])
         for slot in islice(fresh, MAX_CANDIDATES)
     ]
-    text, chosen = format_topup(candidates, index["topup_budget"], index["section_order"])
+    if agent == DEFAULT_AGENT:
+        text, chosen = format_topup(candidates, index["topup_budget"], index["section_order"])
+    else:
+        from acecode.agents import get_agent
+
+        measure = get_agent(agent).context_cap.measure
+        text, chosen = format_topup(
+            candidates, index["topup_budget"], index["section_order"], measure
+        )
     if chosen:
         _record(marker, chosen)
     return text

@@ -70,11 +70,13 @@ def bootstrap(
     playbook_path: Path | None,
     delay: float,
     on_progress: Callable[[Path, CycleReport | None, str | None], None] | None = None,
+    source: str = "bootstrap",
 ) -> BootstrapCounts:
     """Learn from each pending transcript.
 
     ``on_progress`` is called after each transcript with its report or error
-    (both None for a transcript skipped as already learned).
+    (both None for a transcript skipped as already learned). ``source`` names who
+    started the cycles in their reports (``bootstrap``, ``catch-up``).
     KeyboardInterrupt propagates after the state of finished sessions is saved.
     """
     state = BootstrapState.load(state_path)
@@ -90,7 +92,7 @@ def bootstrap(
             time.sleep(delay)
         rest = True
         try:
-            report = run_cycle_sync(transcript, playbook_path=playbook_path, source="bootstrap")
+            report = run_cycle_sync(transcript, playbook_path=playbook_path, source=source)
             if report.status == SKIPPED:  # no LLM call; stays due for the next run
                 skipped += 1
                 rest = False

@@ -35,7 +35,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from acecode import outcomes, paths
 from acecode.config import Settings, load_settings
@@ -54,6 +54,9 @@ from acecode.store import (
     update_playbook,
 )
 
+if TYPE_CHECKING:
+    from acecode.agents.base import Agent
+
 
 @dataclass
 class CycleReport:
@@ -64,6 +67,8 @@ class CycleReport:
     transcript: str
     playbook: str
     started_at: str
+    # The coding agent that wrote the transcript (``claude-code``, ``codex``).
+    agent: str = ""
     status: str = outcomes.OK
     # Why a cycle was skipped or failed, or why it changed nothing; "" for a plain ok.
     reason: str = ""
@@ -149,6 +154,7 @@ class CycleReport:
             "finished_at": datetime.now().astimezone().isoformat(timespec="seconds"),
             "source": self.source,
             "transcript": self.transcript,
+            "agent": self.agent,
             "status": self.status,
             "reason": self.reason,
             "provider": self.provider,
@@ -217,6 +223,7 @@ async def _reflect_and_curate(
     snapshot: dict[str, Any],
     report: CycleReport,
     conflicts: list[Any],
+    agent: Agent,
 ) -> tuple[list[Any], list[Any]] | None:
     """The two LLM calls; returns (bullet tags, curator operations), or None when the
     cycle ends here (a role failed, or the reflector found nothing), with the report's
@@ -229,7 +236,7 @@ async def _reflect_and_curate(
     # LLM output is redacted as it arrives: from here it travels into reports, the
     # history journal, the review queue and diagnostics, and must carry no secret.
     with usage.track() as ledger, collect_failures() as failures:
-        reflection = redact_data(await run_reflector(messages, snapshot, report.cited_ids))
+        reflection = redact_data(await run_reflector(messages, snapshot, report.cited_ids, agent))
         report.analysis = reflection.get("analysis", "")
         tags = reflection.get("bullet_tags", [])
         operations: list[Any] = []
@@ -406,6 +413,7 @@ async def run_cycle(
 
 async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Settings) -> None:
     """The body of :func:`run_cycle`; every way out leaves the report's status set."""
+    from acecode.agents import detect_agent
     from acecode.layers import combine
     from acecode.pipeline.judge_step import stored_conflicts
     from acecode.pipeline.session_size import SessionSize
@@ -416,6 +424,8 @@ async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Se
         report.finish(outcomes.SKIPPED, f"acecode is not active here: {inactive}")
         return
     transcript, dry_run = report.transcript, report.dry_run
+    agent = detect_agent(transcript)
+    report.agent = agent.name
     snapshot = load_playbook(target)
     user = _user_layer(target, report)
     report.entries_before = report.entries_after = entry_count(snapshot)
@@ -424,7 +434,7 @@ async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Se
     # collects its citations; the reflector's condenser reads that part again from the file.
     skip = 0 if relearn else learned_count(state, transcript)
     stats = TranscriptStats()
-    counted = _Counted(iter_messages(transcript, stats))
+    counted = _Counted(iter_messages(transcript, stats, agent))
     size = SessionSize()
     report.cited_ids = extract_cited_ids(size.observe(islice(counted, skip, None)))
     report.messages = counted.count
@@ -432,7 +442,7 @@ async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Se
     if stats.bad_lines:
         report.warnings.append(f"skipped {stats.bad_lines} unreadable line(s) in {transcript}")
     report.messages_already_learned = min(skip, report.messages)
-    messages = MessageWindow(transcript, report.messages_already_learned, report.messages)
+    messages = MessageWindow(transcript, report.messages_already_learned, report.messages, agent)
     if not messages:
         if report.messages:
             report.finish(outcomes.NOTHING_NEW, "no new messages since the last cycle")
@@ -450,7 +460,7 @@ async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Se
     if user[0] is not None and user[1] is not None:
         conflicts += stored_conflicts(user[0], user[1])
     both = combine(snapshot, user[1])
-    deltas = await _reflect_and_curate(messages, both, report, conflicts)
+    deltas = await _reflect_and_curate(messages, both, report, conflicts, agent)
     if deltas is None:
         if report.learned and not dry_run:
             _record_learned(state, report)
@@ -528,6 +538,7 @@ def _plan_layers(
             started_at=report.started_at,
             dry_run=report.dry_run,
             messages=report.messages,
+            agent=report.agent,
             provider=report.provider,
             model=report.model,
             provider_reason=report.provider_reason,

@@ -16,7 +16,7 @@ than the hook's cache hit).
 # field's annotation into a ForwardRef and compiles it, which costs the hook about a
 # millisecond per class.
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 # 10,000 reached the model whole, 10,001 was replaced by the preview.
@@ -42,14 +42,14 @@ def context_length(text: str) -> int:
     return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
-def line_cost(line: str) -> int:
+def line_cost(line: str, measure: Callable[[str], int] = context_length) -> int:
     """What one entry line adds to a block of key points: the line and its newline."""
-    return 1 + context_length(line)
+    return 1 + measure(line)
 
 
-def header_cost(section: str) -> int:
+def header_cost(section: str, measure: Callable[[str], int] = context_length) -> int:
     """What a section adds before its first line: the blank line and ``## SECTION``."""
-    return 2 + context_length(f"## {section}")
+    return 2 + measure(f"## {section}")
 
 
 class TopupItem(NamedTuple):
@@ -61,7 +61,10 @@ class TopupItem(NamedTuple):
 
 
 def format_topup(
-    candidates: Iterable[TopupItem], budget: int, section_order: Sequence[str]
+    candidates: Iterable[TopupItem],
+    budget: int,
+    section_order: Sequence[str],
+    measure: Callable[[str], int] = context_length,
 ) -> tuple[str, list[str]]:
     """The top-up text for ``candidates`` (most relevant first) within ``budget``.
 
@@ -69,13 +72,13 @@ def format_topup(
     stop), shows them grouped in ``section_order``, and returns the text with
     the names it holds; ``("", [])`` when none fits.
     """
-    room = budget - (context_length(TOPUP_TEMPLATE) - len(PLACEHOLDER))
+    room = budget - (measure(TOPUP_TEMPLATE) - len(PLACEHOLDER))
     chosen: dict[str, list[str]] = {}
     names: list[str] = []
     for item in candidates:
-        cost = line_cost(item.line)
+        cost = line_cost(item.line, measure)
         if item.section not in chosen:
-            cost += header_cost(item.section)
+            cost += header_cost(item.section, measure)
         if cost > room:
             continue
         room -= cost

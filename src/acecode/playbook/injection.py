@@ -14,7 +14,7 @@ imports this module on a cache miss.
 # field's annotation into a ForwardRef and compiles it, which costs the hook about a
 # millisecond per class.
 
-from collections.abc import Sequence, Set
+from collections.abc import Callable, Sequence, Set
 from typing import Any, NamedTuple
 
 from acecode.playbook.budget import TopupItem, context_length, header_cost, line_cost
@@ -52,6 +52,7 @@ def render_injection(
     budget: int,
     pinned: Set[str] = frozenset(),
     playbook_path: str = "",
+    measure: Callable[[str], int] = context_length,
 ) -> Injection:
     """The session-start text of ``playbook`` framed by ``template``, at most ``budget`` long.
 
@@ -60,6 +61,7 @@ def render_injection(
     in canonical section order, best first within a section, followed by
     :func:`left_out_line`. The text is ``""`` when the playbook has no entries
     or when not even the template and the last line fit in ``budget``.
+    ``measure`` counts as the agent's cap does (default: Claude Code's UTF-16 units).
     """
     sections = playbook.get("sections") or {}
     total = entry_count(playbook)
@@ -67,20 +69,24 @@ def render_injection(
         return Injection("", [], [], 0)
     # Each entry is formatted once: a cache miss of the hook pays for every line.
     lines = {id(entry): format_entry(entry) for _section, entry in iter_entries(playbook)}
-    costs = {key: line_cost(line) for key, line in lines.items()}
+    costs = {key: line_cost(line, measure) for key, line in lines.items()}
     copies = template.count(PLACEHOLDER)
-    framing = context_length(template) - copies * len(PLACEHOLDER)
+    framing = measure(template) - copies * len(PLACEHOLDER)
     # The exact length of format_key_points(playbook): headers and lines, minus the
     # separator the first section does not have.
     whole = sum(costs.values()) - 2
-    whole += sum(header_cost(name) for name in SECTION_NAMES if sections.get(name))
+    whole += sum(header_cost(name, measure) for name in SECTION_NAMES if sections.get(name))
     if framing + copies * whole <= budget:
         text = template.replace(PLACEHOLDER, format_key_points(playbook))
         return Injection(text, _shown(sections) if copies else [], [], total)
-    reserve = 2 + context_length(left_out_line(total, total, playbook_path))
+    reserve = 2 + measure(left_out_line(total, total, playbook_path))
     room = (budget - framing) // max(copies, 1) - reserve
     selection = select_within_budget(
-        sections, room, lambda _section, entry: costs[id(entry)], header_cost, pinned
+        sections,
+        room,
+        lambda _section, entry: costs[id(entry)],
+        lambda section: header_cost(section, measure),
+        pinned,
     )
     chosen = selection.by_section()
     points = "\n\n".join(
@@ -92,7 +98,7 @@ def render_injection(
         len(selection.left_out), total, playbook_path
     )
     text = template.replace(PLACEHOLDER, block)
-    if context_length(text) > budget:
+    if measure(text) > budget:
         return Injection("", [], selection.chosen + selection.left_out, total)
     return Injection(text, _shown(chosen) if copies else [], selection.left_out, total)
 

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from acecode.agents.base import Agent
 
 _TOKEN = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}")
 EMPTY_PLAYBOOK = "(the playbook is empty)"
@@ -32,8 +35,9 @@ def fill_template(template: str, **fields: str) -> str:
     return _TOKEN.sub(replace, template)
 
 
-def render_transcript(messages: Iterable[dict[str, Any]]) -> str:
-    """The transcript as the LLM sees it: condensed to the configured token budget.
+def render_transcript(messages: Iterable[dict[str, Any]], agent: Agent | None = None) -> str:
+    """The transcript as the LLM sees it: condensed to the configured token budget,
+    with ``agent``'s tool classes (default: Claude Code's).
 
     ``condense`` redacts every rendering it produces, so no secret reaches a provider.
     Messages that carry only ``role`` and ``content`` (the spec's minimal shape, as
@@ -43,7 +47,7 @@ def render_transcript(messages: Iterable[dict[str, Any]]) -> str:
     from acecode.transcript.condense import condense  # lazy: transcript layer is heavier
 
     typed = (message if "kind" in message else _with_kind(message) for message in messages)
-    return condense(typed, budget_tokens=load_settings().transcript_budget_tokens)
+    return condense(typed, load_settings().transcript_budget_tokens, agent)
 
 
 def _with_kind(message: dict[str, Any]) -> dict[str, Any]:

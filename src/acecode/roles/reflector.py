@@ -7,10 +7,13 @@ on any failure ``{"analysis": "", "bullet_tags": []}``; never raises.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from acecode.roles.ask import as_text, ask_json, dict_items, never_raises
 from acecode.roles.prompt import render_playbook, render_transcript
+
+if TYPE_CHECKING:
+    from acecode.agents.base import Agent
 
 TAGS = ("helpful", "harmful", "neutral")
 CITATION_GUIDED = "CITATION-GUIDED"
@@ -43,6 +46,7 @@ async def run_reflector(
     messages: list[dict[str, Any]],
     playbook: dict[str, Any],
     cited_ids: list[str],
+    agent: Agent | None = None,
 ) -> dict[str, Any]:
     """Analyse one transcript against the playbook; never raises.
 
@@ -55,7 +59,7 @@ async def run_reflector(
         role="reflector",
         template="reflector.txt",
         fields={
-            "transcript": render_transcript(messages),
+            "transcript": render_transcript(messages, agent),
             "playbook": render_playbook(playbook),
             "cited_ids": ", ".join(cited) if cited else "(none)",
             "mode": reflector_mode(cited),

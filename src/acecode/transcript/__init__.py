@@ -1,9 +1,11 @@
-"""Reading Claude Code session transcripts (JSONL) into flat message dicts.
+"""Reading agents' session files (JSONL) into flat message dicts.
 
 ``load_transcript(path)`` is what most callers need; ``read_transcript``
 also returns what had to be skipped; ``iter_messages`` streams for callers
-that never need the whole list. See :mod:`acecode.transcript.messages` for
-the message shape.
+that never need the whole list. Which agent wrote a file is told from its
+first record (:func:`acecode.agents.detect_agent`) unless the caller says;
+the agent's reader turns records into messages. See
+:mod:`acecode.agents.claude_code.messages` for the message shape.
 """
 
 from __future__ import annotations
@@ -12,10 +14,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from acecode.transcript.messages import Message, MessageBuilder
+from acecode.agents.base import Message
+from acecode.agents.claude_code.subagents import find_subagent_transcripts
 from acecode.transcript.reader import TranscriptStats, iter_records
-from acecode.transcript.subagents import find_subagent_transcripts
+
+if TYPE_CHECKING:
+    from acecode.agents.base import Agent
 
 __all__ = [
     "Message",
@@ -37,12 +43,17 @@ class Transcript:
     stats: TranscriptStats
 
 
-def iter_messages(path: str | Path, stats: TranscriptStats | None = None) -> Iterator[Message]:
-    """Stream the messages of a transcript, one record at a time."""
+def iter_messages(
+    path: str | Path, stats: TranscriptStats | None = None, agent: Agent | None = None
+) -> Iterator[Message]:
+    """Stream the messages of a transcript, one record at a time, read by ``agent``
+    (default: the agent that wrote it)."""
+    from acecode.agents import detect_agent
+
     stats = stats if stats is not None else TranscriptStats()
-    builder = MessageBuilder(stats)
+    reader = (agent or detect_agent(path)).message_reader(stats)
     for record in iter_records(Path(path), stats):
-        yield from builder.convert(record)
+        yield from reader.convert(record)
 
 
 def read_transcript(path: str | Path) -> Transcript:
@@ -66,13 +77,14 @@ class MessageWindow:
     message is in memory at a time.
     """
 
-    def __init__(self, path: str | Path, start: int, stop: int) -> None:
+    def __init__(self, path: str | Path, start: int, stop: int, agent: Agent | None = None) -> None:
         self.path = Path(path)
+        self.agent = agent
         self.start = max(0, start)
         self.stop = max(self.start, stop)
 
     def __iter__(self) -> Iterator[Message]:
-        return islice(iter_messages(self.path), self.start, self.stop)
+        return islice(iter_messages(self.path, agent=self.agent), self.start, self.stop)
 
     def __len__(self) -> int:
         return self.stop - self.start

@@ -1,40 +1,18 @@
 """One-line descriptions of tool calls: the arguments a reviewer needs to follow along.
 
-A ``Write`` with a 40 kB file body tells a reviewer nothing the path does not,
-while the command of a ``Bash`` call or the pattern of a ``Grep`` is the whole
-point. Each known tool therefore lists its key arguments; unknown tools (MCP
+A file-writing call with a 40 kB body tells a reviewer nothing the path does
+not, while the command of a shell call or the pattern of a search is the whole
+point. Each agent therefore lists its tools' key arguments
+(:attr:`acecode.agents.base.ToolClasses.describe`); unknown tools (MCP
 servers, new built-ins) fall back to their scalar arguments.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from acecode.transcript.text import clip, one_line
-
-# Key arguments per tool, in display order.
-_KEY_ARGS: dict[str, tuple[str, ...]] = {
-    "Bash": ("command", "description", "run_in_background"),
-    "BashOutput": ("bash_id", "filter"),
-    "KillBash": ("shell_id",),
-    "KillShell": ("shell_id",),
-    "Read": ("file_path", "offset", "limit", "pages"),
-    "Write": ("file_path",),
-    "Edit": ("file_path", "old_string", "new_string", "replace_all"),
-    "MultiEdit": ("file_path",),
-    "NotebookEdit": ("notebook_path", "cell_id", "edit_mode"),
-    "Glob": ("pattern", "path"),
-    "Grep": ("pattern", "path", "glob", "type", "output_mode"),
-    "LS": ("path",),
-    "Task": ("subagent_type", "description", "prompt"),
-    "Agent": ("subagent_type", "description", "prompt"),
-    "WebFetch": ("url", "prompt"),
-    "WebSearch": ("query",),
-    "Skill": ("skill", "command"),
-    "SlashCommand": ("command",),
-    "AskUserQuestion": ("questions",),
-    "ExitPlanMode": ("plan",),
-}
 
 # Arguments shown with a size instead of their text.
 _SIZE_ONLY = {"content", "new_source", "edits", "todos"}
@@ -55,11 +33,14 @@ def _format_value(value: Any, limit: int) -> str:
     return repr(value)
 
 
-def describe_tool_call(name: str, tool_input: Any, arg_limit: int = 300) -> str:
-    """``Bash(command='pytest -x')``: the call with its key arguments, each clipped."""
+def describe_call(
+    name: str, tool_input: Any, key_args: Mapping[str, tuple[str, ...]], arg_limit: int = 300
+) -> str:
+    """``Bash(command='pytest -x')``: the call with its key arguments (``key_args[name]``,
+    else its scalar ones), each clipped to ``arg_limit``."""
     if not isinstance(tool_input, dict):
         return f"{name}()"
-    keys = _KEY_ARGS.get(name)
+    keys = key_args.get(name)
     if keys is None:
         keys = tuple(k for k, v in tool_input.items() if not isinstance(v, dict | list))[:6]
     parts = [

@@ -31,9 +31,10 @@ import re
 from collections import OrderedDict
 from typing import Any
 
+from acecode.agents.base import MessageReader
+from acecode.agents.claude_code.tools import describe_tool_call
 from acecode.transcript.reader import TranscriptStats
 from acecode.transcript.text import clip, strip_ansi
-from acecode.transcript.tools import describe_tool_call
 
 Message = dict[str, Any]
 
@@ -61,7 +62,7 @@ _TOOL_USE_ERROR = re.compile(r"^\s*<tool_use_error>(.*?)</tool_use_error>\s*$", 
 _INTERRUPT_PREFIX = "[Request interrupted by user"
 
 
-class MessageBuilder:
+class MessageBuilder(MessageReader):
     """Converts records one at a time; remembers only bounded recent context."""
 
     def __init__(self, stats: TranscriptStats) -> None:

@@ -1,0 +1,177 @@
+"""acecode's hooks in a JSON file of the ``{"hooks": {Event: [groups]}}`` shape.
+
+Claude Code's ``settings.json`` and Codex's ``hooks.json`` share this shape, so
+both agents install through here. The file belongs to the user: everything
+that is not an acecode hook is kept exactly as it was, a file that is not a
+JSON object is refused untouched, every write is atomic and the previous
+content is kept in ``<file>.bak``. acecode's own entries are recognised by
+their command (``... acecode hook <event>``), so entries left by an older
+install (another path, another timeout) are replaced rather than duplicated.
+
+The command is the absolute path of the running install's ``acecode`` script
+(the one beside ``sys.executable``, else the one on ``PATH``, else
+``<python> -m acecode``), so hooks keep working when ``PATH`` differs inside
+the agent. A ``project`` scope is committed and shared with a team, so there
+the command is the bare ``acecode`` each member has on ``PATH``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+from acecode.agents.base import Change, HookEvent, SettingsFileError, SettingsUpdate
+from acecode.store.atomic import atomic_write_text
+from acecode.store.errors import PlaybookWriteError
+
+Groups = dict[str, list[dict[str, Any]]]
+
+_ACECODE_HOOK = re.compile(r"acecode(?:\.exe)?['\"]?\s+hook(?:\s|$)")
+
+
+def acecode_executable(scope: str) -> str:
+    """The shell words that run acecode from a hook of ``scope`` (see module docstring)."""
+    if scope == "project":
+        return "acecode"
+    script_name = "acecode.exe" if os.name == "nt" else "acecode"
+    beside = Path(sys.executable).parent / script_name
+    if beside.is_file():
+        return shlex.quote(str(beside))
+    found = shutil.which("acecode")
+    if found:
+        return shlex.quote(str(Path(found).resolve()))
+    return f"{shlex.quote(sys.executable)} -m acecode"
+
+
+def is_acecode_command(command: object) -> bool:
+    """True for a hook command that runs ``acecode hook ...`` (ours, any version)."""
+    return isinstance(command, str) and _ACECODE_HOOK.search(command) is not None
+
+
+def hook_groups(
+    events: tuple[HookEvent, ...], executable: str, suffix: str = "", **handler: Any
+) -> Groups:
+    """One group per event holding acecode's command handler; ``suffix`` is appended to
+    each command (``--agent codex``), ``handler`` adds fields to every handler."""
+    groups: Groups = {}
+    for hook in events:
+        command = f"{executable} hook {hook.argument}{suffix}"
+        group: dict[str, Any] = {} if hook.matcher is None else {"matcher": hook.matcher}
+        group["hooks"] = [
+            {"type": "command", "command": command, "timeout": hook.timeout, **handler}
+        ]
+        groups[hook.event] = [group]
+    return groups
+
+
+def read_hooks_file(path: Path) -> tuple[dict[str, Any], str | None]:
+    """The file's object and its text (None when there is no file)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}, None
+    except UnicodeDecodeError:
+        raise SettingsFileError(f"{path}: not UTF-8 text; nothing changed") from None
+    except OSError as exc:
+        raise SettingsFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if not text.strip():
+        return {}, text
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SettingsFileError(
+            f"{path}: invalid JSON at line {exc.lineno} column {exc.colno} ({exc.msg}); "
+            "nothing changed"
+        ) from None
+    if not isinstance(data, dict):
+        raise SettingsFileError(
+            f"{path}: top level is a JSON {type(data).__name__}, expected an object; "
+            "nothing changed"
+        )
+    hooks = data.get("hooks", {})
+    if not isinstance(hooks, dict) or not all(isinstance(v, list) for v in hooks.values()):
+        raise SettingsFileError(f"{path}: 'hooks' is not an object of lists; nothing changed")
+    return data, text
+
+
+def acecode_hooks(groups: list[Any]) -> list[dict[str, Any]]:
+    """acecode's handlers among an event's groups."""
+    return [
+        hook
+        for group in groups
+        if isinstance(group, dict) and isinstance(group.get("hooks"), list)
+        for hook in group["hooks"]
+        if isinstance(hook, dict) and is_acecode_command(hook.get("command"))
+    ]
+
+
+def _without_acecode(groups: list[Any]) -> list[Any]:
+    """The event's groups with acecode's hooks taken out and emptied groups dropped."""
+    kept = []
+    for group in groups:
+        if not (isinstance(group, dict) and isinstance(group.get("hooks"), list)):
+            kept.append(group)
+            continue
+        others = [
+            h
+            for h in group["hooks"]
+            if not (isinstance(h, dict) and is_acecode_command(h.get("command")))
+        ]
+        if len(others) == len(group["hooks"]):
+            kept.append(group)
+        elif others:
+            kept.append({**group, "hooks": others})
+    return kept
+
+
+def write_hooks_file(update: SettingsUpdate, data: dict[str, Any], old_text: str | None) -> None:
+    """Write ``data`` (backup of ``old_text`` first); through a symlink, not over it."""
+    # Dotfile managers link settings files: write the file the link points to.
+    target = update.path.resolve() if update.path.is_symlink() else update.path
+    try:
+        if old_text is not None:
+            update.backup = target.with_name(target.name + ".bak")
+            atomic_write_text(update.backup, old_text)
+        atomic_write_text(target, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    except PlaybookWriteError as exc:
+        raise SettingsFileError(str(exc)) from None
+    update.written = True
+
+
+def merge_hooks(data: dict[str, Any], wanted: Groups, update: SettingsUpdate) -> dict[str, Any]:
+    """``data`` with acecode's groups for each event set to ``wanted``, after other groups;
+    records one change per event in ``update``."""
+    hooks: dict[str, list[Any]] = dict(data.get("hooks", {}))
+    for event, groups in wanted.items():
+        current = hooks.get(event, [])
+        present = acecode_hooks(current)
+        matchers = [g.get("matcher") for g in current if acecode_hooks([g])]
+        if present == groups[0]["hooks"] and matchers == [groups[0].get("matcher")]:
+            update.changes.append(Change(event, "unchanged"))
+            continue
+        hooks[event] = _without_acecode(current) + groups
+        update.changes.append(Change(event, "updated" if present else "added"))
+    return {**data, "hooks": hooks}
+
+
+def remove_hooks(data: dict[str, Any], update: SettingsUpdate) -> dict[str, Any]:
+    """``data`` without any acecode hook; one change per event that had one."""
+    hooks: dict[str, list[Any]] = {}
+    for event, groups in data.get("hooks", {}).items():
+        if not acecode_hooks(groups):
+            hooks[event] = groups
+            continue
+        update.changes.append(Change(event, "removed"))
+        remaining = _without_acecode(groups)
+        if remaining:
+            hooks[event] = remaining
+    new_data = {key: value for key, value in data.items() if key != "hooks"}
+    if hooks:
+        new_data["hooks"] = hooks
+    return new_data
