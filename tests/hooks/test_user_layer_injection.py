@@ -72,7 +72,9 @@ def test_a_change_to_the_user_layer_invalidates_the_projects_cached_injection(pr
 def test_user_pins_put_a_user_entry_first_within_the_budget(project_dir: Path):
     many = [entry(f"ctx-{i:03d}", f"Project fact number {i} " + "x" * 80, 5) for i in range(1, 40)]
     write_playbook(project_dir, {"PROJECT CONTEXT": many})
-    _write_user_layer({"PROJECT CONTEXT": [entry("u-ctx-001", "My machines run Linux.", 0)]})
+    # As long as the project's entries, so it cannot slip into the room they leave.
+    mine = entry("u-ctx-001", "My machines run Linux, like project fact number 0 " + "y" * 80, 0)
+    _write_user_layer({"PROJECT CONTEXT": [mine]})
     env = {"ACECODE_INJECTION_BUDGET_CHARS": "3000"}
     assert "[u-ctx-001]" not in run_hook("session-start", _start("a"), env=env).context()
 
