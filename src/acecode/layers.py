@@ -32,7 +32,6 @@ from typing import Any
 
 PROJECT = "project"
 USER = "user"
-LAYERS = (PROJECT, USER)
 USER_PREFIX = "u-"
 USER_FOLDER = "acecode-user"
 SCOPE_KEY = "scope"
@@ -133,19 +132,14 @@ def scope_of(op: Any) -> str:
     return USER if names and all(is_user_name(name) for name in names) else PROJECT
 
 
-def route_operations(operations: Iterable[Any], *, single_layer: bool = False) -> Routed:
+def route_operations(operations: Iterable[Any]) -> Routed:
     """The curator's operations, by layer.
 
     A MERGE whose sources lie in both layers is refused: a merged entry has
-    one home, so the user moves one source first (``acecode move``). With
-    ``single_layer`` (the project layer is the user layer) everything goes to
-    the user layer.
+    one home, so the user moves one source first (``acecode move``).
     """
     routed = Routed()
     for op in operations:
-        if single_layer:
-            routed.user.append(op)
-            continue
         if isinstance(op, dict) and op.get("type") == "MERGE":
             layers = {layer_of(name) for name in _names_of(op) if isinstance(name, str)}
             if len(layers) > 1:

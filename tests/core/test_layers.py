@@ -64,7 +64,6 @@ def test_operations_route_by_scope_and_by_the_names_they_target():
     assert routed.user == [ops[0], ops[1], ops[4], ops[6]]
     assert routed.project == [ops[2], ops[3], ops[5], ops[8]]
     assert [op for op, _ in routed.refused] == [ops[7]]
-    assert route_operations(ops, single_layer=True).user == ops
 
 
 def test_tags_route_by_name_and_layer_of_says_where_a_name_lives():
