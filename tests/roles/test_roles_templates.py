@@ -27,7 +27,7 @@ FIELDS = {
     },
 }
 OPERATION_FIELDS = {
-    "ADD": {"type", "text", "section"},
+    "ADD": {"type", "text", "section", "scope"},  # scope: the user layer (docs/layers.md)
     "UPDATE": {"type", "target_id", "text"},
     "MERGE": {"type", "source_ids", "merged_text", "section"},
     "DELETE": {"type", "target_id", "reason"},
