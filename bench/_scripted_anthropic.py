@@ -3,6 +3,7 @@
 ``ScriptedAnthropic(router)`` answers ``POST /v1/messages`` with
 ``router(system, prompt)`` as the assistant's text, over real HTTP, so the
 anthropic SDK inside acecode crosses the same boundary as in production.
+Every request's system text and prompt are kept in ``received``.
 A scripted model has no tokenizer: usage is reported as acecode estimates
 it when a provider reports none, about 4 characters per token.
 """
@@ -26,6 +27,7 @@ class ScriptedAnthropic:
     def __init__(self, router: Router) -> None:
         self.router = router
         self.requests = 0
+        self.received: list[tuple[str, str]] = []
         owner = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -39,6 +41,7 @@ class ScriptedAnthropic:
                     for m in body["messages"]
                 )
                 owner.requests += 1
+                owner.received.append((system, prompt))
                 text = owner.router(system, prompt)
                 reply: dict[str, Any] = {
                     "id": "msg_bench",

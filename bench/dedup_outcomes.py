@@ -62,17 +62,18 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "data" / "rule_pairs.json"
-sys.path.insert(0, str(ROOT / "tests" / "pipeline"))
+sys.path.insert(0, str(ROOT / "tests"))
 
-from pipeline_support import (  # noqa: E402
-    LLM_ENV_VARS,
+from pytest_httpserver import HTTPServer  # noqa: E402
+
+from support.llm_env import LLM_ENV_VARS  # noqa: E402
+from support.pipeline import (  # noqa: E402
     RoutedLLM,
     is_curator,
     is_judge,
     judge_reply,
     write_transcript,
 )
-from pytest_httpserver import HTTPServer  # noqa: E402
 
 SECTION = "PATTERNS & APPROACHES"
 LISTS = ("paraphrase", "different", "contradicting")

@@ -72,6 +72,29 @@ class Settings:
     injection_budget_chars: int = DEFAULT_INJECTION_BUDGET
     # Longest per-prompt top-up of relevant entries that did not fit at session start.
     topup_budget_chars: int = DEFAULT_TOPUP_BUDGET
+    # Most tokens of playbook entries the curator is shown (acecode.playbook.curator_view):
+    # the entries the session cited or the reflector tagged, then the most relevant ones.
+    curator_budget_tokens: int = 4_000
+    # Most tokens of playbook entries the reflector is shown (acecode.pipeline.reflector_view):
+    # the entries the session cited, then the ones most relevant to the session.
+    reflector_budget_tokens: int = 6_000
+    # An entry no learned session cited or tagged in this many sessions is offered to
+    # the curator as a candidate to retire (acecode.playbook.retire); 0 turns it off.
+    retire_after_sessions: int = 20
+    # Spending limits of the learning cycles, across all projects (acecode.cost): per
+    # local day and calendar month, in USD and in tokens (input + output); 0 = no limit.
+    # A cycle whose worst case would cross one is skipped without an LLM call. Read from
+    # ~/.claude/acecode.toml and the environment only: a project must not raise them.
+    daily_budget_usd: float = 1.0
+    monthly_budget_usd: float = 0.0
+    daily_budget_tokens: int = 0
+    monthly_budget_tokens: int = 0
+
+
+# Keys a project's .claude/acecode.toml may not set: they spend the user's money.
+USER_ONLY_KEYS = frozenset(
+    {"daily_budget_usd", "monthly_budget_usd", "daily_budget_tokens", "monthly_budget_tokens"}
+)
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -113,9 +136,16 @@ def _toml_layers(project: Path | None) -> tuple[Path, Path]:
 def load_settings(project: Path | None = None, env: Mapping[str, str] | None = None) -> Settings:
     """Merge defaults, user file, project file and environment (``os.environ`` unless given)."""
     env = os.environ if env is None else env
-    merged: dict[str, Any] = {}
-    for layer in _toml_layers(project):
-        merged.update(_read_toml(layer))
+    user_file, project_file = _toml_layers(project)
+    merged = _read_toml(user_file)
+    project_values = _read_toml(project_file)
+    for name in sorted(USER_ONLY_KEYS & project_values.keys()):
+        warn(
+            f"ignoring {name} in {project_file}: budgets are set in {user_file} "
+            f"or ACECODE_{name.upper()}, never by a project"
+        )
+        del project_values[name]
+    merged.update(project_values)
     values: dict[str, Any] = {}
     for field in fields(Settings):
         env_name = f"ACECODE_{field.name.upper()}"
@@ -134,7 +164,9 @@ def setting_source(
     env_name = f"ACECODE_{name.upper()}"
     if env_name in env:
         return env_name
-    for layer in reversed(_toml_layers(project)):
+    user_file, project_file = _toml_layers(project)
+    layers = (user_file,) if name in USER_ONLY_KEYS else (project_file, user_file)
+    for layer in layers:
         if name in _read_toml(layer):
             return str(layer)
     return None

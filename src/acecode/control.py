@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from acecode import paths
+from acecode.errors import AcecodeError
 from acecode.session_switch import TRUE_WORDS, session_skipped
 
 ENABLED_KEY = "enabled"
@@ -33,7 +34,7 @@ CONFIG_NAME = "acecode.toml"
 _FALSE_WORDS = frozenset({"0", "false", "no", "off"})
 
 
-class ControlFileError(RuntimeError):
+class ControlFileError(AcecodeError, RuntimeError):
     """A switch file cannot be read or rewritten; it was left untouched."""
 
 

@@ -3,6 +3,9 @@
 Diagnostics are opt-in: they are written only while the flag file
 ``.claude/diagnostic_mode`` exists, so a normal session leaves no trace.
 Every diagnostic is passed through secret redaction before it touches disk.
+The pure core reports its events through logging (:mod:`acecode.events`);
+:class:`acecode.diagnostics_handler.DiagnosticsHandler` turns them into these
+files and lines.
 
 The injection hook's cache miss imports this module (through the playbook
 schema and migration), so ``pathlib`` and ``datetime`` are imported only by

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from acecode import paths
+from acecode.errors import AcecodeError
 from acecode.state_folder import ensure_state_folder
 from acecode.store.atomic import atomic_write_text
 from acecode.store.errors import PlaybookWriteError
@@ -35,7 +36,7 @@ ATTRIBUTE = f"merge={DRIVER}"
 ATTRIBUTES_FILE = ".gitattributes"
 
 
-class GitSetupError(Exception):
+class GitSetupError(AcecodeError):
     """Not a git repository, or git refused a change; one line, nothing half-done."""
 
 

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from acecode import paths
+from acecode.errors import AcecodeError
 from acecode.playbook.merge3 import DuplicateNameError, MergeOutcome, ReviewItem, merge_playbooks
 from acecode.playbook.schema import empty_playbook
 from acecode.state_folder import ensure_state_folder
@@ -40,7 +41,7 @@ REVIEW_RULE = "merge-conflict"
 JOURNAL_KIND = "merge"
 
 
-class MergeDriverError(Exception):
+class MergeDriverError(AcecodeError):
     """The merge was not done; ``ours`` is untouched and git keeps the conflict."""
 
 
@@ -153,7 +154,8 @@ def _queue(result: DriverResult, labels: Labels) -> None:
 
 
 def _journal(result: DriverResult, ours: dict[str, Any], labels: Labels) -> None:
-    from acecode.store.history import journal_saved_change
+    from acecode.store.journal import journal_saved_change
+    from acecode.store.provenance import record_provenance
 
     outcome = result.outcome
     meta: dict[str, Any] = {
@@ -175,6 +177,7 @@ def _journal(result: DriverResult, ours: dict[str, Any], labels: Labels) -> None
         },
     }
     result.cycle_id = journal_saved_change(result.playbook, ours, outcome.playbook, meta)
+    record_provenance(result.playbook, ours, outcome.playbook, meta)
 
 
 def run_driver(

@@ -17,10 +17,12 @@ import json
 import os
 from typing import Any
 
+from acecode.errors import AcecodeError
+
 PINS_NAME = "pins.json"
 
 
-class PinsFileError(ValueError):
+class PinsFileError(AcecodeError, ValueError):
     """The pins file exists but is not a pins file; it was left untouched."""
 
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from acecode import paths
+from acecode.errors import AcecodeError
 
 PACKAGED_DIR = Path(__file__).parent / "prompts"
 
 
-class TemplateNotFoundError(FileNotFoundError):
+class TemplateNotFoundError(AcecodeError, FileNotFoundError):
     """No packaged template and no user override with that name."""
 
 

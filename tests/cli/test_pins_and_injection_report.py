@@ -7,9 +7,9 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 from acecode.store import save_playbook
+from support.playbooks import entry
 
 
 def acecode(*args: str, code: int | None = 0) -> subprocess.CompletedProcess:
@@ -26,14 +26,10 @@ def acecode(*args: str, code: int | None = 0) -> subprocess.CompletedProcess:
     return result
 
 
-def _entry(name: str, text: str, helpful: int = 0) -> dict[str, Any]:
-    return {"name": name, "text": text, "helpful": helpful, "harmful": 0}
-
-
 def _playbook(project: Path, patterns: int) -> Path:
     path = project / ".claude" / "playbook.json"
     entries = [
-        _entry(f"pat-{i:03d}", f"Pattern {i}: " + "keep the change small and reviewed " * 4, i % 3)
+        entry(f"pat-{i:03d}", f"Pattern {i}: " + "keep the change small and reviewed " * 4, i % 3)
         for i in range(1, patterns + 1)
     ]
     save_playbook({"sections": {"PATTERNS & APPROACHES": entries}}, path)

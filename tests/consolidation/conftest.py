@@ -8,12 +8,9 @@ from typing import Any
 import pytest
 
 from acecode.playbook.schema import SECTION_SLUGS, empty_playbook
+from support.playbooks import entry
 
 Builder = Callable[..., dict[str, Any]]
-
-
-def _entry(slug: str, number: int, text: str, helpful: int = 0, harmful: int = 0) -> dict:
-    return {"name": f"{slug}-{number:03d}", "text": text, "helpful": helpful, "harmful": harmful}
 
 
 @pytest.fixture
@@ -36,7 +33,7 @@ def make_playbook() -> Builder:
             helpful, harmful = counters(i)
             text = f"tip {i}: run the focused test file before the whole suite to save time"
             playbook["sections"][section].append(
-                _entry(slug, numbers[section], text, helpful, harmful)
+                entry(f"{slug}-{numbers[section]:03d}", text, helpful, harmful)
             )
         return playbook
 

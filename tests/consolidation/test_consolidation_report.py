@@ -8,11 +8,12 @@ from datetime import datetime
 from pathlib import Path
 
 from acecode.consolidation.guards import RemovalBudget, guard_operations, prune_within_budget
-from acecode.consolidation.report import build_report, journal_meta, write_report
+from acecode.consolidation.report import build_report, journal_meta
 from acecode.playbook.operations import apply_operations_with_outcomes
 from acecode.playbook.scoring import apply_bullet_tags_detailed
 from acecode.store import update_playbook
 from acecode.store.history import get_cycle, list_cycles
+from acecode.store.reports import write_report
 
 SECTIONS = (
     "processing_summary",

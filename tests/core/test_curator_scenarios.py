@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pbhelpers import MIS, OTH, PAT, diagnostics, find, kp, make_playbook, names, texts
+from pbhelpers import diagnostics
 
 from acecode.playbook import operations
 from acecode.playbook.operations import (
@@ -22,6 +22,8 @@ from acecode.playbook.operations import (
 )
 from acecode.playbook.schema import SECTION_NAMES, isolated_copy
 from acecode.playbook.scoring import update_playbook_data
+from support.playbooks import MIS, OTH, PAT, find, make_playbook, names, texts
+from support.playbooks import entry as kp
 
 
 def apply(playbook: dict[str, Any], ops: list[Any]) -> dict[str, Any]:

@@ -7,7 +7,6 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pbhelpers import MIS, PAT, PREF, kp, make_playbook
 
 from acecode.playbook.budget import (
     DEFAULT_INJECTION_BUDGET,
@@ -20,6 +19,8 @@ from acecode.playbook.formatting import format_entry, format_playbook
 from acecode.playbook.injection import left_out_line, render_injection
 from acecode.playbook.schema import SECTION_NAMES, SECTION_SLUGS
 from acecode.templates import load_template
+from support.playbooks import MIS, PAT, PREF, make_playbook
+from support.playbooks import entry as kp
 
 TEMPLATE = load_template("playbook.txt")
 PATH = "/project/.claude/playbook.json"

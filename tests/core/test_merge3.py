@@ -15,12 +15,13 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pbhelpers import CTX, MIS, PAT, find, kp, make_playbook, names
 
 from acecode.playbook.merge3 import DuplicateNameError, merge_playbooks
 from acecode.playbook.schema import SECTION_NAMES
 from acecode.store.migrate import migrate_playbook
 from acecode.store.playbook_file import serialize_playbook
+from support.playbooks import CTX, MIS, PAT, find, make_playbook, names
+from support.playbooks import entry as kp
 
 BASE = make_playbook(
     pat=[kp("pat-001", "Run the tests first", 2, 0), kp("pat-002", "Use ruff", 1, 1)],

@@ -6,7 +6,7 @@ import copy
 from pathlib import Path
 
 import pytest
-from pbhelpers import MIS, OTH, PAT, diagnostics, find, kp, make_playbook, names
+from pbhelpers import diagnostics
 
 from acecode.playbook.citations import extract_cited_ids
 from acecode.playbook.scoring import (
@@ -15,6 +15,8 @@ from acecode.playbook.scoring import (
     should_prune,
     update_playbook_data,
 )
+from support.playbooks import MIS, OTH, PAT, find, make_playbook, names
+from support.playbooks import entry as kp
 
 # sections-spec.md "Pruning Contract", decision table, row by row.
 DECISION_TABLE = [

@@ -6,7 +6,6 @@ from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
-from pbhelpers import CTX, MIS, PAT, PREF, kp, make_playbook
 
 from acecode.playbook.ranking import (
     Ranked,
@@ -16,6 +15,8 @@ from acecode.playbook.ranking import (
     select_within_budget,
 )
 from acecode.playbook.schema import SECTION_NAMES
+from support.playbooks import CTX, MIS, PAT, PREF, make_playbook
+from support.playbooks import entry as kp
 
 
 def _cost(_section: str, entry: dict[str, Any]) -> int:

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from pbhelpers import CTX, MIS, OTH, PAT, PREF, diagnostics, find, kp, make_playbook, names
+from pbhelpers import diagnostics
 
 import acecode
 from acecode.playbook.formatting import format_key_points, format_playbook
@@ -23,6 +23,8 @@ from acecode.playbook.schema import (
     generate_keypoint_name,
 )
 from acecode.playbook.scoring import update_playbook_data
+from support.playbooks import CTX, MIS, OTH, PAT, PREF, find, make_playbook, names
+from support.playbooks import entry as kp
 
 
 def test_req_sect_010_section_slugs_canonical_order() -> None:

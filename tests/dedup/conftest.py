@@ -3,7 +3,7 @@
 The model is the default backend (``acecode[embed]``, part of the ``dev``
 extra), so these tests exercise the real embeddings; only the property test
 that needs thousands of examples also uses the hash backend of
-``dedup_helpers``.
+``support.embedding_backends``.
 """
 
 from __future__ import annotations

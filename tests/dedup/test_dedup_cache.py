@@ -10,10 +10,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from dedup_helpers import CountingBackend, entry, playbook
 
 from acecode.dedup import EmbeddingCache, deduplicate
 from acecode.dedup.cache import CACHE_FILE, text_key
+from support.embedding_backends import CountingBackend
+from support.playbooks import entry
+from support.playbooks import make_playbook as playbook
 
 BENCH = Path(__file__).parents[2] / "bench"
 sys.path.insert(0, str(BENCH))

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from dedup_helpers import MIS, PAT, entry, names, playbook
 
 from acecode.dedup import deduplicate
 from acecode.dedup.candidates import ProposedText, propose_pairs
 from acecode.dedup.ladder import apply_decision, decide
 from acecode.dedup.verdicts import PairVerdict, Verdicts
+from support.playbooks import MIS, PAT, entry, names
+from support.playbooks import make_playbook as playbook
 
 SINGLE = "Use single quotes for string literals in the TypeScript code."
 DOUBLE = "Use double quotes for string literals in the TypeScript code."

@@ -10,9 +10,10 @@ import json
 from pathlib import Path
 
 import pytest
-from dedup_helpers import OTH, PAT, entry, names, playbook
 
 from acecode.dedup import deduplicate
+from support.playbooks import OTH, PAT, entry, names
+from support.playbooks import make_playbook as playbook
 
 PAIRS = json.loads((Path(__file__).parents[1] / "data" / "paraphrase_pairs.json").read_text())[
     "pairs"

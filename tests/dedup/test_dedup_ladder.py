@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 
 import pytest
-from dedup_helpers import CTX, MIS, PAT, ExplodingBackend, entry, playbook
 
 from acecode.dedup.ladder import (
     LadderDecision,
@@ -14,6 +13,9 @@ from acecode.dedup.ladder import (
     decide,
     is_more_specific,
 )
+from support.embedding_backends import ExplodingBackend
+from support.playbooks import CTX, MIS, PAT, entry
+from support.playbooks import make_playbook as playbook
 
 TESTS = "Run the tests before committing."
 TESTS_PARAPHRASE = "Run the test suite before you commit and push."

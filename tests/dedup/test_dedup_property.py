@@ -14,7 +14,6 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from dedup_helpers import HashBackend
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +21,7 @@ from acecode.dedup import deduplicate
 from acecode.dedup.cache import embed_texts
 from acecode.dedup.similarity import similarity_matrix
 from acecode.playbook.schema import SECTION_NAMES, iter_entries
+from support.embedding_backends import HashBackend
 
 _TIPS = (
     "Run the tests before committing.",

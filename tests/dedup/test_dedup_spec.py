@@ -9,11 +9,13 @@ import sys
 import textwrap
 
 import pytest
-from dedup_helpers import CTX, MIS, OTH, PAT, ExplodingBackend, entry, names, playbook
 
 from acecode.dedup import deduplicate, resolve_threshold, run_deduplication
 from acecode.dedup.cache import embed_texts
 from acecode.dedup.similarity import similarity_matrix
+from support.embedding_backends import ExplodingBackend
+from support.playbooks import CTX, MIS, OTH, PAT, entry, names
+from support.playbooks import make_playbook as playbook
 
 TESTS_BEFORE_COMMIT = "Run the tests before committing."
 SUITE_BEFORE_COMMIT = "Run the test suite before you commit and push."

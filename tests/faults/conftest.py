@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fault_support import lesson_router, pipeline_support
-from pytest_httpserver import HTTPServer
+from fault_support import lesson_router
+
+from support.pipeline import routed_servers
 
 
 @pytest.fixture
@@ -20,15 +21,9 @@ def playbook(project_dir: Path) -> Path:
 @pytest.fixture
 def llm() -> Iterator[Callable[..., Any]]:
     """Start a RoutedLLM (default: ``lesson_router``) on 127.0.0.1; stopped after the test."""
-    servers: list[HTTPServer] = []
+    with routed_servers() as start_server:
 
-    def start(router: Callable[[str, str], str] = lesson_router, delay: float = 0.0) -> Any:
-        server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
-        server.start()
-        servers.append(server)
-        return pipeline_support().RoutedLLM(server, router, delay)
+        def start(router: Callable[[str, str], str] = lesson_router, delay: float = 0.0) -> Any:
+            return start_server(router, delay)
 
-    yield start
-    for server in servers:
-        server.clear()
-        server.stop()
+        yield start

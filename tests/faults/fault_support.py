@@ -10,7 +10,6 @@ traceback.
 from __future__ import annotations
 
 import ctypes
-import importlib.util
 import json
 import os
 import re
@@ -19,31 +18,12 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from acecode.store import load_playbook, save_playbook
+from support.pipeline import is_curator, write_transcript
 
 ACECODE = (sys.executable, "-m", "acecode")
-_PIPELINE_SUPPORT = Path(__file__).resolve().parent.parent / "pipeline" / "pipeline_support.py"
-
-
-def pipeline_support() -> ModuleType:
-    """``tests/pipeline/pipeline_support.py`` (RoutedLLM, write_transcript), loaded by path.
-
-    Registered under its own name so that a session running both test folders
-    shares one module object.
-    """
-    module = sys.modules.get("pipeline_support")
-    if module is None:
-        spec = importlib.util.spec_from_file_location("pipeline_support", _PIPELINE_SUPPORT)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["pipeline_support"] = module
-        spec.loader.exec_module(module)
-    return module
-
-
 # --- the scripted LLM ---------------------------------------------------------------------------
 
 MARKER = re.compile(r"MARKER-([A-Za-z0-9]+)")
@@ -81,7 +61,7 @@ def lesson_router(system: str, prompt: str) -> str:
     """
     found = MARKER.search(prompt)
     marker = found.group(1) if found else "none"
-    if pipeline_support().is_curator(system, prompt):
+    if is_curator(system, prompt):
         operation = {"type": "ADD", "text": lesson_text(marker), "section": "MISTAKES TO AVOID"}
         return json.dumps({"reasoning": "record the lesson", "operations": [operation]})
     return json.dumps(
@@ -95,7 +75,7 @@ def lesson_router(system: str, prompt: str) -> str:
 def session_transcript(path: Path, marker: str) -> Path:
     """A small Claude Code transcript whose request carries ``MARKER-<marker>``."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    return pipeline_support().write_transcript(
+    return write_transcript(
         path, f"Please fix the failing tests (MARKER-{marker})", "Fixed it, following [pat-001]."
     )
 

@@ -13,7 +13,6 @@ import json
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from fault_support import (
@@ -60,14 +59,13 @@ def test_fault_lock_held_by_hung_process_bounded_wait_then_stale_lock_does_not_b
     lock_file = playbook_lock_file(playbook)
     holder = _hold_lock(lock_file)
     try:
-        started = time.monotonic()
+        # The holder sleeps 600 s: returning within the subprocess timeout (30 s), and
+        # saying it waited the configured 1 s, is the bound (no wall-clock assertion:
+        # loaded CI machines are slow, the bound is the message and the timeout).
         blocked = run_acecode(["learn", str(transcript)], env, cwd=project_dir, timeout=30)
-        elapsed = time.monotonic() - started
 
         assert blocked.returncode == 1, (blocked.stdout, blocked.stderr)
         one_clear_line(blocked, str(playbook), "locked by another acecode process", "waited 1 s")
-        # Interpreter start, two LLM calls and the 1 s wait; far from hanging with the holder.
-        assert elapsed < 15, f"learn took {elapsed:.1f} s with ACECODE_LOCK_TIMEOUT=1"
         assert playbook.read_bytes() == old_bytes
         assert temp_files(playbook.parent) == []
 
@@ -87,11 +85,8 @@ def test_fault_lock_held_by_hung_process_bounded_wait_then_stale_lock_does_not_b
         holder.wait(timeout=10)
 
     assert lock_file.exists()  # the dead holder's lock file stays behind...
-    started = time.monotonic()
     after = run_acecode(["learn", str(transcript)], env, cwd=project_dir, timeout=30)
-    elapsed = time.monotonic() - started
 
     assert after.returncode == 0, after.stderr  # ...and does not block the next run
     assert "Traceback" not in after.stderr
-    assert elapsed < 15
     assert comparable(sections(playbook)) == comparable(with_lesson(before, "lock"))

@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hook_helpers import entry, write_playbook
+from hook_helpers import write_playbook
+
+from support.playbooks import entry
 
 
 @pytest.fixture

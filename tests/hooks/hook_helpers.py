@@ -67,10 +67,6 @@ def run_hook(
     )
 
 
-def entry(name: str, text: str, helpful: int = 0, harmful: int = 0) -> dict[str, Any]:
-    return {"name": name, "text": text, "helpful": helpful, "harmful": harmful}
-
-
 def write_playbook(project: Path, sections: dict[str, list[dict[str, Any]]]) -> Path:
     """Write a sections playbook to ``<project>/.claude/playbook.json``."""
     path = project / ".claude" / "playbook.json"

@@ -8,10 +8,11 @@ import time
 from pathlib import Path
 
 import pytest
-from hook_helpers import ACECODE, entry, run_hook, write_playbook
+from hook_helpers import ACECODE, run_hook, write_playbook
 
 from acecode import paths
 from acecode.hooks import context
+from support.playbooks import entry
 
 
 def _start(session: str = "s1", source: str = "startup", **extra) -> dict:

@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hook_helpers import ACECODE, entry, run_hook, write_playbook
+from hook_helpers import ACECODE, run_hook, write_playbook
 
 from acecode.hooks import rendered
 from acecode.playbook.budget import DEFAULT_INJECTION_BUDGET, context_length
+from support.playbooks import entry
 
 NEEDLE = "When the websocket gateway drops heartbeats, restart the reconnect supervisor first."
 NEEDLE_PROMPT = "The websocket gateway keeps dropping heartbeats, what about the reconnect?"

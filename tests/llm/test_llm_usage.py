@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
-from acecode_test_wire import Reply, ScriptedLLMServer
+import pytest
 
 from acecode.llm import complete, usage
+from support.wire import Reply, ScriptedLLMServer
 
 
 def test_reported_tokens_are_recorded_per_role(
@@ -74,3 +75,47 @@ def test_estimate_tokens() -> None:
     assert usage.estimate_tokens("") == 0
     assert usage.estimate_tokens("abc") == 1
     assert usage.estimate_tokens("abcdefghi") == 3
+
+
+def test_anthropic_cache_counts_are_part_of_input_and_priced_apart(
+    anthropic_env: ScriptedLLMServer, recorded_delays: list, monkeypatch
+) -> None:
+    """The Messages API reports cache reads and writes apart from input_tokens."""
+    from acecode.cost.pricing import call_cost
+
+    monkeypatch.setenv("AGENTIC_CONTEXT_MODEL", "claude-sonnet-4-6")
+    anthropic_env.play(
+        Reply(
+            text="a",
+            usage=(100, 20),
+            usage_extra={"cache_read_input_tokens": 1000, "cache_creation_input_tokens": 200},
+        )
+    )
+    with usage.track() as ledger:
+        asyncio.run(complete("s", "p", role="reflector"))
+    (call,) = ledger.calls
+    assert (call.input_tokens, call.cache_read_tokens, call.cache_write_tokens) == (1300, 1000, 200)
+    cost = call_cost(call)
+    # 100 uncached at $3, 1000 read at $0.30, 200 written at $3.75, 20 out at $15 (per M).
+    assert cost.usd == pytest.approx((100 * 3 + 1000 * 0.3 + 200 * 3.75 + 20 * 15) / 1e6)
+    assert cost.basis == "estimated"
+
+
+def test_openai_cached_tokens_and_a_reported_cost(
+    openai_env: ScriptedLLMServer, recorded_delays: list
+) -> None:
+    """OpenAI counts cached tokens inside prompt_tokens; OpenRouter adds usage.cost (USD)."""
+    from acecode.cost.pricing import call_cost
+
+    openai_env.play(
+        Reply(
+            text="a",
+            usage=(500, 40),
+            usage_extra={"prompt_tokens_details": {"cached_tokens": 300}, "cost": 0.00042},
+        )
+    )
+    with usage.track() as ledger:
+        asyncio.run(complete("s", "p", role="curator"))
+    (call,) = ledger.calls
+    assert (call.input_tokens, call.cache_read_tokens, call.cost_usd) == (500, 300, 0.00042)
+    assert call_cost(call).basis == "reported"

@@ -10,12 +10,12 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-import acecode_test_wire as wire
 import pytest
-from acecode_test_wire import Reply, ScriptedLLMServer
 
 from acecode.llm import LLMCallError, complete, usage
 from acecode.llm.retry import MAX_RETRY_AFTER
+from support import wire
+from support.wire import Reply, ScriptedLLMServer
 
 
 @pytest.fixture(params=["anthropic", "openai"])

@@ -5,26 +5,22 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import pytest
-from pipeline_support import LLM_ENV_VARS, RoutedLLM, Router
-from pytest_httpserver import HTTPServer
+
+from support.llm_env import LLM_ENV_VARS
+from support.pipeline import RoutedLLM, Router, routed_servers
 
 
 @pytest.fixture
 def routed_llm(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., RoutedLLM]]:
-    servers: list[HTTPServer] = []
+    """Start a routed server and make it the configured provider (through the environment)."""
+    with routed_servers() as start_server:
 
-    def start(router: Router, delay: float = 0.0, safety: Router | None = None) -> RoutedLLM:
-        server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
-        server.start()
-        servers.append(server)
-        llm = RoutedLLM(server, router, delay, safety)
-        for name in LLM_ENV_VARS:
-            monkeypatch.delenv(name, raising=False)
-        for name, value in llm.env().items():
-            monkeypatch.setenv(name, value)
-        return llm
+        def start(router: Router, delay: float = 0.0, safety: Router | None = None) -> RoutedLLM:
+            llm = start_server(router, delay, safety)
+            for name in LLM_ENV_VARS:
+                monkeypatch.delenv(name, raising=False)
+            for name, value in llm.env().items():
+                monkeypatch.setenv(name, value)
+            return llm
 
-    yield start
-    for server in servers:
-        server.clear()
-        server.stop()
+        yield start

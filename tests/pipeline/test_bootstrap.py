@@ -7,11 +7,11 @@ import os
 from pathlib import Path
 
 import pytest
-from pipeline_support import is_curator, write_transcript
 
 from acecode.agents.claude_code.sessions import encode_project_path, find_sessions, sessions_dir
 from acecode.pipeline.bootstrap import BootstrapState, bootstrap
 from acecode.store import load_playbook
+from support.pipeline import is_curator, write_transcript
 
 
 @pytest.fixture

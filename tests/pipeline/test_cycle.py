@@ -9,10 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from pipeline_support import is_curator, write_transcript
 
 from acecode.pipeline import run_cycle_sync
 from acecode.store import load_playbook, save_playbook
+from support.pipeline import is_curator, write_transcript
 
 REFLECTION = {
     "analysis": "pytest failed on a missing yaml module; [pat-001] helped.",

@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
-from pipeline_support import curator_says, make_playbook, write_transcript
 
 from acecode.pipeline import run_cycle_sync
 from acecode.store import load_playbook
 from acecode.store.history import list_cycles
+from support.pipeline import curator_says, make_playbook, write_transcript
 
 
 @pytest.fixture

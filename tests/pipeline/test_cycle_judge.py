@@ -13,19 +13,19 @@ import sys
 from pathlib import Path
 
 import pytest
-from pipeline_support import (
-    curator_says,
-    is_curator,
-    judged_pairs,
-    make_playbook,
-    write_transcript,
-)
 
 from acecode.dedup.judgements import judgements_path, open_conflicts
 from acecode.llm import retry
 from acecode.pipeline import run_cycle_sync
 from acecode.store import load_playbook
 from acecode.store.history import list_cycles
+from support.pipeline import (
+    curator_says,
+    is_curator,
+    judged_pairs,
+    make_playbook,
+    write_transcript,
+)
 
 PAT = "PATTERNS & APPROACHES"
 SINGLE = "Use single quotes for string literals in the TypeScript code."

@@ -12,11 +12,11 @@ import json
 from pathlib import Path
 
 import pytest
-from pipeline_support import is_curator, is_safety_review, review_items, write_transcript
 
 from acecode.pipeline import run_cycle_sync
 from acecode.quarantine.queue import list_pending, queue_path, queue_text, reject
 from acecode.store import load_playbook
+from support.pipeline import is_curator, is_safety_review, review_items, write_transcript
 
 REFLECTION = json.dumps({"analysis": "The session fixed a failing test.", "bullet_tags": []})
 SAFE = "Run `make lint` before pushing; it mirrors the CI lint job."

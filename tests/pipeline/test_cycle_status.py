@@ -12,12 +12,12 @@ import json
 from pathlib import Path
 
 import pytest
-from pipeline_support import is_curator, write_transcript
 
 from acecode import outcomes
 from acecode.llm import retry
 from acecode.pipeline import run_cycle_sync
 from acecode.store import load_playbook, save_playbook
+from support.pipeline import is_curator, write_transcript
 
 RULE = "Install PyYAML before running the test suite."
 REFLECTION = {

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pipeline_support import is_curator, write_transcript
+from support.pipeline import is_curator, write_transcript
 
 REFLECTION = {"analysis": "pytest failed on a missing yaml module.", "bullet_tags": []}
 CURATION = {"reasoning": "nothing new", "operations": []}

@@ -16,10 +16,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from pipeline_support import is_curator, write_transcript
 
 from acecode.agents.claude_code.sessions import sessions_dir
 from acecode.pipeline.own_sessions import own_session_role, split_own_sessions
+from support.pipeline import is_curator, write_transcript
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 NESTED = sorted((DATA / "claude_cli").glob("nested-*.jsonl"))

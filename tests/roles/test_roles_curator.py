@@ -6,12 +6,12 @@ import asyncio
 import json
 from pathlib import Path
 
-import acecode_test_wire as wire
 import pytest
-from acecode_test_wire import Reply, ScriptedLLMServer
 
 from acecode.playbook.schema import empty_playbook
 from acecode.roles.curator import run_curator
+from support import wire
+from support.wire import Reply, ScriptedLLMServer
 
 EMPTY = {"reasoning": "", "operations": []}
 REFLECTION = {

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from acecode_test_wire import ScriptedLLMServer
+from support.wire import ScriptedLLMServer
 
 DOC = Path(__file__).parents[2] / "docs" / "llm.md"
 

@@ -7,11 +7,11 @@ import json
 from pathlib import Path
 
 import pytest
-from acecode_test_wire import Reply, ScriptedLLMServer
 
 from acecode.dedup.verdicts import PairVerdict
 from acecode.llm import usage
 from acecode.roles.judge import run_judge
+from support.wire import Reply, ScriptedLLMServer
 
 SINGLE = "Use single quotes for string literals in the TypeScript code."
 DOUBLE = "Use double quotes for string literals in the TypeScript code."

@@ -6,13 +6,12 @@ import asyncio
 import json
 from pathlib import Path
 
-from acecode_test_wire import Reply, ScriptedLLMServer
-
 from acecode.llm import usage
 from acecode.llm.jsonx import extract_json
 from acecode.roles.prompt import fill_template
 from acecode.roles.safety_review import DEFAULT_REASON, parse_verdicts, run_safety_review
 from acecode.templates import load_template
+from support.wire import Reply, ScriptedLLMServer
 
 TEXTS = [
     "Run the linters before committing.",

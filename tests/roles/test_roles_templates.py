@@ -23,6 +23,8 @@ FIELDS = {
     "curator.txt": {
         "reflector_output": '{"analysis": "A"}',
         "playbook": "PLAYBOOK-TEXT",
+        "possibly_stale": "- [pat-003] names `src/old.py`, not found in the project",
+        "retire_candidates": "- [oth-004] not cited or tagged in the last 20 learned sessions",
         "conflicts": "- [pat-001] and [pat-002]: tabs against spaces",
     },
 }

@@ -22,12 +22,8 @@ from acecode.store import (
     serialize_playbook,
     update_playbook,
 )
-
-PAT, MIS, PREF, CTX, OTH = SECTION_NAMES
-
-
-def kp(name: str, text: str, helpful: int = 0, harmful: int = 0) -> dict[str, Any]:
-    return {"name": name, "text": text, "helpful": helpful, "harmful": harmful}
+from support.playbooks import CTX, MIS, OTH, PAT, PREF
+from support.playbooks import entry as kp
 
 
 def empty_sections(**extra: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:

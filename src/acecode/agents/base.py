@@ -17,6 +17,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from acecode.errors import AcecodeError
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -65,7 +67,7 @@ class ContextCap(NamedTuple):
     unit: str  # for messages: "characters (UTF-16 code units)" or "UTF-8 bytes"
 
 
-class SettingsFileError(Exception):
+class SettingsFileError(AcecodeError):
     """An agent's config file cannot be safely rewritten; it was left untouched."""
 
 

@@ -17,11 +17,16 @@ COMMAND_MODULES: tuple[str, ...] = (
     "acecode.cli.install_cmd",
     "acecode.cli.condense_cmd",
     "acecode.cli.doctor_cmd",
+    "acecode.cli.cost_cmd",
     "acecode.cli.review_cmd",
     "acecode.cli.control_cmds",
     "acecode.cli.pin_cmds",
     "acecode.cli.layer_cmds",
+    "acecode.cli.why_cmd",
+    "acecode.cli.rule_cmds",
     "acecode.cli.merge_cmd",
+    "acecode.cli.impact_cmd",
+    "acecode.cli.report_cmd",
     "acecode.cli.hook_cmd",
 )
 

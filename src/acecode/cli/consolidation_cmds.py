@@ -1,7 +1,7 @@
 """``acecode stats``, ``history``, ``undo`` and ``restore``: inspect and repair learning.
 
 Thin wrappers: the health numbers come from ``acecode.playbook.health``, the
-journal and its undo/restore rules from ``acecode.store.history``.
+journal from ``acecode.store.journal``, undo/restore from ``acecode.store.undo``.
 """
 
 from __future__ import annotations
@@ -35,11 +35,12 @@ def stats(
     """
     from rich.table import Table
 
+    from acecode.cli.stale_report import stale_json, stale_lines, stale_report
     from acecode.diagnostics import warn
     from acecode.layers import is_user_layer
     from acecode.playbook.health import HEALTHY_BAND, compute_health
     from acecode.store import PlaybookError, load_playbook
-    from acecode.store.history import list_cycles
+    from acecode.store.journal import list_cycles
 
     path = layer_path(playbook, user=user)
     try:
@@ -56,6 +57,8 @@ def stats(
     injection = _injection_metrics(playbook)
     if injection is not None:
         metrics["injection"] = injection
+    stale = stale_report(path, data)
+    metrics["possibly_stale"] = stale_json(stale)
     if as_json:
         print(json.dumps(metrics, indent=2))
         return
@@ -83,9 +86,12 @@ def stats(
         rows.append(
             ("reach the model at session start", reach if injection["active"] else "0 (off here)")
         )
+    rows.append(("possibly stale entries", len(stale.entries)))
     for label, value in rows:
         table.add_row(label, str(value))
     console.print(table)
+    for line in stale_lines(stale)[1:] if stale.entries else ():
+        warn(line)
     if injection is not None and injection["left_out"]:
         warn(
             f"{injection['left_out']} entries are left out at session start; the per-prompt "
@@ -168,7 +174,7 @@ def history(
 
     from acecode import outcomes, paths
     from acecode.store import PlaybookError
-    from acecode.store.history import list_cycles
+    from acecode.store.journal import list_cycles
 
     path = layer_path(playbook, user=user)
     try:
@@ -233,7 +239,7 @@ def undo(
 
     Undoing a move (``acecode move``) undoes it in both layers."""
     from acecode.store import PlaybookError
-    from acecode.store.history import undo_cycle
+    from acecode.store.undo import undo_cycle
 
     path = layer_path(playbook, user=user)
     try:
@@ -284,7 +290,7 @@ def restore(
 ) -> None:
     """Bring back a removed entry from the history journal."""
     from acecode.store import PlaybookError
-    from acecode.store.history import restore_entry
+    from acecode.store.undo import restore_entry
 
     try:
         result = restore_entry(layer_path(playbook, name=name), name)

@@ -16,6 +16,8 @@ import typer
 from acecode.cli.common import console, playbook_option
 
 TEMPLATES = ("playbook.txt", "reflector.txt", "curator.txt", "reflection.txt")
+# Share of a budget from which doctor warns.
+NEAR_BUDGET = 0.8
 
 
 def _provider() -> list[str]:
@@ -51,8 +53,10 @@ def _hooks() -> list[str]:
     return lines or ["[problem] not installed: run `acecode install`"]
 
 
-def _playbook(path: Path | None) -> list[str]:
-    from acecode.playbook.health import compute_health
+def _on_playbook(
+    path: Path | None, check: Callable[[Path, dict[str, Any]], list[str]]
+) -> list[str]:
+    """``check(file, playbook)`` on the loaded playbook, or the problem loading it."""
     from acecode.store import PlaybookError, load_playbook, resolve_path
 
     target = resolve_path(path)
@@ -60,6 +64,12 @@ def _playbook(path: Path | None) -> list[str]:
         data = load_playbook(target)
     except PlaybookError as exc:
         return [f"[problem] {exc}"]
+    return check(target, data)
+
+
+def _playbook(target: Path, data: dict[str, Any]) -> list[str]:
+    from acecode.playbook.health import compute_health
+
     health = compute_health(data)
     ratio = health["effectiveness_ratio"]
     return [
@@ -78,7 +88,14 @@ def _user_layer() -> list[str]:
     path = Path(user_playbook_file())
     if not path.exists():
         return [f"none yet ({path}); rules the curator scopes to you will go there"]
-    return _playbook(path)
+    return _on_playbook(path, _playbook)
+
+
+def _stale(target: Path, data: dict[str, Any]) -> list[str]:
+    """Entries naming files, paths or symbols the project no longer has (a warning)."""
+    from acecode.cli.stale_report import stale_lines, stale_report
+
+    return stale_lines(stale_report(target, data))
 
 
 def _injection(path: Path | None) -> list[str]:
@@ -175,6 +192,37 @@ def _last_cycle(path: Path | None) -> list[str]:
     return lines
 
 
+def _cost() -> list[str]:
+    """Spend today and this month against the budgets; a warning near (80%) or at a limit."""
+    from acecode.cli.cost_cmd import budget_lines
+    from acecode.config import load_settings
+    from acecode.cost.budget import Limits, view
+    from acecode.cost.ledger import Ledger, LedgerError
+
+    ledger = Ledger()
+    try:
+        current = view(ledger.records(), Limits.from_settings(load_settings()))
+    except LedgerError as exc:
+        return [f"[problem] {exc}"]
+    lines = [f"ledger: {ledger.path}", *budget_lines(current)]
+    limits = current.limits
+    for label, used, limit in (
+        ("daily", current.today.total_usd, limits.daily_usd),
+        ("monthly", current.month.total_usd, limits.monthly_usd),
+        ("daily token", current.today.total_tokens, limits.daily_tokens),
+        ("monthly token", current.month.total_tokens, limits.monthly_tokens),
+    ):
+        if limit <= 0 or used < NEAR_BUDGET * limit:
+            continue
+        state = (
+            "reached: cycles are skipped until it resets"
+            if used >= limit
+            else f"{100 * used / limit:.0f}% used: a cycle that could cross it is skipped"
+        )
+        lines.append(f"[warning] {label} budget {state} (`acecode cost`)")
+    return lines
+
+
 def _diagnostics() -> list[str]:
     from acecode.diagnostics import is_diagnostic_mode
 
@@ -182,7 +230,7 @@ def _diagnostics() -> list[str]:
 
 
 def doctor(playbook: playbook_option = None) -> None:
-    """Check the provider, hooks, playbook, templates, embeddings and last cycle.
+    """Check the provider, hooks, playbook, templates, embeddings, last cycle and spend.
 
     Exits with status 1 when a check found a problem, 0 when all is good
     (warnings alone do not fail), so scripts and CI can rely on it.
@@ -191,12 +239,14 @@ def doctor(playbook: playbook_option = None) -> None:
         ("LLM provider", _provider),
         ("nested claude runs", _claude_flags),
         ("Claude Code hooks", _hooks),
-        ("playbook", lambda: _playbook(playbook)),
+        ("playbook", lambda: _on_playbook(playbook, _playbook)),
         ("user layer", _user_layer),
         ("injection", lambda: _injection(playbook)),
+        ("stale rules", lambda: _on_playbook(playbook, _stale)),
         ("prompt templates", _templates),
         ("semantic de-duplication", _embeddings),
         ("last learning cycle", lambda: _last_cycle(playbook)),
+        ("cost and budget", _cost),
         ("diagnostic mode", _diagnostics),
     ]
     problems = 0

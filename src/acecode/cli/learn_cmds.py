@@ -108,6 +108,14 @@ def learn(
         bool,
         typer.Option("--skip-subagents", help="In folders, learn from main sessions only."),
     ] = False,
+    ignore_budget: Annotated[
+        bool,
+        typer.Option(
+            "--ignore-budget",
+            help="Learn even when a cycle would go over your budget (its cost is still "
+            "recorded; see `acecode cost`).",
+        ),
+    ] = False,
 ) -> None:
     """Learn from one or more transcripts (or folders of them) now: reflect, curate, save.
 
@@ -117,6 +125,9 @@ def learn(
     Each cycle prints its status: ok, nothing-new, skipped or failed (with the
     reason). Exits with status 1 when a cycle failed (no provider, LLM
     failure); the playbook is then unchanged and the transcript stays due.
+
+    Cycles are bound by your budgets (daily_budget_usd, ...): one that would go
+    over is skipped without an LLM call; --ignore-budget learns anyway.
     """
     from acecode.outcomes import FAILED
     from acecode.pipeline import run_cycle_sync
@@ -125,6 +136,7 @@ def learn(
 
     _use_project(project)
     reports = []
+    over_budget = 0
     for transcript in _expand(transcripts, include_subagents=not skip_subagents):
         role = own_session_role(transcript)
         if role:
@@ -143,10 +155,13 @@ def learn(
                 source=source,
                 dry_run=dry_run,
                 relearn=relearn,
+                ignore_budget=ignore_budget,
             )
         except PlaybookError as exc:
             fail(str(exc))
         reports.append(report)
+        if report.cost.get("over_budget"):
+            over_budget += 1
         if report.saved and playbook is None:
             refresh_injection()
         if as_json:
@@ -156,6 +171,16 @@ def learn(
             console.print(line, markup=False, highlight=False, soft_wrap=True)
     if as_json:
         print(json.dumps([report.as_dict() for report in reports], indent=2, ensure_ascii=False))
+    if over_budget:
+        err_console.print(
+            f"acecode: {over_budget} cycle(s) skipped for your budget, without any LLM call; "
+            "`acecode cost` shows the spend, the limits are daily_budget_usd, "
+            "monthly_budget_usd, daily_budget_tokens and monthly_budget_tokens in "
+            "~/.claude/acecode.toml; --ignore-budget learns anyway",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
     if any(report.status == FAILED for report in reports):
         raise typer.Exit(1)
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -42,6 +43,12 @@ def show(
             help="Print exactly what the SessionStart hook injects now (the budgeted text).",
         ),
     ] = False,
+    provenance: Annotated[
+        bool,
+        typer.Option(
+            "--provenance", help="Add where each entry came from (see `acecode why NAME`)."
+        ),
+    ] = False,
     user: user_option = False,
 ) -> None:
     """Show the playbook's entries by section, with the layer each is in.
@@ -68,29 +75,72 @@ def show(
         shown = combine(data, load_playbook(user_file) if with_user else None)
     except PlaybookError as exc:
         fail(str(exc))
+    origins = None
+    if provenance:
+        origins = {**_origins(path), **(_origins(user_file) if with_user else {})}
     if output_format is ShowFormat.json:
-        print(serialize_playbook(data), end="")
+        if origins is None:
+            print(serialize_playbook(data), end="")
+        else:
+            with_provenance = {
+                **json.loads(serialize_playbook(data)),
+                "provenance": {
+                    name: [origin.as_dict() for origin in found] for name, found in origins.items()
+                },
+            }
+            print(json.dumps(with_provenance, indent=2, ensure_ascii=False))
         return
     if output_format is ShowFormat.md:
         print(format_key_points(shown) or "(empty playbook)")
+        if origins is not None:
+            print(_provenance_md(shown, origins))
         return
     title = f"{path} + {user_file}" if with_user and user_file.exists() else str(path)
-    table = Table(title=title, show_lines=False)
-    for column in ("layer", "section", "id", "helpful", "harmful", "text"):
+    table = Table(title=title, show_lines=origins is not None)
+    columns = ("layer", "section", "id", "helpful", "harmful", "text")
+    for column in (*columns, "provenance") if origins is not None else columns:
         table.add_column(column, overflow="fold")
     for section, entry in iter_entries(shown):
-        table.add_row(
+        row = [
             layer_of(entry["name"]),
             section,
             entry["name"],
             str(entry["helpful"]),
             str(entry["harmful"]),
             entry["text"],
-        )
+        ]
+        if origins is not None:
+            row.append(_summary(origins.get(entry["name"], [])))
+        table.add_row(*row)
     if table.row_count == 0:
         console.print("(empty playbook)")
         return
     console.print(table)
+
+
+def _origins(playbook: Path | None) -> dict[str, list[Any]]:
+    from acecode.store import resolve_path
+    from acecode.store.provenance import load_provenance
+
+    return load_provenance(resolve_path(playbook))
+
+
+def _summary(origins: list[Any]) -> str:
+    from acecode.cli.provenance_view import UNKNOWN, origin_summary
+
+    return "\n".join(origin_summary(origin) for origin in origins) or UNKNOWN.split(":")[0]
+
+
+def _provenance_md(data: dict[str, Any], origins: dict[str, list[Any]]) -> str:
+    """A markdown section: each entry's origins, one bullet each."""
+    from acecode.playbook.schema import iter_entries
+
+    lines = ["", "## Provenance", ""]
+    for _section, entry in iter_entries(data):
+        lines.append(
+            f"- {entry['name']}: " + _summary(origins.get(entry["name"], [])).replace("\n", "; ")
+        )
+    return "\n".join(lines)
 
 
 def _show_injected(playbook: Path | None) -> None:

@@ -5,7 +5,8 @@ apply to acecode: ``processing_summary``, ``integration_actions`` (with
 reasons), ``de_duplication_results`` (with similarities),
 ``playbook_health_metrics``, ``quality_assurance`` (rejected, deferred and
 held-for-review operations with reasons), ``warnings`` and ``tokens``.
-Written to ``<playbook dir>/acecode/reports/YYYY-MM-DD/curation_<time>_<cycle>.json``.
+Built here without any I/O; :mod:`acecode.store.reports` writes it to
+``<playbook dir>/acecode/reports/YYYY-MM-DD/curation_<time>_<cycle>.json``.
 
 Typical use in a cycle (inside ``update_playbook``)::
 
@@ -17,14 +18,10 @@ Typical use in a cycle (inside ``update_playbook``)::
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Sequence
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
-from acecode import paths
 from acecode.consolidation.guards import (
     DEFAULT_SHRINK_RATIO,
     GuardResult,
@@ -35,8 +32,7 @@ from acecode.playbook.health import compute_health
 from acecode.playbook.operations import OperationOutcome
 from acecode.playbook.schema import entry_count
 from acecode.playbook.scoring import PRUNE_MIN_HARMFUL
-from acecode.store.atomic import atomic_write_text, remove_stale_temp_files_in
-from acecode.store.history import annotate_removals, count_changes, diff_playbooks
+from acecode.store.diff import annotate_removals, count_changes, diff_playbooks
 
 REPORT_VERSION = 1
 
@@ -283,29 +279,3 @@ def journal_meta(report: dict[str, Any], kind: str = "learn") -> dict[str, Any]:
         "rejected": report["quality_assurance"]["rejected_operations"],
         "warnings": report["warnings"],
     }
-
-
-def _safe(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("._")[:80] or "cycle"
-
-
-def report_path(playbook_path: Path, report: dict[str, Any]) -> Path:
-    """Where ``report`` goes: ``<state dir>/reports/YYYY-MM-DD/curation_<time>_<cycle>.json``."""
-    stamp = datetime.fromisoformat(report["curation_timestamp"])
-    folder = paths.state_dir_for(playbook_path) / "reports" / f"{stamp:%Y-%m-%d}"
-    return folder / f"curation_{stamp:%Y%m%dT%H%M%S}_{_safe(report['cycle_id'])}.json"
-
-
-def write_report(playbook_path: Path, report: dict[str, Any]) -> Path:
-    """Write ``report`` atomically beside the playbook and return the file.
-
-    Call it with the playbook's lock held (``acecode.store.lock``): every
-    report writer does, so a temp file left in the folder by a killed writer
-    is removed first. Raises ``PlaybookWriteError`` when the disk refuses; the
-    caller decides whether a missing report should fail the cycle (it should not).
-    """
-    target = report_path(playbook_path, report)
-    if target.parent.is_dir():
-        remove_stale_temp_files_in(target.parent)
-    atomic_write_text(target, json.dumps(report, indent=2, ensure_ascii=False, default=str) + "\n")
-    return target

@@ -31,6 +31,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from acecode.errors import AcecodeError
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
@@ -44,7 +46,7 @@ _MAX_TOKENS = 256  # all-MiniLM-L6-v2 was trained on 256-token windows
 _BATCH = 64
 
 
-class BackendUnavailable(RuntimeError):
+class BackendUnavailable(AcecodeError, RuntimeError):
     """The configured embedding backend cannot run here (package missing, bad path)."""
 
 

@@ -25,12 +25,12 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from acecode import events
 from acecode.dedup.backends import BackendUnavailable, EmbeddingBackend, load_backend
 from acecode.dedup.cache import EmbeddingCache, embed_texts
 from acecode.dedup.similarity import similarity_matrix
 from acecode.dedup.verbatim import verbatim_key
 from acecode.dedup.verdicts import Verdicts
-from acecode.diagnostics import warn
 from acecode.playbook.schema import iter_entries
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ def resolve_threshold(threshold: float | None = None) -> float:
         except ValueError:
             threshold = math.nan
         if math.isnan(threshold):
-            warn(f"{THRESHOLD_ENV}={raw!r} is not a number; using {DEFAULT_THRESHOLD}")
+            events.warning(f"{THRESHOLD_ENV}={raw!r} is not a number; using {DEFAULT_THRESHOLD}")
             return DEFAULT_THRESHOLD
     value = float(threshold)
     if math.isnan(value):
@@ -216,7 +216,7 @@ def deduplicate(
         try:
             backend = load_backend()
         except BackendUnavailable as exc:
-            warn(f"semantic de-duplication skipped: no embedding backend ({exc})")
+            events.warning(f"semantic de-duplication skipped: no embedding backend ({exc})")
             return DedupResult(result_playbook, limit, skipped=f"no embedding backend: {exc}")
 
     import numpy as np

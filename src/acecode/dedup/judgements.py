@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from acecode.dedup.verdicts import VERDICTS, PairVerdict, Verdicts
+from acecode.errors import AcecodeError
 from acecode.paths import state_dir_for
 from acecode.playbook.schema import iter_entries
 from acecode.store import DEFAULT_LOCK_TIMEOUT, resolve_path
@@ -50,7 +51,7 @@ MIN_ID_PREFIX = 4
 MAX_PAIRS = 5000
 
 
-class JudgementsError(Exception):
+class JudgementsError(AcecodeError):
     """The verdict file could not be read, locked or written, or an ID is unknown; one line."""
 
 

@@ -53,12 +53,12 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
+from acecode import events
 from acecode.dedup.backends import EmbeddingBackend, load_backend
 from acecode.dedup.cache import EmbeddingCache, embed_texts
 from acecode.dedup.similarity import calibrate
 from acecode.dedup.verbatim import near_verbatim
 from acecode.dedup.verdicts import Verdicts
-from acecode.diagnostics import warn
 from acecode.playbook.schema import iter_entries
 
 Action = Literal["add", "credit", "update"]
@@ -104,7 +104,7 @@ class LadderThresholds:
             except ValueError:
                 number = float("nan")
             if number != number:  # NaN
-                warn(f"{var}={raw!r} is not a number; using the default")
+                events.warning(f"{var}={raw!r} is not a number; using the default")
                 continue
             values[field_name] = min(1.0, max(0.0, number))
         return cls(**values)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import sys
 
+from acecode.errors import AcecodeError
 from acecode.session_switch import NESTED_ENV, session_skipped
 
 # acecode.agents' names, without importing the registry in every hook.
@@ -43,7 +44,7 @@ def _canonical(name: str) -> str:
 _EVENT_BY_KEY = {_canonical(event): event for event in EVENT_ARGUMENTS}
 
 
-class HookInputError(ValueError):
+class HookInputError(AcecodeError, ValueError):
     """Claude Code's stdin could not be understood; the hook does nothing."""
 
 

@@ -7,9 +7,11 @@ playbooks; the roles in :mod:`acecode.roles` build prompts and parse replies.
 
 from __future__ import annotations
 
+from acecode.llm import builtin_providers  # noqa: F401  (registers the built-in providers)
 from acecode.llm.base import Completion, LLMRequest, Provider, ProviderError
-from acecode.llm.client import complete, make_provider
+from acecode.llm.client import complete, current_choice, make_provider, using_provider
 from acecode.llm.jsonx import extract_json
+from acecode.llm.registry import ProviderSpec, register_provider, unregister_provider
 from acecode.llm.retry import LLMCallError
 from acecode.llm.settings import ProviderChoice, ProviderConfigError, explain_provider
 
@@ -21,8 +23,13 @@ __all__ = [
     "ProviderChoice",
     "ProviderConfigError",
     "ProviderError",
+    "ProviderSpec",
     "complete",
+    "current_choice",
     "explain_provider",
     "extract_json",
     "make_provider",
+    "register_provider",
+    "unregister_provider",
+    "using_provider",
 ]

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from acecode.llm.base import Completion, HTTPProvider, LLMRequest, ProviderError
 from acecode.llm.errors import from_sdk_error
+from acecode.llm.settings import DEFAULT_ANTHROPIC_MODEL
 
 
 class AnthropicProvider(HTTPProvider):
     """Calls ``POST {base_url}/v1/messages``; the SDK's own retries are off (ours apply)."""
 
     name = "anthropic"
+    default_model = DEFAULT_ANTHROPIC_MODEL
 
     async def complete(self, request: LLMRequest) -> Completion:
         import anthropic  # lazy: the hook path must not pay for the SDK
@@ -40,8 +42,14 @@ class AnthropicProvider(HTTPProvider):
             if getattr(block, "type", None) == "text"
         )
         usage = response.usage
+        # The Messages API counts cache reads and writes apart from input_tokens.
+        cache_read = getattr(usage, "cache_read_input_tokens", None) or 0
+        cache_write = getattr(usage, "cache_creation_input_tokens", None) or 0
+        uncached = getattr(usage, "input_tokens", None)
         return Completion(
             text=text,
-            input_tokens=getattr(usage, "input_tokens", None),
+            input_tokens=None if uncached is None else uncached + cache_read + cache_write,
             output_tokens=getattr(usage, "output_tokens", None),
+            cache_read_tokens=cache_read,
+            cache_write_tokens=cache_write,
         )

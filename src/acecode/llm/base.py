@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from acecode.errors import AcecodeError
+
 # Spec (Retry): a 30 s per-request timeout.
 REQUEST_TIMEOUT = 30.0
 DEFAULT_MAX_TOKENS = 4096
@@ -28,15 +30,23 @@ class LLMRequest:
 
 @dataclass(frozen=True)
 class Completion:
-    """A provider's answer; token counts are None when the provider did not report them."""
+    """A provider's answer; token counts are None when the provider did not report them.
+
+    ``input_tokens`` counts every input token, cached or not; ``cache_read_tokens``
+    and ``cache_write_tokens`` are the parts of it read from or written to a prompt
+    cache, which providers bill at other prices (:mod:`acecode.cost.pricing`).
+    ``cost_usd`` is set only when the provider itself reported the cost.
+    """
 
     text: str
     input_tokens: int | None = None
     output_tokens: int | None = None
     cost_usd: float | None = None
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
 
 
-class ProviderError(Exception):
+class ProviderError(AcecodeError):
     """A failed completion, already classified for the retry policy.
 
     Providers translate their own exceptions into this one, so the single
@@ -58,10 +68,15 @@ class ProviderError(Exception):
 
 
 class Provider(Protocol):
-    """What a provider offers: a name for logs, a default model, one async call."""
+    """What a provider offers: a name for logs, a default model, a per-request
+    timeout in seconds, one async call.
+
+    Any object with these attributes can be passed to :func:`acecode.learn`.
+    """
 
     name: str
     model: str | None
+    timeout: float
 
     async def complete(self, request: LLMRequest) -> Completion:
         """Return the completion or raise :class:`ProviderError`."""
@@ -69,11 +84,27 @@ class Provider(Protocol):
 
 
 class HTTPProvider:
-    """What the two SDK-backed providers share: a model, a key and an endpoint."""
+    """What the two SDK-backed providers share: a model, a key, an endpoint, a timeout.
+
+    The key is kept out of ``repr`` so a provider object can be logged.
+    """
 
     name = "http"
+    # The model used when none is given (None: the caller must name one).
+    default_model: str | None = None
 
-    def __init__(self, *, model: str | None, api_key: str, base_url: str | None = None) -> None:
-        self.model = model
+    def __init__(
+        self,
+        *,
+        api_key: str,
+        model: str | None = None,
+        base_url: str | None = None,
+        timeout: float = REQUEST_TIMEOUT,
+    ) -> None:
+        self.model = model or self.default_model
+        self.timeout = timeout
         self._api_key = api_key
         self._base_url = base_url
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(model={self.model!r}, base_url={self._base_url!r})"

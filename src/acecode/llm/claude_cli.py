@@ -39,6 +39,7 @@ import signal
 from collections.abc import Mapping
 from typing import Any
 
+from acecode.config import Settings
 from acecode.llm.base import Completion, LLMRequest, ProviderError
 from acecode.llm.claude_flags import FlagSupport, detect_flags
 from acecode.session_switch import NESTED_ENV
@@ -72,13 +73,15 @@ class ClaudeCLIProvider:
     def __init__(
         self,
         *,
-        executable: str,
+        executable: str = "claude",
         model: str | None = None,
         effort: str | None = None,
+        timeout: float = Settings.claude_timeout,
         env: Mapping[str, str] | None = None,
     ) -> None:
         self.model = model
         self.effort = effort
+        self.timeout = timeout
         self._executable = executable
         self._env = dict(os.environ if env is None else env)
 
@@ -163,11 +166,14 @@ def parse_output(returncode: int | None, stdout: bytes, stderr: bytes) -> Comple
     counted = [value for value in input_parts if isinstance(value, int)]
     output_tokens = usage.get("output_tokens")
     cost = payload.get("total_cost_usd")
+    cache_write, cache_read = (value if isinstance(value, int) else 0 for value in input_parts[1:])
     return Completion(
         text=str(payload.get("result") or ""),
         input_tokens=sum(counted) if counted else None,
         output_tokens=output_tokens if isinstance(output_tokens, int) else None,
         cost_usd=float(cost) if isinstance(cost, int | float) else None,
+        cache_read_tokens=cache_read,
+        cache_write_tokens=cache_write,
     )
 
 

@@ -1,36 +1,68 @@
-"""One entry point for a completion: choose the provider, retry, account tokens."""
+"""One entry point for a completion: choose the provider, retry, account tokens.
+
+The provider is the one passed for the current call (:func:`using_provider`,
+what :func:`acecode.learn` does with its ``provider=``), else the one the
+environment selects through the registry. The passed provider lives in a
+context variable, not a global: every asyncio task and thread sees its own,
+so two cycles with different providers can run at once in one process.
+"""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from acecode.llm import usage
 from acecode.llm.base import DEFAULT_MAX_TOKENS, Completion, LLMRequest, Provider
+from acecode.llm.registry import provider_spec
 from acecode.llm.retry import LLMCallError, complete_with_retry
-from acecode.llm.settings import ProviderChoice, api_key, explain_provider
+from acecode.llm.settings import ProviderChoice, ProviderConfigError, explain_provider
+
+PASSED_REASON = "passed by the caller"
+
+_passed: ContextVar[Provider | None] = ContextVar("acecode_provider", default=None)
+
+
+@contextmanager
+def using_provider(provider: Provider | None) -> Iterator[None]:
+    """Make every completion inside the block (and the tasks it starts) use ``provider``.
+
+    ``None`` leaves the choice to the environment, as outside any block.
+    """
+    token = _passed.set(provider)
+    try:
+        yield
+    finally:
+        _passed.reset(token)
 
 
 def make_provider(choice: ProviderChoice, env: Mapping[str, str] | None = None) -> Provider:
-    """Build the provider ``choice`` names; SDK modules are imported only when it runs."""
-    env = os.environ if env is None else env
-    if choice.provider == "anthropic":
-        from acecode.llm.anthropic_provider import AnthropicProvider
+    """Build the provider ``choice`` names through its registry row."""
+    spec = provider_spec(choice.provider)
+    if spec is None:
+        raise ProviderConfigError(f"no provider named {choice.provider!r} is registered")
+    return spec.build(choice, os.environ if env is None else env)
 
-        return AnthropicProvider(
-            model=choice.model, api_key=api_key(choice, env), base_url=choice.base_url
-        )
-    if choice.provider == "openai":
-        from acecode.llm.openai_provider import OpenAIProvider
 
-        return OpenAIProvider(
-            model=choice.model, api_key=api_key(choice, env), base_url=choice.base_url
-        )
-    from acecode.llm.claude_cli import ClaudeCLIProvider
-
-    return ClaudeCLIProvider(
-        executable=choice.executable or "claude", model=choice.model, effort=choice.effort, env=env
+def current_choice(env: Mapping[str, str] | None = None) -> ProviderChoice:
+    """What a completion made now would use, and why (printable, without secrets)."""
+    passed = _passed.get()
+    if passed is None:
+        return explain_provider(env)
+    return ProviderChoice(
+        provider=passed.name, reason=PASSED_REASON, model=passed.model, timeout=passed.timeout
     )
+
+
+def _resolve(env: Mapping[str, str] | None) -> tuple[Provider, ProviderChoice]:
+    """The provider object for a completion made now, with its printable choice."""
+    passed = _passed.get()
+    if passed is not None:
+        return passed, current_choice(env)
+    choice = explain_provider(env)
+    return make_provider(choice, env), choice
 
 
 async def complete(
@@ -48,8 +80,7 @@ async def complete(
     is configured and :class:`~acecode.llm.retry.LLMCallError` when the call
     fails; roles turn both into their empty results.
     """
-    choice = explain_provider(env)
-    provider = make_provider(choice, env)
+    provider, choice = _resolve(env)
     request = LLMRequest(
         system=system,
         prompt=prompt,
@@ -96,6 +127,8 @@ async def complete(
             attempts=result.attempts,
             ok=True,
             cost_usd=completion.cost_usd,
+            cache_read_tokens=completion.cache_read_tokens,
+            cache_write_tokens=completion.cache_write_tokens,
         )
     )
     return completion

@@ -15,6 +15,10 @@ class OpenAIProvider(HTTPProvider):
     name = "openai"
 
     async def complete(self, request: LLMRequest) -> Completion:
+        model = request.model or self.model
+        if not model:
+            # An OpenAI-compatible server has no default model to fall back on.
+            raise ProviderError("the openai provider needs a model name", retryable=False)
         import openai  # lazy: the hook path must not pay for the SDK
 
         client = openai.AsyncOpenAI(
@@ -26,7 +30,7 @@ class OpenAIProvider(HTTPProvider):
         try:
             async with client:
                 response = await client.chat.completions.create(
-                    model=request.model or self.model or "",
+                    model=model,
                     max_tokens=request.max_tokens,
                     messages=[
                         {"role": "system", "content": request.system},
@@ -41,8 +45,16 @@ class OpenAIProvider(HTTPProvider):
         choices = response.choices or []
         text = (choices[0].message.content or "") if choices else ""
         usage = response.usage
+        if usage is None:
+            return Completion(text=text)
+        details = getattr(usage, "prompt_tokens_details", None)
+        cached = getattr(details, "cached_tokens", None) if details is not None else None
+        # OpenRouter adds the charge in USD (credits) as ``usage.cost``; OpenAI itself does not.
+        cost = (getattr(usage, "model_extra", None) or {}).get("cost")
         return Completion(
             text=text,
-            input_tokens=getattr(usage, "prompt_tokens", None) if usage else None,
-            output_tokens=getattr(usage, "completion_tokens", None) if usage else None,
+            input_tokens=getattr(usage, "prompt_tokens", None),
+            output_tokens=getattr(usage, "completion_tokens", None),
+            cost_usd=float(cost) if isinstance(cost, int | float) else None,
+            cache_read_tokens=cached if isinstance(cached, int) else 0,
         )

@@ -21,6 +21,7 @@ import time
 from dataclasses import dataclass
 
 from acecode.diagnostics import diagnose
+from acecode.errors import AcecodeError
 from acecode.llm.base import Completion, LLMRequest, Provider, ProviderError
 
 MAX_RETRIES = 3
@@ -30,7 +31,7 @@ JITTER = (0.75, 1.25)
 MAX_RETRY_AFTER = 60.0
 
 
-class LLMCallError(RuntimeError):
+class LLMCallError(AcecodeError, RuntimeError):
     """The call failed for good: a non-retryable error, or every attempt used up."""
 
     def __init__(self, message: str, *, attempts: int, last_error: ProviderError) -> None:

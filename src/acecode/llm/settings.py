@@ -1,9 +1,11 @@
 """Which LLM provider to use, with what model and endpoint, and why.
 
-Selection order: ``ACECODE_PROVIDER`` when set; otherwise an Anthropic API
-key; otherwise OpenAI-compatible settings; otherwise the ``claude`` command on
-PATH. :func:`explain_provider` returns the decision together with the reason
-and the variable each value came from, so ``acecode doctor`` can print it.
+Selection order: ``ACECODE_PROVIDER`` when set; otherwise the first provider
+of the registry (:mod:`acecode.llm.registry`) the environment enables: for
+the built-ins, an Anthropic API key, then OpenAI-compatible settings, then the
+``claude`` command on PATH. This module reads the built-ins' variables.
+:func:`explain_provider` returns the decision together with the reason and
+the variable each value came from, so ``acecode doctor`` can print it.
 Secrets are never part of the explanation, only the names of their variables.
 """
 
@@ -15,9 +17,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from acecode.config import load_settings, setting_source
+from acecode.errors import AcecodeError
 from acecode.llm.base import REQUEST_TIMEOUT
+from acecode.llm.registry import provider_spec, provider_specs
 
-PROVIDERS = ("anthropic", "openai", "claude")
 DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-6"
 
 # Each setting with its fallbacks, first set wins (the earlier system's names first).
@@ -51,7 +54,7 @@ no LLM provider is configured. Choose one:
 Set ACECODE_PROVIDER=anthropic|openai|claude to choose explicitly."""
 
 
-class ProviderConfigError(RuntimeError):
+class ProviderConfigError(AcecodeError, RuntimeError):
     """No usable provider, or an explicit choice that lacks a required setting."""
 
 
@@ -114,7 +117,7 @@ def _timeout(env: Mapping[str, str]) -> tuple[float, str | None]:
     return value, TIMEOUT_VAR
 
 
-def _anthropic(env: Mapping[str, str], reason: str) -> ProviderChoice:
+def anthropic_from_env(env: Mapping[str, str], reason: str) -> ProviderChoice:
     model, model_var = _first(env, ANTHROPIC_MODEL_VARS)
     key, key_var = _first(env, ANTHROPIC_KEY_VARS)
     url, url_var = _first(env, ANTHROPIC_URL_VARS)
@@ -136,7 +139,7 @@ def _anthropic(env: Mapping[str, str], reason: str) -> ProviderChoice:
     )
 
 
-def _openai(env: Mapping[str, str], reason: str) -> ProviderChoice:
+def openai_from_env(env: Mapping[str, str], reason: str) -> ProviderChoice:
     model, model_var = _first(env, OPENAI_MODEL_VARS)
     _key, key_var = _first(env, OPENAI_KEY_VARS)
     url, url_var = _first(env, OPENAI_URL_VARS)
@@ -176,7 +179,7 @@ def _claude_executable(env: Mapping[str, str]) -> str | None:
     return shutil.which(name, path=search)
 
 
-def _claude(env: Mapping[str, str], reason: str) -> ProviderChoice:
+def claude_from_env(env: Mapping[str, str], reason: str) -> ProviderChoice:
     """Headless Claude Code: by default the `sonnet` alias at low effort, 300 s per call.
 
     The model comes from ``ACECODE_CLAUDE_MODEL`` or ``AGENTIC_CONTEXT_MODEL``,
@@ -221,28 +224,31 @@ def _claude(env: Mapping[str, str], reason: str) -> ProviderChoice:
     )
 
 
-_BUILDERS = {"anthropic": _anthropic, "openai": _openai, "claude": _claude}
+def anthropic_enabled(env: Mapping[str, str]) -> str | None:
+    """Why the environment enables the Anthropic API (a key is set), or None."""
+    _key, key_var = _first(env, ANTHROPIC_KEY_VARS)
+    return f"{key_var} is set" if key_var else None
+
+
+def openai_enabled(env: Mapping[str, str]) -> str | None:
+    """Why the environment enables an OpenAI-compatible endpoint, or None."""
+    _url, openai_var = _first(env, OPENAI_URL_VARS + OPENAI_KEY_VARS)
+    return f"{openai_var} is set" if openai_var else None
+
+
+def claude_enabled(env: Mapping[str, str]) -> str | None:
+    """Why the environment enables the `claude` command (it is on PATH), or None."""
+    return "`claude` found on PATH" if _claude_executable(env) else None
 
 
 def _available(env: Mapping[str, str]) -> dict[str, str]:
-    """Each provider the environment could use, in selection order, with what enables it."""
+    """Each registered provider the environment could use, in selection order, with why."""
     found: dict[str, str] = {}
-    _key, key_var = _first(env, ANTHROPIC_KEY_VARS)
-    if key_var:
-        found["anthropic"] = f"{key_var} is set"
-    _url, openai_var = _first(env, OPENAI_URL_VARS + OPENAI_KEY_VARS)
-    if openai_var:
-        found["openai"] = f"{openai_var} is set"
-    if _claude_executable(env):
-        found["claude"] = "`claude` found on PATH"
+    for spec in provider_specs():
+        why = spec.detect(env)
+        if why:
+            found[spec.name] = why
     return found
-
-
-_ALTERNATIVE = {
-    "anthropic": "the Anthropic API key",
-    "openai": "the OpenAI-compatible endpoint",
-    "claude": "the `claude` login",
-}
 
 
 def _with_alternatives(
@@ -250,7 +256,11 @@ def _with_alternatives(
 ) -> str:
     """``reason`` plus what else was configured but not chosen, so that nobody is billed
     on an API key without knowing that their `claude` login was passed over."""
-    others = [f"{_ALTERNATIVE[name]} ({why})" for name, why in available.items() if name != chosen]
+    others = [
+        f"{spec.label} ({available[spec.name]})"
+        for spec in provider_specs()
+        if spec.name in available and spec.name != chosen
+    ]
     if not others:
         return reason
     hint = "" if explicit else f"; set {PROVIDER_VAR} to choose"
@@ -267,18 +277,20 @@ def explain_provider(env: Mapping[str, str] | None = None) -> ProviderChoice:
     available = _available(env)
     explicit = env.get(PROVIDER_VAR, "").strip().lower()
     if explicit:
-        if explicit not in _BUILDERS:
-            raise ProviderConfigError(
-                f"{PROVIDER_VAR}={explicit!r} is not one of {', '.join(PROVIDERS)}"
-            )
+        spec = provider_spec(explicit)
+        if spec is None:
+            names = ", ".join(spec.name for spec in provider_specs())
+            raise ProviderConfigError(f"{PROVIDER_VAR}={explicit!r} is not one of {names}")
         reason = _with_alternatives(
             f"{PROVIDER_VAR}={explicit}", explicit, available, explicit=True
         )
-        return _BUILDERS[explicit](env, reason)
+        return spec.configure(env, reason)
     if not available:
         raise ProviderConfigError(HOW_TO_CONFIGURE)
     chosen, why = next(iter(available.items()))
-    return _BUILDERS[chosen](env, _with_alternatives(why, chosen, available))
+    spec = provider_spec(chosen)
+    assert spec is not None  # _available only names registered providers
+    return spec.configure(env, _with_alternatives(why, chosen, available))
 
 
 def api_key(choice: ProviderChoice, env: Mapping[str, str] | None = None) -> str:

@@ -37,7 +37,12 @@ class CallRecord:
     estimated: bool
     attempts: int
     ok: bool
+    # Reported by the provider (``claude -p``, OpenRouter); None otherwise, and then
+    # acecode.cost.pricing estimates it from the price table.
     cost_usd: float | None = None
+    # Parts of input_tokens read from / written to a prompt cache (priced apart).
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
 
 
 @dataclass

@@ -31,7 +31,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from itertools import islice
 from pathlib import Path
@@ -40,7 +40,9 @@ from typing import TYPE_CHECKING, Any
 from acecode import outcomes, paths
 from acecode.config import Settings, load_settings
 from acecode.diagnostics import diagnose, warn
+from acecode.pipeline.curator_lists import CuratorLists, curator_lists, pinned_in
 from acecode.pipeline.progress import learned_count, record_learned
+from acecode.pipeline.session_source import MessageList, SessionSource, TranscriptFile
 from acecode.playbook.citations import extract_cited_ids
 from acecode.playbook.operations import apply_operations_with_outcomes
 from acecode.playbook.schema import entry_count
@@ -56,6 +58,9 @@ from acecode.store import (
 
 if TYPE_CHECKING:
     from acecode.agents.base import Agent
+
+# Sources of a cycle someone started on purpose: they learn even a small session.
+BY_HAND_SOURCES = ("cli", "library")
 
 
 @dataclass
@@ -76,9 +81,15 @@ class CycleReport:
     messages: int = 0
     messages_already_learned: int = 0
     cited_ids: list[str] = field(default_factory=list)
+    # The IDs the reflector tagged; None when no reflection was made.
+    tagged_ids: list[str] | None = None
     analysis: str = ""
     curator_reasoning: str = ""
     proposed_operations: list[Any] = field(default_factory=list)
+    # What the curator was shown (acecode.playbook.curator_view.CuratorView.summary).
+    curator_view: dict[str, Any] = field(default_factory=dict)
+    # Operations naming an ID the curator was not shown: skipped outcomes, never applied.
+    refused_operations: list[dict[str, Any]] = field(default_factory=list)
     tags_applied: list[dict[str, Any]] = field(default_factory=list)
     tags_skipped: list[dict[str, Any]] = field(default_factory=list)
     held_for_review: list[dict[str, Any]] = field(default_factory=list)
@@ -90,6 +101,9 @@ class CycleReport:
     saved: bool = False
     llm_ok: bool = True
     tokens: dict[str, Any] = field(default_factory=dict)
+    # This cycle's cost (acecode.cost.gate): the estimate it was admitted with, then the
+    # USD it spent and how that is known (reported, estimated, unknown), per role.
+    cost: dict[str, Any] = field(default_factory=dict)
     # The provider the cycle chose, its model and why it was chosen (None before the choice).
     provider: str | None = None
     model: str | None = None
@@ -143,8 +157,17 @@ class CycleReport:
         in_user = f"; user layer: {_counts(user)}" if user else ""
         return (
             f"{head}: {why}{_counts(self.as_dict())}{in_user}, "
-            f"{self.tokens.get('total_tokens', 0)} tokens, {self.duration_s:.1f} s"
+            f"{self.tokens.get('total_tokens', 0)} tokens{self._cost_text()}, "
+            f"{self.duration_s:.1f} s"
         )
+
+    def _cost_text(self) -> str:
+        """``, ~$0.0123`` (see :func:`acecode.cost.pricing.format_usd`); "" without calls."""
+        from acecode.cost.pricing import format_usd
+
+        if "basis" not in self.cost:
+            return ""
+        return f", {format_usd(self.cost.get('usd'), self.cost['basis'])}"
 
     def outcome(self) -> dict[str, Any]:
         """The record kept in ``cycles.jsonl`` (see :mod:`acecode.outcomes`)."""
@@ -161,6 +184,8 @@ class CycleReport:
             "model": self.model,
             "provider_reason": self.provider_reason,
             "session_size": self.session_size,
+            "cited_ids": self.cited_ids,
+            "tagged_ids": self.tagged_ids,
             "tags_applied": len(self.tags_applied),
             "operations_applied": sum(1 for op in self.operations if op.get("applied")),
             "held_for_review": len(self.held_for_review),
@@ -168,6 +193,8 @@ class CycleReport:
             "entries_after": self.entries_after,
             "report_file": self.report_file,
             "duration_s": self.duration_s,
+            "cost_usd": self.cost.get("usd"),
+            "cost_basis": self.cost.get("basis"),
             "user_layer": _layer_outcome(self.user_layer),
         }
 
@@ -223,12 +250,20 @@ async def _reflect_and_curate(
     snapshot: dict[str, Any],
     report: CycleReport,
     conflicts: list[Any],
+    lists: CuratorLists,
+    settings: Settings,
     agent: Agent,
 ) -> tuple[list[Any], list[Any]] | None:
     """The two LLM calls; returns (bullet tags, curator operations), or None when the
     cycle ends here (a role failed, or the reflector found nothing), with the report's
-    status and reason set. The curator also sees the open ``conflicts``."""
+    status and reason set. The reflector sees a bounded view of the playbook
+    (:mod:`acecode.pipeline.reflector_view`); so does the curator, with the short
+    ``lists`` and the open ``conflicts``; an operation naming an ID it was not shown is
+    refused here, before anything (the de-dup ladder included) can act on it."""
     from acecode.llm import usage
+    from acecode.pipeline.reflector_view import reflector_playbook
+    from acecode.playbook.curator_view import build_view, refuse_unseen, tagged_names
+    from acecode.playbook.schema import iter_entries
     from acecode.roles.ask import collect_failures
     from acecode.roles.curator import run_curator
     from acecode.roles.reflector import run_reflector
@@ -236,26 +271,48 @@ async def _reflect_and_curate(
     # LLM output is redacted as it arrives: from here it travels into reports, the
     # history journal, the review queue and diagnostics, and must carry no secret.
     with usage.track() as ledger, collect_failures() as failures:
-        reflection = redact_data(await run_reflector(messages, snapshot, report.cited_ids, agent))
+        shown = reflector_playbook(
+            snapshot,
+            messages,
+            budget_tokens=settings.reflector_budget_tokens,
+            cited_ids=report.cited_ids,
+            pinned=lists.pinned,
+        )
+        reflection = redact_data(await run_reflector(messages, shown, report.cited_ids, agent))
         report.analysis = reflection.get("analysis", "")
         tags = reflection.get("bullet_tags", [])
+        report.tagged_ids = tagged_names(reflection)
+        proposed: list[Any] = []
         operations: list[Any] = []
         if report.analysis or tags:
             tagged, _ = apply_bullet_tags_detailed(snapshot, tags)
-            curation = redact_data(await run_curator(reflection, tagged, conflicts))
+            view = build_view(
+                tagged,
+                reflection,
+                budget_tokens=settings.curator_budget_tokens,
+                cited_ids=report.cited_ids,
+                conflict_names=[name for c in conflicts for name in (c.first_name, c.second_name)],
+                stale=lists.stale,
+                retire=lists.retire,
+                pinned=lists.pinned,
+            )
+            report.curator_view = view.summary()
+            curation = redact_data(await run_curator(reflection, tagged, conflicts, view=view))
             report.curator_reasoning = curation.get("reasoning", "")
-            operations = curation.get("operations", [])
+            proposed = list(curation.get("operations", []))
+            known = {entry["name"] for _, entry in iter_entries(snapshot)}
+            operations, report.refused_operations = refuse_unseen(proposed, view.shown, known)
     # No call at all means no provider was usable; a failed call means the LLM failed.
     report.llm_ok = bool(ledger.calls) and all(call.ok for call in ledger.calls)
     report.tokens = ledger.to_dict()
-    report.proposed_operations = list(operations) if isinstance(operations, list) else []
+    report.proposed_operations = proposed
     if failures:
         report.finish(outcomes.FAILED, "; ".join(failures))
         return None
     if not (report.analysis or tags):
         report.finish(outcomes.NOTHING_NEW, "the reflector found nothing to learn")
         return None
-    return tags, report.proposed_operations
+    return tags, operations
 
 
 async def _screen(
@@ -309,7 +366,7 @@ def _curate(
     current, operations = semantic.apply_ladder(current, operations)
     guarded = guard_operations(current, operations, budget, settings.min_merge_length_ratio)
     current, outcomes = apply_operations_with_outcomes(current, guarded.allowed, name_prefix)
-    report.operations = [outcome.as_dict() for outcome in outcomes]
+    report.operations = [outcome.as_dict() for outcome in outcomes] + report.refused_operations
     deduped = semantic.deduplicate(current, max_removals=budget.remaining)
     if deduped is not None:
         current = deduped.playbook
@@ -337,7 +394,8 @@ def _curate(
         judge=semantic.judge_summary.as_dict() if semantic.judge_summary else None,
         bullet_tags=applied_tags,
         held_for_review=report.held_for_review,
-        warnings=[f"dropped: {item['reason']}" for item in report.dropped_by_review],
+        warnings=[f"dropped: {item['reason']}" for item in report.dropped_by_review]
+        + [f"refused {item['type']}: {item['reason']}" for item in report.refused_operations],
         tokens=report.tokens,
         shrink_ratio=settings.shrink_warning_ratio,
     )
@@ -369,39 +427,54 @@ def _ensure_state_dir(playbook_path: Path) -> Path:
 
 
 async def run_cycle(
-    transcript: str | Path,
+    transcript: str | Path | MessageList,
     *,
     playbook_path: str | Path | None = None,
     source: str = "cli",
     dry_run: bool = False,
     relearn: bool = False,
     settings: Settings | None = None,
+    ignore_budget: bool = False,
 ) -> CycleReport:
-    """Learn from one transcript and (unless ``dry_run``) save the result.
+    """Learn from one transcript (a file, or the :class:`MessageList` a library call
+    passed) and (unless ``dry_run``) save the result.
 
     Only messages not learned by an earlier cycle are reflected on, unless
-    ``relearn``. A cycle started by hand (``source="cli"``) learns whatever
-    it is given; any other source skips a session too small to teach
-    anything. Never raises for LLM trouble: a failed role yields status
-    ``failed`` and the playbook stays as it was. Store errors (corrupt
-    playbook, lock timeout, disk full) raise ``acecode.store.PlaybookError``
-    for the caller, which says so in one line (the background learner's
-    stderr is learn.log); a refused cycle writes nothing, not even its record.
+    ``relearn`` (a message list is always learned whole). A cycle started by
+    hand (``source`` "cli" or "library") learns whatever it is given; any
+    other source skips a session too small to teach anything. Never raises
+    for LLM trouble: a failed role yields status ``failed`` and the playbook
+    stays as it was. Store errors (corrupt playbook, lock timeout, disk full)
+    raise ``acecode.store.PlaybookError`` for the caller, which says so in one
+    line (the background learner's stderr is learn.log); a refused cycle
+    writes nothing, not even its record.
+
+    Every cycle is bound by the user's budgets (:mod:`acecode.cost`) unless
+    ``ignore_budget``: one whose worst case would cross one is skipped before any
+    LLM call; what a cycle spends goes to the user's cost ledger.
     """
-    from acecode.store.history import new_cycle_id
+    from acecode.agents import detect_agent
+    from acecode.cost.gate import metered
+    from acecode.store.journal import new_cycle_id
 
     started = time.monotonic()
     settings = settings or load_settings()
     target = resolve_path(playbook_path)
+    session = (
+        transcript
+        if isinstance(transcript, MessageList)
+        else TranscriptFile(Path(transcript), detect_agent(transcript))
+    )
     report = CycleReport(
         cycle_id=new_cycle_id(),
         source=source,
-        transcript=str(transcript),
+        transcript=session.label,
         playbook=str(target),
         started_at=datetime.now().astimezone().isoformat(timespec="seconds"),
         dry_run=dry_run,
     )
-    await _run(report, target, relearn=relearn, settings=settings)
+    with metered(report, settings, enforce=not ignore_budget):
+        await _run(report, session, target, relearn=relearn, settings=settings)
     for warning in report.warnings:
         warn(warning)
     report.duration_s = round(time.monotonic() - started, 3)
@@ -411,20 +484,29 @@ async def run_cycle(
     return report
 
 
-async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Settings) -> None:
+async def _run(
+    report: CycleReport,
+    session: SessionSource,
+    target: Path,
+    *,
+    relearn: bool,
+    settings: Settings,
+) -> None:
     """The body of :func:`run_cycle`; every way out leaves the report's status set."""
-    from acecode.agents import detect_agent
+    from acecode.agents import DEFAULT_AGENT, get_agent
+    from acecode.cost.gate import admit_cycle
     from acecode.layers import combine
     from acecode.pipeline.judge_step import stored_conflicts
+    from acecode.pipeline.provenance_step import EvidencePool
     from acecode.pipeline.session_size import SessionSize
-    from acecode.transcript import MessageWindow, TranscriptStats, iter_messages
+    from acecode.transcript import TranscriptStats
 
     inactive = _inactive_reason()
     if inactive:
         report.finish(outcomes.SKIPPED, f"acecode is not active here: {inactive}")
         return
     transcript, dry_run = report.transcript, report.dry_run
-    agent = detect_agent(transcript)
+    agent = session.agent or get_agent(DEFAULT_AGENT)
     report.agent = agent.name
     snapshot = load_playbook(target)
     user = _user_layer(target, report)
@@ -432,9 +514,9 @@ async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Se
     state = _ensure_state_dir(target) if not dry_run else paths.state_dir_for(target)
     # The session is streamed, never held: one pass counts it, measures the new part and
     # collects its citations; the reflector's condenser reads that part again from the file.
-    skip = 0 if relearn else learned_count(state, transcript)
+    skip = learned_count(state, transcript) if session.tracked and not relearn else 0
     stats = TranscriptStats()
-    counted = _Counted(iter_messages(transcript, stats, agent))
+    counted = _Counted(session.stream(stats))
     size = SessionSize()
     report.cited_ids = extract_cited_ids(size.observe(islice(counted, skip, None)))
     report.messages = counted.count
@@ -442,14 +524,14 @@ async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Se
     if stats.bad_lines:
         report.warnings.append(f"skipped {stats.bad_lines} unreadable line(s) in {transcript}")
     report.messages_already_learned = min(skip, report.messages)
-    messages = MessageWindow(transcript, report.messages_already_learned, report.messages, agent)
+    messages = session.window(report.messages_already_learned, report.messages)
     if not messages:
         if report.messages:
             report.finish(outcomes.NOTHING_NEW, "no new messages since the last cycle")
         else:
             report.finish(outcomes.SKIPPED, "the transcript has no messages")
         return
-    too_small = size.too_small(settings) if report.source != "cli" else None
+    too_small = size.too_small(settings) if report.source not in BY_HAND_SOURCES else None
     if too_small:
         report.finish(outcomes.SKIPPED, too_small)
         return
@@ -460,15 +542,22 @@ async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Se
     if user[0] is not None and user[1] is not None:
         conflicts += stored_conflicts(user[0], user[1])
     both = combine(snapshot, user[1])
-    deltas = await _reflect_and_curate(messages, both, report, conflicts, agent)
+    if not admit_cycle(report, messages, both, conflicts, agent):
+        return
+    lists = curator_lists(target, snapshot, settings)
+    if user[0] is not None:  # the user's pins are never offered to retire either
+        lists = replace(lists, pinned=lists.pinned | pinned_in(user[0]))
+    deltas = await _reflect_and_curate(messages, both, report, conflicts, lists, settings, agent)
     if deltas is None:
         if report.learned and not dry_run:
-            _record_learned(state, report)
+            _record_learned(state, session, report)
         return
     tags, operations = deltas
+    # The session read again for the entries' evidence, once, outside any lock.
+    evidence = None if dry_run else EvidencePool.collect(messages)
     changed = False
     for layer in _plan_layers(report, target, snapshot, user, tags, operations):
-        changed |= await _apply_layer(layer, settings)
+        changed |= await _apply_layer(layer, settings, evidence)
         if layer.report is not report:
             if not dry_run:
                 _record_outcome(layer.report, layer.target)
@@ -478,7 +567,7 @@ async def _run(report: CycleReport, target: Path, *, relearn: bool, settings: Se
     else:
         report.finish(outcomes.NOTHING_NEW, "the LLM proposed no change that applies")
     if not dry_run:
-        _record_learned(state, report)
+        _record_learned(state, session, report)
 
 
 @dataclass
@@ -549,9 +638,10 @@ def _plan_layers(
     return plan
 
 
-async def _apply_layer(layer: _LayerWork, settings: Settings) -> bool:
+async def _apply_layer(layer: _LayerWork, settings: Settings, evidence: Any) -> bool:
     """Screen, judge and apply one layer's deltas under that layer's lock, journal and
-    report them there; True when the layer changed (or held a text for review).
+    report them there (with the entries' provenance from ``evidence``, None in a dry
+    run); True when the layer changed (or held a text for review).
 
     The same steps for both layers: the project report is the cycle's, the user
     layer's is folded into it at the end (:meth:`CycleReport.attach_user_layer`).
@@ -560,6 +650,7 @@ async def _apply_layer(layer: _LayerWork, settings: Settings) -> bool:
     from acecode.layers import name_prefix_for
     from acecode.pipeline.dedup_step import SemanticTools
     from acecode.pipeline.judge_step import judge_step
+    from acecode.pipeline.provenance_step import cycle_provenance
 
     report, target, snapshot, tags = layer.report, layer.target, layer.snapshot, layer.tags
     prefix = name_prefix_for(target)
@@ -581,6 +672,7 @@ async def _apply_layer(layer: _LayerWork, settings: Settings) -> bool:
             )
             report.entries_after = entry_count(txn.playbook)
             txn.meta.update(journal_meta(report.curation))
+            txn.meta["provenance"] = cycle_provenance(report, evidence)
         report.saved = txn.saved
         changed = report.saved or bool(report.held_for_review)
     if changed:
@@ -594,14 +686,15 @@ async def _apply_layer(layer: _LayerWork, settings: Settings) -> bool:
 
 def _write_curation_report(report: CycleReport, target: Path, settings: Settings) -> None:
     """The curation report beside ``target``, under its lock; a failure is only a warning."""
-    from acecode.consolidation.report import write_report
     from acecode.store.lock import playbook_lock
+    from acecode.store.reports import write_report
 
     if report.curation is None:
         return
     report.curation.update(
         status=report.status,
         reason=report.reason,
+        curator_view=report.curator_view,
         provider={
             "name": report.provider,
             "model": report.model,
@@ -631,10 +724,10 @@ def _inactive_reason() -> str:
 
 def _choose_provider(report: CycleReport) -> bool:
     """Record which provider the cycle will use and why; False (status failed) when none."""
-    from acecode.llm import ProviderConfigError, explain_provider
+    from acecode.llm import ProviderConfigError, current_choice
 
     try:
-        choice = explain_provider()
+        choice = current_choice()
     except ProviderConfigError as exc:
         first = str(exc).splitlines()[0].removesuffix(" Choose one:").rstrip(".")
         report.finish(outcomes.FAILED, f"{first}; run `acecode doctor` to see how to set one")
@@ -647,8 +740,11 @@ def _choose_provider(report: CycleReport) -> bool:
     return True
 
 
-def _record_learned(state: Path, report: CycleReport) -> None:
-    """Mark the transcript's messages as learned, so later cycles reflect on new ones only."""
+def _record_learned(state: Path, session: SessionSource, report: CycleReport) -> None:
+    """Mark the transcript's messages as learned, so later cycles reflect on new ones only
+    (a message list has no identity to remember it by)."""
+    if not session.tracked:
+        return
     try:
         record_learned(state, report.transcript, report.messages, report.cycle_id)
     except PlaybookError as exc:

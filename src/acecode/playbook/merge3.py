@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from acecode.errors import AcecodeError
 from acecode.playbook.schema import (
     PLAYBOOK_VERSION,
     SECTION_NAMES,
@@ -51,7 +52,7 @@ ConflictKind = Literal["edited-both", "deleted-edited"]
 _ABSENT = object()
 
 
-class DuplicateNameError(ValueError):
+class DuplicateNameError(AcecodeError, ValueError):
     """One side names two entries alike, so a merge by name is ambiguous."""
 
     def __init__(self, side: str, name: str) -> None:

@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from acecode.diagnostics import diagnose, warn
+from acecode import events
 from acecode.playbook.schema import (
     SECTION_NAMES,
     SECTION_SLUGS,
@@ -138,8 +138,8 @@ class _PlaybookIndex:
 
 
 def _nonexistent(op_type: str, name: Any) -> None:
-    warn(f"{op_type} references non-existent ID {name!r}; skipped")
-    diagnose("curator_nonexistent_id", f"{op_type} references non-existent ID: {name!r}")
+    events.warning(f"{op_type} references non-existent ID {name!r}; skipped")
+    events.diagnostic("curator_nonexistent_id", f"{op_type} references non-existent ID: {name!r}")
 
 
 def _apply_add(index: _PlaybookIndex, op: dict[str, Any], outcome: OperationOutcome) -> None:
@@ -174,7 +174,7 @@ def _apply_update(index: _PlaybookIndex, op: dict[str, Any], outcome: OperationO
     outcome.section = found[0]
     outcome.updated_before, outcome.updated_after = before, after
     outcome.applied = True
-    diagnose(
+    events.diagnostic(
         "curator_update_audit",
         f'UPDATE applied: target_id={target_id!r}, old="{_short(before["text"])}", '
         f'new="{_short(text)}"',
@@ -223,7 +223,7 @@ def _apply_delete(index: _PlaybookIndex, op: dict[str, Any], outcome: OperationO
     outcome.removed = [(section, entry)]
     outcome.section = section
     outcome.applied = True
-    diagnose(
+    events.diagnostic(
         "curator_delete_audit",
         f'DELETE applied: target_id={target_id!r}, text="{_short(entry["text"])}", '
         f"reason={op.get('reason', '')!r}",
@@ -263,7 +263,7 @@ def _apply_curator_operations(
     ``{name_prefix}{slug}-NNN`` (``u-`` in the user layer).
     """
     if len(operations) > MAX_OPERATIONS:
-        diagnose(
+        events.diagnostic(
             "curator_ops_truncated",
             f"Operations list truncated from {len(operations)} to {MAX_OPERATIONS}",
         )
@@ -282,7 +282,7 @@ def _apply_curator_operations(
         outcome = OperationOutcome(position, op_type, False)
         handler(index, op, outcome)
         records.append(outcome)
-    diagnose("curator_ops_summary", _summarise(records))
+    events.diagnostic("curator_ops_summary", _summarise(records))
     return playbook
 
 
@@ -303,8 +303,8 @@ def apply_operations_with_outcomes(
             isolated_copy(playbook), operations, outcomes, name_prefix
         )
     except Exception:
-        warn("applying curator operations failed; playbook left unchanged")
-        diagnose(
+        events.warning("applying curator operations failed; playbook left unchanged")
+        events.diagnostic(
             "curator_ops_rollback",
             f"Operations rollback due to exception:\n{traceback.format_exc()}",
         )

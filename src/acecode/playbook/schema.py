@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import Any
 
-from acecode.diagnostics import diagnose
+from acecode import events
 
 SECTION_SLUGS: dict[str, str] = {
     "PATTERNS & APPROACHES": "pat",
@@ -63,7 +63,9 @@ def _resolve_section(raw: Any) -> str:
     if resolved is not None:
         return resolved
     if isinstance(raw, str) and raw.strip():
-        diagnose("sections_unknown_section", f"OBS-SECT-002: unknown section {raw!r} -> OTHERS")
+        events.diagnostic(
+            "sections_unknown_section", f"OBS-SECT-002: unknown section {raw!r} -> OTHERS"
+        )
     return DEFAULT_SECTION
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from acecode.diagnostics import diagnose, warn
+from acecode import events
 from acecode.playbook import operations
 from acecode.playbook.schema import SECTION_NAMES, isolated_copy
 
@@ -87,9 +87,9 @@ def prune_harmful_detailed(
             f"pruned [{entry['name']}] ({section}) helpful={entry['helpful']} "
             f"harmful={entry['harmful']} :: {entry['text'][:80]}"
         )
-        warn(line)
+        events.warning(line)
         lines.append(line)
-    diagnose("prune_report", "\n".join(lines))
+    events.diagnostic("prune_report", "\n".join(lines))
     return result, pruned
 
 

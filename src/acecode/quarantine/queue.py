@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from acecode.config import Settings, load_settings
+from acecode.errors import AcecodeError
 from acecode.layers import name_prefix_for
 from acecode.paths import state_dir_for
 from acecode.playbook.operations import apply_operations_with_outcomes, clean_text
@@ -52,7 +53,7 @@ ID_LENGTH = 8
 MIN_ID_PREFIX = 4
 
 
-class QueueError(Exception):
+class QueueError(AcecodeError):
     """The queue could not be read, locked or written, or an ID is unknown; one line."""
 
 

@@ -19,6 +19,7 @@ from contextvars import ContextVar
 from typing import Any, ParamSpec
 
 from acecode.diagnostics import diagnose, warn
+from acecode.errors import AcecodeError
 from acecode.llm import complete, extract_json
 from acecode.llm.base import DEFAULT_MAX_TOKENS
 from acecode.roles.prompt import fill_template
@@ -46,7 +47,7 @@ def collect_failures() -> Iterator[list[str]]:
         _failures.reset(token)
 
 
-class NoJSONError(ValueError):
+class NoJSONError(AcecodeError, ValueError):
     """The reply contained no JSON object."""
 
 

@@ -1,6 +1,8 @@
 """The curator: turn the reflector's diagnosis into playbook operations.
 
-It sees only the reflector's output, the formatted playbook and the pairs of
+It sees only the reflector's output, a bounded view of the playbook (the
+entries that bear on the session, :mod:`acecode.playbook.curator_view`), the
+short lists of possibly stale entries and retire candidates, and the pairs of
 entries the judge found conflicting (so it can UPDATE or DELETE one side),
 never the transcript (CON-CUR-006): the reflector diagnoses, the curator
 decides.
@@ -20,6 +22,7 @@ from acecode.roles.prompt import render_playbook
 
 if TYPE_CHECKING:
     from acecode.dedup.judgements import Conflict
+    from acecode.playbook.curator_view import CuratorView
 
 NO_CONFLICTS = "(none)"
 
@@ -49,19 +52,46 @@ def render_conflicts(conflicts: Sequence[Conflict]) -> str:
     return "\n".join(lines) or NO_CONFLICTS
 
 
+def default_view(
+    reflector_output: dict[str, Any], playbook: dict[str, Any], conflicts: Sequence[Conflict]
+) -> CuratorView:
+    """The view a caller without one gets: bounded by ``curator_budget_tokens``, no lists."""
+    from acecode.config import load_settings
+    from acecode.playbook.curator_view import build_view
+
+    return build_view(
+        playbook,
+        reflector_output if isinstance(reflector_output, dict) else {},
+        budget_tokens=load_settings().curator_budget_tokens,
+        conflict_names=[name for c in conflicts for name in (c.first_name, c.second_name)],
+    )
+
+
 @never_raises("curator", empty_curation)
 async def run_curator(
     reflector_output: dict[str, Any],
     playbook: dict[str, Any],
     conflicts: Sequence[Conflict] = (),
+    view: CuratorView | None = None,
 ) -> dict[str, Any]:
-    """Propose ADD/UPDATE/MERGE/DELETE operations from a reflection; never raises."""
+    """Propose ADD/UPDATE/MERGE/DELETE operations from a reflection; never raises.
+
+    The curator is shown ``view`` (by default one cut from ``playbook`` within
+    ``curator_budget_tokens``); the IDs it may name are those of the view,
+    which the learning cycle enforces (``curator_view.refuse_unseen``).
+    """
+    from acecode.playbook.curator_view import render_listed
+
+    view = view or default_view(reflector_output, playbook, conflicts)
+    shown = "\n".join(filter(None, (render_playbook(view.playbook), view.omitted_line())))
     data = await ask_json(
         role="curator",
         template="curator.txt",
         fields={
             "reflector_output": redact(reflector_json(reflector_output)),
-            "playbook": render_playbook(playbook),
+            "playbook": shown,
+            "possibly_stale": redact(render_listed(view.stale)),
+            "retire_candidates": redact(render_listed(view.retire)),
             "conflicts": redact(render_conflicts(conflicts)),
         },
         diagnostic_name="curator",

@@ -43,16 +43,12 @@ def render_transcript(messages: Iterable[dict[str, Any]], agent: Agent | None = 
     Messages that carry only ``role`` and ``content`` (the spec's minimal shape, as
     library callers write them) are read as a user request or an assistant text.
     """
+    from acecode.agents.claude_code.messages import with_default_kind
     from acecode.config import load_settings
     from acecode.transcript.condense import condense  # lazy: transcript layer is heavier
 
-    typed = (message if "kind" in message else _with_kind(message) for message in messages)
+    typed = (with_default_kind(message) for message in messages)
     return condense(typed, load_settings().transcript_budget_tokens, agent)
-
-
-def _with_kind(message: dict[str, Any]) -> dict[str, Any]:
-    kind = "text" if message.get("role") == "assistant" else "prompt"
-    return {**message, "kind": kind}
 
 
 def render_playbook(playbook: dict[str, Any]) -> str:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from acecode.errors import AcecodeError
 
-class PlaybookError(Exception):
+
+class PlaybookError(AcecodeError):
     """Base class: the playbook could not be read or written as asked."""
 
 

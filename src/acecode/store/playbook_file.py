@@ -150,6 +150,8 @@ def update_playbook(
         if serialize_playbook(txn.playbook) != before:
             saved = _write(txn.playbook, target)
             txn.saved = True
-            from acecode.store.history import journal_saved_change  # sqlite3 off the hook path
+            from acecode.store.journal import journal_saved_change  # sqlite3 off the hook path
+            from acecode.store.provenance import record_provenance
 
             journal_saved_change(target, txn.original, saved, txn.meta)
+            record_provenance(target, txn.original, saved, txn.meta)

@@ -62,6 +62,15 @@ _TOOL_USE_ERROR = re.compile(r"^\s*<tool_use_error>(.*?)</tool_use_error>\s*$", 
 _INTERRUPT_PREFIX = "[Request interrupted by user"
 
 
+def with_default_kind(message: Message) -> Message:
+    """``message``, or for a minimal ``{"role", "content"}`` message (the spec's shape, as
+    library callers write it) a copy with the ``kind`` it stands for: a user request
+    (``prompt``) or an assistant ``text``."""
+    if "kind" in message:
+        return message
+    return {**message, "kind": "text" if message.get("role") == "assistant" else "prompt"}
+
+
 class MessageBuilder(MessageReader):
     """Converts records one at a time; remembers only bounded recent context."""
 

@@ -1,36 +1,13 @@
-"""Helpers for the de-duplication tests: playbook builders and test backends."""
+"""Embedding backends for tests: deterministic, counting and exploding stand-ins."""
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
 from acecode.dedup.backends import EmbeddingBackend
-from acecode.playbook.schema import SECTION_NAMES, iter_entries
-
-PAT, MIS, PREF, CTX, OTH = SECTION_NAMES
-
-
-def entry(name: str, text: str, helpful: int = 0, harmful: int = 0) -> dict[str, Any]:
-    """One playbook entry with the on-disk keys."""
-    return {"name": name, "text": text, "helpful": helpful, "harmful": harmful}
-
-
-def playbook(**sections: list[dict[str, Any]]) -> dict[str, Any]:
-    """A playbook; keyword names are section slugs (pat, mis, pref, ctx, oth)."""
-    by_slug = dict(zip(("pat", "mis", "pref", "ctx", "oth"), SECTION_NAMES, strict=True))
-    body = {name: [] for name in SECTION_NAMES}
-    for slug, entries in sections.items():
-        body[by_slug[slug]] = entries
-    return {"version": "1.0", "last_updated": None, "sections": body}
-
-
-def names(pb: dict[str, Any]) -> list[str]:
-    """Entry names in canonical order."""
-    return [e["name"] for _, e in iter_entries(pb)]
 
 
 class CountingBackend:

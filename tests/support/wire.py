@@ -1,7 +1,7 @@
 """A real HTTP server on 127.0.0.1 that speaks the Anthropic Messages API and
 the OpenAI chat-completions API and plays a script of replies and faults.
 
-Shared by tests/llm and tests/roles (their conftest files load it by path).
+Shared by tests/llm and tests/roles (their conftest files re-export its fixtures).
 The real SDK clients talk to it through the base-URL settings, so every test
 crosses the same HTTP boundary production does.
 """
@@ -21,33 +21,10 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 from acecode.llm import retry
+from support.llm_env import LLM_ENV_VARS
 
 ANTHROPIC_PATH = "/v1/messages"
 OPENAI_PATH = "/v1/chat/completions"
-
-# Every variable the LLM layer reads; cleared before each test so the machine's
-# own configuration can never leak in.
-LLM_ENV_VARS = (
-    "ACECODE_PROVIDER",
-    "ACECODE_LLM_TIMEOUT",
-    "AGENTIC_CONTEXT_MODEL",
-    "AGENTIC_CONTEXT_API_KEY",
-    "AGENTIC_CONTEXT_BASE_URL",
-    "ANTHROPIC_MODEL",
-    "ANTHROPIC_DEFAULT_SONNET_MODEL",
-    "ANTHROPIC_AUTH_TOKEN",
-    "ANTHROPIC_API_KEY",
-    "ANTHROPIC_BASE_URL",
-    "ACECODE_OPENAI_MODEL",
-    "ACECODE_OPENAI_API_KEY",
-    "ACECODE_OPENAI_BASE_URL",
-    "OPENAI_MODEL",
-    "OPENAI_API_KEY",
-    "OPENAI_BASE_URL",
-    "ACECODE_CLAUDE_MODEL",
-    "ACECODE_CLAUDE_BIN",
-    "ACECODE_HOOKS_DISABLED",
-)
 
 
 @dataclass
@@ -59,6 +36,8 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
     usage: tuple[int, int] | None = (120, 30)
+    # More usage fields as the provider sends them (cache counts, OpenRouter's cost).
+    usage_extra: dict[str, Any] = field(default_factory=dict)
 
 
 class ScriptedLLMServer:
@@ -127,9 +106,14 @@ class ScriptedLLMServer:
             "content": [{"type": "text", "text": reply.text}] if reply.text else [],
             "stop_reason": "end_turn",
             "stop_sequence": None,
-            "usage": {"input_tokens": reply.usage[0], "output_tokens": reply.usage[1]}
-            if reply.usage
-            else {"input_tokens": 0, "output_tokens": 0},
+            "usage": {
+                **(
+                    {"input_tokens": reply.usage[0], "output_tokens": reply.usage[1]}
+                    if reply.usage
+                    else {"input_tokens": 0, "output_tokens": 0}
+                ),
+                **reply.usage_extra,
+            },
         }
         return _json(body, 200, reply.headers)
 
@@ -158,6 +142,7 @@ class ScriptedLLMServer:
                 "prompt_tokens": reply.usage[0],
                 "completion_tokens": reply.usage[1],
                 "total_tokens": sum(reply.usage),
+                **reply.usage_extra,
             }
         return _json(body, 200, reply.headers)
 

@@ -1,4 +1,7 @@
-"""Helpers of the pipeline tests: a content-routed LLM server and a small transcript."""
+"""A content-routed Anthropic server on 127.0.0.1 and a small transcript.
+
+Shared by the pipeline, fault and library tests.
+"""
 
 from __future__ import annotations
 
@@ -6,28 +9,13 @@ import json
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
-
-LLM_ENV_VARS = (
-    "ACECODE_PROVIDER",
-    "AGENTIC_CONTEXT_MODEL",
-    "AGENTIC_CONTEXT_API_KEY",
-    "AGENTIC_CONTEXT_BASE_URL",
-    "ANTHROPIC_MODEL",
-    "ANTHROPIC_AUTH_TOKEN",
-    "ANTHROPIC_API_KEY",
-    "ANTHROPIC_BASE_URL",
-    "ACECODE_OPENAI_BASE_URL",
-    "ACECODE_OPENAI_API_KEY",
-    "OPENAI_BASE_URL",
-    "OPENAI_API_KEY",
-    "ACECODE_HOOKS_DISABLED",
-)
 
 Router = Callable[[str, str], "str | int"]  # reply text, or an HTTP error status
 
@@ -105,6 +93,27 @@ class RoutedLLM:
         if self.usage is not None:
             reply["usage"] = {"input_tokens": self.usage[0], "output_tokens": self.usage[1]}
         return Response(json.dumps(reply), status=200, content_type="application/json")
+
+
+@contextmanager
+def routed_servers() -> Iterator[Callable[..., RoutedLLM]]:
+    """``start(router, delay=0.0, safety=None)`` starts a :class:`RoutedLLM` on its own
+    port; every server started in the block is stopped when it ends. Configures no
+    environment: callers pass ``llm.url`` or ``llm.env()`` where they need it."""
+    servers: list[HTTPServer] = []
+
+    def start(router: Router, delay: float = 0.0, safety: Router | None = None) -> RoutedLLM:
+        server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
+        server.start()
+        servers.append(server)
+        return RoutedLLM(server, router, delay, safety)
+
+    try:
+        yield start
+    finally:
+        for server in servers:
+            server.clear()
+            server.stop()
 
 
 def _error_response(status: int) -> Response:

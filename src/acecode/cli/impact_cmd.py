@@ -1,0 +1,153 @@
+"""``acecode impact``: what the playbook changed, read from the project's own transcripts."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from acecode.cli.common import console, fail, playbook_option
+
+if TYPE_CHECKING:
+    from acecode.impact.analysis import ImpactReport
+
+_WEEKS_SHOWN = 8
+
+# Shared with ``acecode report``.
+transcripts_option = Annotated[
+    Path | None,
+    typer.Option(
+        "--transcripts",
+        help="Folder of transcripts to read (default: this project's Claude Code sessions).",
+    ),
+]
+sessions_option = Annotated[
+    int,
+    typer.Option(
+        "--sessions", min=1, help="Retire candidates: entries unused in the last N sessions."
+    ),
+]
+
+
+def _parse_since(value: str | None) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        fail(f"--since {value!r} is not a date (YYYY-MM-DD or an ISO time)")
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def impact(
+    playbook: playbook_option = None,
+    transcripts: transcripts_option = None,
+    since: Annotated[
+        str | None, typer.Option("--since", help="Only sessions that started on or after DATE.")
+    ] = None,
+    sessions: sessions_option = 20,
+    top: Annotated[
+        int, typer.Option("--top", min=1, help="Failure signatures shown in the table.")
+    ] = 20,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the whole report as JSON.")
+    ] = False,
+) -> None:
+    """Recurring failures, before/after each learned entry, citations, entries to retire."""
+    from acecode import paths
+    from acecode.impact.run import run_impact, transcripts_folder
+    from acecode.store import PlaybookError, load_playbook, resolve_path
+
+    started = _parse_since(since)
+    folder = transcripts_folder(paths.project_dir(), transcripts)
+    if transcripts is not None and not transcripts.is_dir():
+        fail(f"{transcripts}: not a folder of transcripts")
+    target = resolve_path(playbook)
+    try:
+        data = load_playbook(playbook)
+    except PlaybookError as exc:
+        fail(str(exc))
+    report = run_impact(target, data, folder, since=started, window=sessions)
+    if as_json:
+        print(json.dumps({"transcripts": str(folder), **report.as_dict()}, indent=2))
+        return
+    _print_report(report, folder, top)
+
+
+def _print_report(report: ImpactReport, folder: Path, top: int) -> None:
+    from rich.table import Table
+
+    def day(value: datetime | None) -> str:
+        return value.date().isoformat() if value else "?"
+
+    console.print(
+        f"{report.sessions} sessions ({report.files} files) in {folder}, "
+        f"{day(report.first_session)} to {day(report.last_session)}: "
+        f"{report.failed_calls} failed tool calls, {report.declined_calls} declined by the user",
+        markup=False,
+        highlight=False,
+    )
+    if report.bad_lines:
+        console.print(f"{report.bad_lines} unreadable lines skipped", markup=False)
+    table = Table(title="Failure signatures (most sessions first)")
+    for column in ("sessions", "calls", "tool", "command", "error", "last seen"):
+        table.add_column(column, overflow="fold")
+    for item in report.signatures[:top]:
+        sig = item.signature
+        table.add_row(
+            str(item.sessions), str(item.calls), sig.tool, sig.head, sig.error, day(item.last_seen)
+        )
+    console.print(table if table.row_count else "No failed tool calls.")
+    if len(report.signatures) > top:
+        console.print(f"... {len(report.signatures) - top} more (--top, --json)", markup=False)
+
+    table = Table(title="Failures before and after the entry learned from them")
+    for column in ("entry", "learned", "failure", "before", "after"):
+        table.add_column(column, overflow="fold")
+    for entry in report.entries:
+        name = entry.entry if entry.in_playbook else f"{entry.entry} (removed)"
+        table.add_row(
+            name,
+            day(entry.learned_at),
+            entry.signature.key,
+            f"{entry.hit_before} of {entry.sessions_before} sessions",
+            f"{entry.hit_after} of {entry.sessions_after} sessions",
+        )
+    console.print(table if table.row_count else "No entry has failure provenance yet.")
+
+    weeks = sorted({week for counts in report.citations.values() for week in counts})
+    shown = weeks[-_WEEKS_SHOWN:]
+    table = Table(title="Citations per week")
+    table.add_column("entry")
+    for week in shown:
+        table.add_column(week, justify="right")
+    table.add_column("total", justify="right")
+    for entry, counts in report.citations.items():
+        cells = [str(counts.get(week, 0)) for week in shown]
+        table.add_row(entry, *cells, str(sum(counts.values())))
+    console.print(table if table.row_count else "No entry was cited.")
+
+    title = (
+        f"Retire candidates: not cited or tagged in the last {report.window_sessions} sessions"
+        + (f" (of {report.window} asked)" if report.window_sessions < report.window else "")
+    )
+    table = Table(title=title)
+    for column in ("entry", "section", "helpful", "harmful", "last cited", "text"):
+        table.add_column(column, overflow="fold")
+    for item in report.retire:
+        table.add_row(
+            item.entry,
+            item.section,
+            str(item.helpful),
+            str(item.harmful),
+            day(item.last_cited) if item.last_cited else "never",
+            item.text,
+        )
+    console.print(table if table.row_count else "No retire candidates.")
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(impact)

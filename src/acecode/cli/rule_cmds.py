@@ -1,0 +1,95 @@
+"""``acecode add``, ``edit`` and ``forget``: change one rule by hand (``acecode.rule_edits``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from acecode.cli.common import console, fail, playbook_option, refresh_injection
+
+if TYPE_CHECKING:
+    from acecode.rule_edits import RuleEdit
+
+_NAME = Annotated[str, typer.Argument(metavar="NAME", help="Entry ID, e.g. pat-001.")]
+_TEXT = Annotated[str, typer.Argument(metavar="TEXT", help="The rule, in one or two sentences.")]
+_REASON = Annotated[
+    str, typer.Option("--reason", help="Why, kept in the entry's provenance (`acecode why`).")
+]
+
+
+def _say(message: str) -> None:
+    console.print(message, markup=False, highlight=False, soft_wrap=True)
+
+
+def _run(
+    playbook: Path | None, change: Callable[[], RuleEdit], done: Callable[[RuleEdit], str]
+) -> None:
+    """Make the change and say in one line what changed and how to take it back, or why
+    it waits for review; a change that landed re-renders what the hooks inject."""
+    from acecode.store import PlaybookError
+
+    try:
+        result = change()
+    except PlaybookError as exc:
+        fail(str(exc))
+    if result.held:
+        _say(
+            f"held for review, not changed yet: {result.held_rule}: {result.held_detail}. "
+            f"`acecode review approve {result.held_id}` applies it, "
+            f"`acecode review reject {result.held_id}` drops it"
+        )
+        return
+    refresh_injection(playbook)
+    _say(f"{done(result)}; recorded as cycle {result.cycle_id} (`acecode undo` reverts it)")
+
+
+def add(
+    text: _TEXT,
+    section: Annotated[
+        str,
+        typer.Option(
+            "--section", "-s", help="Section name or ID prefix: pat, mis, pref, ctx, oth."
+        ),
+    ],
+    reason: _REASON = "",
+    playbook: playbook_option = None,
+) -> None:
+    """Add one rule to a section (screened like a learned rule; flagged ones wait for review)."""
+    from acecode.rule_edits import add_rule
+
+    _run(
+        playbook,
+        lambda: add_rule(playbook, text, section, reason=reason),
+        lambda result: f"added {result.name} to {result.section}",
+    )
+
+
+def edit(name: _NAME, text: _TEXT, reason: _REASON = "", playbook: playbook_option = None) -> None:
+    """Replace one rule's text (screened like a learned rule; flagged ones wait for review)."""
+    from acecode.rule_edits import edit_rule
+
+    _run(
+        playbook,
+        lambda: edit_rule(playbook, name, text, reason=reason),
+        lambda result: f"edited {name}",
+    )
+
+
+def forget(name: _NAME, reason: _REASON = "", playbook: playbook_option = None) -> None:
+    """Delete one rule (`acecode undo` or `acecode restore NAME` brings it back)."""
+    from acecode.rule_edits import forget_rule
+
+    _run(
+        playbook,
+        lambda: forget_rule(playbook, name, reason=reason),
+        lambda result: f"forgot {name} ({result.section})",
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(add)
+    app.command()(edit)
+    app.command()(forget)

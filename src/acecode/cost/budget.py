@@ -1,0 +1,169 @@
+"""Budgets: the user's daily and monthly limits, and the check that admits a cycle.
+
+:func:`admit` holds the ledger's lock while it adds up what was spent today
+and this month (settled cycles plus the reservations of cycles still
+running, from every project), checks that this cycle's worst case fits under
+every limit, and writes its reservation, all in one hold: two cycles started
+together from two projects cannot both take the last of a budget.
+:func:`settle` later replaces the reservation by what the cycle really spent.
+
+A cycle whose model has no price (a local model, a new one) has an unknown
+USD estimate: the USD limits then admit it while today's (or this month's)
+known spend is still under them, and the token limits apply in full.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from acecode.config import Settings
+from acecode.cost.estimate import CycleEstimate
+from acecode.cost.ledger import RELEASE, RESERVE, Ledger, Spend, now, spend_since, stamp
+from acecode.diagnostics import warn
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The four limits; 0 means no limit for that one."""
+
+    daily_usd: float = 0.0
+    monthly_usd: float = 0.0
+    daily_tokens: int = 0
+    monthly_tokens: int = 0
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Limits:
+        """The configured limits; a negative one is a mistake, so its default is kept."""
+        values: dict[str, Any] = {}
+        for name, key in (
+            ("daily_usd", "daily_budget_usd"),
+            ("monthly_usd", "monthly_budget_usd"),
+            ("daily_tokens", "daily_budget_tokens"),
+            ("monthly_tokens", "monthly_budget_tokens"),
+        ):
+            value = getattr(settings, key)
+            if value < 0:
+                default = getattr(Settings(), key)
+                warn(f"ignoring {key} = {value}: a budget is 0 (no limit) or more; using {default}")
+                value = default
+            values[name] = value
+        return cls(**values)
+
+
+@dataclass(frozen=True)
+class BudgetView:
+    """Spend today and this month against the limits (``acecode cost``, ``doctor``)."""
+
+    limits: Limits
+    today: Spend
+    month: Spend
+
+
+def view(records: list[dict[str, Any]], limits: Limits, at: datetime | None = None) -> BudgetView:
+    """Today's and this month's spend from the ledger's records."""
+    at = at or now()
+    return BudgetView(
+        limits=limits,
+        today=spend_since(records, at.date(), at),
+        month=spend_since(records, at.date().replace(day=1), at),
+    )
+
+
+def _usd(value: float) -> str:
+    return f"${value:.2f}" if value >= 0.01 or value == 0 else f"${value:.4f}"
+
+
+def refusal(current: BudgetView, estimate: CycleEstimate) -> str:
+    """Why this cycle would go over a budget, naming it; "" when it fits under all."""
+    limits = current.limits
+    checks = (
+        ("daily", "daily_budget_usd", limits.daily_usd, current.today, "today"),
+        ("monthly", "monthly_budget_usd", limits.monthly_usd, current.month, "this month"),
+    )
+    for label, key, limit, spend, when in checks:
+        if limit <= 0:
+            continue
+        if estimate.usd is None:
+            if spend.total_usd >= limit:
+                return (
+                    f"{label} budget reached ({key} = {_usd(limit)}): {_usd(spend.total_usd)} "
+                    f"spent {when}; this model's cost is unknown"
+                )
+        elif estimate.usd > limit:
+            return (
+                f"this cycle may cost up to {_usd(estimate.usd)}, more than the whole {label} "
+                f"budget ({key} = {_usd(limit)}): raise it or choose a cheaper model"
+            )
+        elif spend.total_usd + estimate.usd > limit:
+            return (
+                f"{label} budget ({key} = {_usd(limit)}) would be exceeded: "
+                f"{_usd(spend.total_usd)} spent {when} + up to {_usd(estimate.usd)} for this cycle"
+            )
+    token_checks = (
+        ("daily", "daily_budget_tokens", limits.daily_tokens, current.today, "today"),
+        ("monthly", "monthly_budget_tokens", limits.monthly_tokens, current.month, "this month"),
+    )
+    for label, key, limit, spend, when in token_checks:
+        if limit > 0 and spend.total_tokens + estimate.tokens > limit:
+            return (
+                f"{label} token budget ({key} = {limit:,}) would be exceeded: "
+                f"{spend.total_tokens:,} tokens used {when} + up to {estimate.tokens:,} "
+                "for this cycle"
+            )
+    return ""
+
+
+def admit(
+    ledger: Ledger,
+    *,
+    cycle_id: str,
+    at: str,
+    project: str,
+    source: str,
+    provider: str | None,
+    estimate: CycleEstimate,
+    limits: Limits,
+    lock_timeout: float,
+    enforce: bool = True,
+) -> str:
+    """Check and reserve under the lock; returns the refusal, or "" when the cycle was
+    admitted and reserved at ``at`` (its date in the ledger). ``enforce=False``
+    (``--ignore-budget``) reserves without checking, so cycles running meanwhile still
+    see this one's spend. Raises :class:`acecode.cost.ledger.LedgerError` when the
+    ledger cannot be used."""
+    with ledger.locked(lock_timeout):
+        if enforce:
+            why = refusal(view(ledger.records(), limits), estimate)
+            if why:
+                return why
+        ledger.append(
+            {
+                "kind": RESERVE,
+                "cycle_id": cycle_id,
+                "time": at,
+                "project": project,
+                "source": source,
+                "provider": provider,
+                "model": estimate.model,
+                "estimate_usd": estimate.usd,
+                "estimate_tokens": estimate.tokens,
+                "pid": os.getpid(),
+                "host": socket.gethostname(),
+            }
+        )
+    return ""
+
+
+def settle(
+    ledger: Ledger, cycle_id: str, admitted_at: str, record: dict[str, Any] | None, timeout: float
+) -> None:
+    """Close ``cycle_id``'s reservation with its ``cycle`` record, or release it when the
+    cycle made no call (``record`` None)."""
+    closing = record or {"kind": RELEASE, "cycle_id": cycle_id, "time": admitted_at}
+    closing["settled"] = stamp()
+    with ledger.locked(timeout):
+        ledger.append(closing)

@@ -1,0 +1,69 @@
+"""Gather the inputs of the impact report from disk and build it.
+
+Transcripts come from the project's Claude Code session folder (or any
+folder given), the playbook and provenance from beside the playbook, and the
+tags from the history journal: a learning cycle's journaled counter changes
+are the entries the reflector tagged for that cycle's transcript.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from acecode.agents.claude_code.sessions import sessions_dir, transcripts_in
+from acecode.impact.analysis import DEFAULT_WINDOW, ImpactReport, build_report, filter_since
+from acecode.impact.scan import scan_transcripts, session_key_for_path
+from acecode.store.provenance import load_provenance
+
+
+def transcripts_folder(project: Path, override: Path | None) -> Path:
+    """The folder to read: ``override``, else Claude Code's folder for ``project``."""
+    return override if override is not None else sessions_dir(project)
+
+
+def tagged_by_session(playbook_path: Path, wanted: set[str]) -> dict[str, set[str]]:
+    """For each session in ``wanted``, the entries whose counters a cycle learning from it
+    changed (empty without a journal)."""
+    from acecode.store.history import get_cycle, list_cycles
+
+    tagged: dict[str, set[str]] = {}
+    for cycle in list_cycles(playbook_path):
+        transcript = cycle.source or cycle.meta.get("transcript")
+        if not isinstance(transcript, str) or not transcript:
+            continue
+        session = session_key_for_path(Path(transcript))
+        if session not in wanted:
+            continue
+        changes = get_cycle(playbook_path, cycle.cycle_id).changes
+        tagged.setdefault(session, set()).update(
+            change.name for change in changes if _counters_changed(change.before, change.after)
+        )
+    return tagged
+
+
+def _counters_changed(before: dict[str, Any] | None, after: dict[str, Any] | None) -> bool:
+    if before is None or after is None:
+        return False
+    return (before["helpful"], before["harmful"]) != (after["helpful"], after["harmful"])
+
+
+def run_impact(
+    playbook_path: Path,
+    playbook: dict[str, Any],
+    folder: Path,
+    *,
+    since: datetime | None = None,
+    window: int = DEFAULT_WINDOW,
+) -> ImpactReport:
+    """Scan ``folder`` and build the report for ``playbook``."""
+    sessions = filter_since(scan_transcripts(transcripts_in(folder)), since)
+    recent = {s.session for s in sessions[-window:]} if window > 0 else set()
+    return build_report(
+        sessions,
+        playbook,
+        load_provenance(playbook_path),
+        tagged_by_session(playbook_path, recent),
+        window=window,
+    )

@@ -1,0 +1,77 @@
+"""The short lists a learning cycle offers the curator: possibly stale entries and
+retire candidates, with the pinned entries that are never offered to retire.
+
+Computed once per cycle before the LLM calls, on the snapshot the curator's
+view is cut from. Each list is best effort: a check that cannot run (no
+``git``, an unreadable journal) warns and offers nothing, never stopping
+the cycle.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from acecode import outcomes, paths
+from acecode.config import Settings
+from acecode.diagnostics import warn
+from acecode.playbook.curator_view import Listed
+
+
+@dataclass
+class CuratorLists:
+    """What the curator is offered besides the relevant entries."""
+
+    stale: list[Listed] = field(default_factory=list)
+    retire: list[Listed] = field(default_factory=list)
+    pinned: frozenset[str] = frozenset()
+
+
+def curator_lists(target: Path, snapshot: dict[str, Any], settings: Settings) -> CuratorLists:
+    """The possibly stale entries and retire candidates of ``snapshot`` (``target``'s)."""
+    pinned = pinned_in(target)
+    return CuratorLists(
+        _stale(target, snapshot), _retire(target, snapshot, settings, pinned), pinned
+    )
+
+
+def pinned_in(target: Path) -> frozenset[str]:
+    """The names pinned beside ``target``; a broken pins file warns and pins nothing."""
+    from acecode.pins import PinsFileError, pins_path, read_pins
+
+    try:
+        return frozenset(read_pins(pins_path(target)))
+    except PinsFileError as exc:
+        warn(str(exc))
+        return frozenset()
+
+
+def _stale(target: Path, snapshot: dict[str, Any]) -> list[Listed]:
+    from acecode.staleness import find_stale, project_root_for
+
+    try:
+        report = find_stale(snapshot, project_root_for(target))
+    except OSError as exc:
+        warn(f"stale-rule check skipped: {exc}")
+        return []
+    return [Listed(entry.name, entry.note()) for entry in report.entries]
+
+
+def _retire(
+    target: Path, snapshot: dict[str, Any], settings: Settings, pinned: frozenset[str]
+) -> list[Listed]:
+    from acecode.playbook.retire import retire_candidates
+    from acecode.store import PlaybookError
+    from acecode.store.journal import entries_added_at
+
+    if settings.retire_after_sessions <= 0:
+        return []
+    records = outcomes.read_outcomes(paths.state_dir_for(target))
+    try:
+        added = entries_added_at(target)
+    except PlaybookError as exc:
+        warn(f"retire candidates skipped: {exc}")
+        return []
+    candidates = retire_candidates(snapshot, records, settings.retire_after_sessions, added, pinned)
+    return [Listed(candidate.name, candidate.note()) for candidate in candidates]

@@ -1,0 +1,101 @@
+"""A learning cycle's provenance plan: which entries it created, changed or credited, and why.
+
+The cycle calls :func:`cycle_provenance` inside its playbook transaction,
+once the curation report is built, and puts the result in
+``txn.meta["provenance"]``; the store writes it to the provenance file right
+after the save (:mod:`acecode.store.provenance_changes` describes the plan).
+Everything here comes from the curation report, so provenance and the
+report (and ``acecode history``) tell the same story:
+
+* an ADD that landed: ``learned``, with the curator's reason;
+* an UPDATE: ``learned``, appended to the entry's history;
+* an ADD or UPDATE the de-duplication ladder turned into a credit (or a
+  text replacement) of an existing entry: ``learned``, appended to that entry;
+* a MERGE, and a group the semantic de-duplication folded: ``merged``, the
+  survivor inheriting every source's origins.
+
+The reason is the curator's for the operation; when it gave none, the
+reflector's analysis. The evidence is matched in the session the cycle read
+(:mod:`acecode.pipeline.evidence`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from acecode.agents import DEFAULT_AGENT
+from acecode.pipeline.evidence import EvidencePool
+from acecode.playbook.operations import clean_text
+
+
+def _curator_reason(proposed: list[Any], text: str, fallback: str) -> str:
+    """The reason the curator gave for the operation that proposed ``text``."""
+    for op in proposed:
+        if not isinstance(op, dict):
+            continue
+        if text in (clean_text(op.get("text")), clean_text(op.get("merged_text"))):
+            reason = op.get("reason")
+            if isinstance(reason, str) and reason.strip():
+                return reason.strip()
+    return fallback
+
+
+def cycle_provenance(report: Any, pool: EvidencePool) -> dict[str, Any]:
+    """The plan for ``txn.meta["provenance"]`` from a ``CycleReport`` whose curation is built."""
+    curation = report.curation or {}
+    actions = curation.get("integration_actions") or {}
+    dedup = curation.get("de_duplication_results") or {}
+    analysis = report.analysis or ""
+    proposed = report.proposed_operations
+
+    def item(name: str, how: str, text: str, reason: str, **extra: Any) -> dict[str, Any]:
+        why = _curator_reason(proposed, text, reason or analysis)
+        return {"name": name, "how": how, "reason": why, "evidence": pool.match(text, why), **extra}
+
+    entries: list[dict[str, Any]] = []
+    for decision in dedup.get("ladder_decisions") or ():
+        if decision.get("action") in ("credit", "update") and decision.get("matched_name"):
+            text = decision.get("candidate_text") or ""
+            found = item(decision["matched_name"], "learned", text, "")
+            found["reason"] = (
+                f"{found['reason']} (credited as the same rule: {decision.get('reason')})"
+            )
+            entries.append(found)
+    ordered: list[tuple[int, dict[str, Any]]] = []
+    for action in actions.get("new_entries_added") or ():
+        ordered.append(
+            (action.get("operation_index", 0), item(action["name"], "learned", action["text"], ""))
+        )
+    for action in actions.get("existing_entries_updated") or ():
+        ordered.append(
+            (action.get("operation_index", 0), item(action["name"], "learned", action["after"], ""))
+        )
+    for action in actions.get("entries_merged") or ():
+        merged = item(
+            action["name"],
+            "merged",
+            action["text"],
+            action.get("reason", ""),
+            **{"from": action["sources"]},
+        )
+        ordered.append((action.get("operation_index", 0), merged))
+    entries += [entry for _, entry in sorted(ordered, key=lambda pair: pair[0])]
+    for group in dedup.get("consolidations") or ():
+        names = [merged["name"] for merged in group.get("merged") or ()]
+        entries.append(
+            {
+                "name": group["kept"],
+                "how": "merged",
+                "reason": f"de-duplication folded {', '.join(names)} into it (the same rule)",
+                "evidence": {"kind": "none"},
+                "from": names,
+            }
+        )
+    transcript = Path(report.transcript)
+    return {
+        "agent": report.agent or DEFAULT_AGENT,
+        "session": transcript.stem,
+        "transcript": str(transcript.resolve()),
+        "entries": entries,
+    }

@@ -1,0 +1,83 @@
+"""What the HTML report shows, gathered from the project's files into plain data.
+
+The renderer never touches the disk, so it can be tested on hand-made data,
+and this module never formats anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from acecode.impact.analysis import ImpactReport
+from acecode.impact.run import run_impact
+from acecode.playbook.schema import SECTION_NAMES
+from acecode.store.provenance import Origin, load_provenance
+
+
+@dataclass
+class CyclePoint:
+    """One journaled cycle: when, what kind, entries added and removed, entries after."""
+
+    cycle_id: str
+    at: str
+    kind: str
+    added: int
+    removed: int
+    total: int
+
+
+@dataclass
+class ReportData:
+    """Everything on the page."""
+
+    playbook_path: str
+    generated_at: str
+    sections: dict[str, list[dict[str, Any]]]
+    provenance: dict[str, list[Origin]]
+    cycles: list[CyclePoint]
+    impact: ImpactReport
+    pending: list[dict[str, Any]] = field(default_factory=list)
+
+
+def growth(cycles: list[Any], entries_now: int) -> list[CyclePoint]:
+    """Per journaled cycle, entries added and removed and the count after it.
+
+    The count is walked back from today's playbook, so a journal that began
+    after the playbook did still gives true totals.
+    """
+    points: list[CyclePoint] = []
+    total = entries_now
+    for cycle in reversed(cycles):
+        added, removed = cycle.counts.get("added", 0), cycle.counts.get("removed", 0)
+        points.append(
+            CyclePoint(cycle.cycle_id, cycle.created_at, cycle.kind, added, removed, total)
+        )
+        total -= added - removed
+    return points[::-1]
+
+
+def gather(
+    playbook_path: Path,
+    playbook: dict[str, Any],
+    transcripts: Path,
+    *,
+    generated_at: str,
+    window: int,
+) -> ReportData:
+    """Read everything the report shows for ``playbook_path``."""
+    from acecode.quarantine.queue import list_pending
+    from acecode.store.history import list_cycles
+
+    sections = {name: list(playbook["sections"].get(name, [])) for name in SECTION_NAMES}
+    entries_now = sum(len(items) for items in sections.values())
+    return ReportData(
+        playbook_path=str(playbook_path),
+        generated_at=generated_at,
+        sections=sections,
+        provenance=load_provenance(playbook_path),
+        cycles=growth(list_cycles(playbook_path), entries_now),
+        impact=run_impact(playbook_path, playbook, transcripts, window=window),
+        pending=[item.as_dict() for item in list_pending(playbook_path)],
+    )

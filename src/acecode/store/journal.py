@@ -1,0 +1,476 @@
+"""The history journal: every saved change of a playbook, in an SQLite file beside it.
+
+The journal lives in ``<playbook dir>/acecode/history.sqlite`` (standard-library
+``sqlite3``, WAL mode, one transaction per cycle). ``update_playbook``
+appends one *cycle* per saved change, still holding the playbook lock, so
+the journal order is the save order. A cycle records its id, time, kind,
+source, the operations the writer passed, and one *change* per touched entry
+(:class:`acecode.store.diff.EntryChange`): the entry's section, position and
+content before and after plus, for a removal, its cause and reason.
+
+Schema: the journal's version is SQLite's ``user_version``; ``MIGRATIONS``
+is the ordered list of named steps from an empty file to the current
+schema. Opening a journal runs the steps it has not had yet, in order, in
+one ``BEGIN IMMEDIATE`` transaction (two processes opening an old journal
+together migrate it once), and records each in ``schema_migrations``. A
+journal newer than this acecode is refused with a one-line error instead
+of being written with the wrong schema.
+
+What the writer puts in ``txn.meta`` (every key optional):
+
+* ``cycle_id`` (str): unique id, e.g. from ``new_cycle_id()``; generated when
+  absent, suffixed when already taken. The id recorded is written back.
+* ``kind`` (str): ``learn``, ``bootstrap``, ``undo``, ``restore``, ``add``...;
+  default ``change``.
+* ``source`` (str): the transcript path or command that caused the change.
+* ``operations`` (list): the operations or their outcomes, stored as JSON.
+* ``removals`` (dict): entry name -> ``{"cause": ..., "reason": ...}`` for
+  removed entries (see :func:`acecode.store.diff.removals_from_meta`).
+* anything else JSON-serialisable is kept in the cycle's ``meta`` column.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
+from dataclasses import asdict, dataclass, field, is_dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from acecode import paths
+from acecode.diagnostics import warn
+from acecode.state_folder import ensure_state_folder
+from acecode.store.diff import (
+    EntryChange,
+    annotate_removals,
+    count_changes,
+    diff_playbooks,
+    removals_from_meta,
+)
+from acecode.store.errors import PlaybookError
+
+JOURNAL_NAME = "history.sqlite"
+
+
+class HistoryError(PlaybookError):
+    """An undo or restore that cannot be done as asked, or an unusable journal; one line."""
+
+
+def _create_cycles_and_changes(conn: sqlite3.Connection) -> None:
+    """Version 1: one row per saved change (cycle) and one per touched entry."""
+    conn.execute(
+        """CREATE TABLE IF NOT EXISTS cycles (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            cycle_id TEXT NOT NULL UNIQUE,
+            playbook TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            source TEXT,
+            undoes TEXT,
+            counts TEXT NOT NULL,
+            operations TEXT NOT NULL,
+            meta TEXT NOT NULL
+        )"""
+    )
+    conn.execute(
+        """CREATE TABLE IF NOT EXISTS changes (
+            seq INTEGER NOT NULL REFERENCES cycles(seq),
+            name TEXT NOT NULL,
+            before_section TEXT,
+            before_position INTEGER,
+            before_entry TEXT,
+            after_section TEXT,
+            after_position INTEGER,
+            after_entry TEXT,
+            cause TEXT,
+            reason TEXT
+        )"""
+    )
+    conn.execute("CREATE INDEX IF NOT EXISTS changes_by_name ON changes(name)")
+    conn.execute("CREATE INDEX IF NOT EXISTS changes_by_seq ON changes(seq)")
+
+
+_AFTER_TEXT = "json_extract(after_entry, '$.text')"
+
+
+def _index_playbook_and_texts(conn: sqlite3.Connection) -> None:
+    """Version 2: every query filters cycles by playbook; provenance looks texts up
+    (:func:`cycles_with_text`), which without an index reads every change ever saved."""
+    conn.execute("CREATE INDEX IF NOT EXISTS cycles_by_playbook ON cycles(playbook, seq)")
+    conn.execute(f"CREATE INDEX IF NOT EXISTS changes_by_after_text ON changes({_AFTER_TEXT})")
+
+
+Migration = Callable[[sqlite3.Connection], None]
+# Ordered: the journal at version N has had the first N steps. Append, never reorder.
+MIGRATIONS: tuple[tuple[str, Migration], ...] = (
+    ("create_cycles_and_changes", _create_cycles_and_changes),
+    ("index_playbook_and_texts", _index_playbook_and_texts),
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    """The journal's schema version (SQLite's ``user_version``; 0 for a new file)."""
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def migrate(conn: sqlite3.Connection, target: Path) -> list[str]:
+    """Bring the journal to ``SCHEMA_VERSION``; returns the names of the steps run.
+
+    Raises ``HistoryError`` for a journal written by a newer acecode.
+    """
+    if schema_version(conn) == SCHEMA_VERSION:
+        return []
+    conn.isolation_level = None  # the transaction below is managed by hand
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            current = schema_version(conn)  # another process may have migrated meanwhile
+            if current > SCHEMA_VERSION:
+                raise HistoryError(
+                    f"history journal {target} has schema version {current}, newer than this "
+                    f"acecode's {SCHEMA_VERSION}; upgrade acecode to use it"
+                )
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations "
+                "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+            )
+            ran = []
+            for version, (name, step) in enumerate(MIGRATIONS[current:], start=current + 1):
+                step(conn)
+                conn.execute(
+                    "INSERT OR REPLACE INTO schema_migrations VALUES (?, ?, ?)",
+                    (version, name, datetime.now().astimezone().isoformat(timespec="seconds")),
+                )
+                ran.append(name)
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    finally:
+        conn.isolation_level = ""
+    return ran
+
+
+@dataclass
+class Cycle:
+    """One journaled save. ``changes`` is filled only by ``get_cycle``."""
+
+    seq: int
+    cycle_id: str
+    created_at: str
+    kind: str
+    source: str | None
+    counts: dict[str, int]
+    undoes: str | None = None
+    undone_by: str | None = None
+    operations: list[Any] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
+    changes: list[EntryChange] = field(default_factory=list)
+
+    def summary(self) -> dict[str, Any]:
+        """JSON-ready row for ``acecode history --json``."""
+        return {
+            "cycle_id": self.cycle_id,
+            "created_at": self.created_at,
+            "kind": self.kind,
+            "source": self.source,
+            "transcript": self.meta.get("transcript"),
+            "counts": self.counts,
+            "undoes": self.undoes,
+            "undone_by": self.undone_by,
+        }
+
+
+def journal_path(playbook_path: Path) -> Path:
+    """The journal file that belongs to ``playbook_path``."""
+    return paths.state_dir_for(playbook_path) / JOURNAL_NAME
+
+
+def new_cycle_id() -> str:
+    """A sortable, unique cycle id: ``YYYYMMDD-HHMMSS-<6 hex>``."""
+    return f"{datetime.now():%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
+
+
+def _to_json(value: Any) -> str:
+    """JSON for whatever a writer put in meta (dataclasses, tuples, paths)."""
+
+    def fallback(obj: Any) -> Any:
+        if hasattr(obj, "as_dict"):
+            return obj.as_dict()
+        if is_dataclass(obj) and not isinstance(obj, type):
+            return asdict(obj)
+        if isinstance(obj, set | frozenset):
+            return sorted(obj, key=str)
+        return str(obj)
+
+    return json.dumps(value, ensure_ascii=False, default=fallback)
+
+
+def _dump(entry: dict[str, Any] | None) -> str | None:
+    return None if entry is None else json.dumps(entry, ensure_ascii=False)
+
+
+def _load(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+@contextmanager
+def connect(playbook_path: Path, *, create: bool) -> Iterator[sqlite3.Connection | None]:
+    """A migrated connection to the journal (None when it does not exist and not ``create``).
+
+    Any SQLite failure inside the block becomes a one-line ``HistoryError``.
+    """
+    target = journal_path(playbook_path)
+    if not create and not target.exists():
+        yield None
+        return
+    try:
+        ensure_state_folder(target.parent)
+        with closing(sqlite3.connect(target, timeout=10.0)) as conn:
+            conn.execute("PRAGMA journal_mode=WAL")
+            migrate(conn, target)
+            yield conn
+    except sqlite3.Error as exc:
+        raise HistoryError(f"history journal {target} is unusable: {exc}") from exc
+
+
+def _unique_cycle_id(conn: sqlite3.Connection, wanted: Any) -> str:
+    base = wanted if isinstance(wanted, str) and wanted.strip() else new_cycle_id()
+    candidate, suffix = base, 2
+    while conn.execute("SELECT 1 FROM cycles WHERE cycle_id = ?", (candidate,)).fetchone():
+        candidate, suffix = f"{base}-{suffix}", suffix + 1
+    return candidate
+
+
+def record_cycle(
+    playbook_path: Path,
+    before: dict[str, Any],
+    after: dict[str, Any],
+    meta: dict[str, Any],
+) -> str:
+    """Append the change from ``before`` to ``after`` as one cycle; return its id.
+
+    Called by ``update_playbook`` under the playbook lock, right after the
+    save. Raises ``HistoryError``/``OSError``/``TypeError`` on failure; use
+    ``journal_saved_change`` where a failure must not propagate.
+    """
+    changes = annotate_removals(diff_playbooks(before, after), removals_from_meta(meta))
+    counts = count_changes(changes)
+    known = {"cycle_id", "kind", "source", "operations", "removals", "undoes"}
+    extra = {key: value for key, value in meta.items() if key not in known}
+    with connect(playbook_path, create=True) as conn, conn:
+        cycle_id = _unique_cycle_id(conn, meta.get("cycle_id"))
+        cursor = conn.execute(
+            "INSERT INTO cycles (cycle_id, playbook, created_at, kind, source, undoes, counts, "
+            "operations, meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                cycle_id,
+                playbook_path.name,
+                datetime.now().astimezone().isoformat(timespec="seconds"),
+                str(meta.get("kind") or "change"),
+                None if meta.get("source") is None else str(meta["source"]),
+                meta.get("undoes"),
+                json.dumps(counts),
+                _to_json(meta.get("operations") or []),
+                _to_json(extra),
+            ),
+        )
+        conn.executemany(
+            "INSERT INTO changes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    cursor.lastrowid,
+                    c.name,
+                    c.before_section,
+                    c.before_position,
+                    _dump(c.before),
+                    c.after_section,
+                    c.after_position,
+                    _dump(c.after),
+                    c.cause,
+                    c.reason,
+                )
+                for c in changes
+            ],
+        )
+    return cycle_id
+
+
+def journal_saved_change(
+    playbook_path: Path,
+    before: dict[str, Any],
+    after: dict[str, Any],
+    meta: dict[str, Any],
+) -> str | None:
+    """``record_cycle`` that never raises: the playbook is already saved.
+
+    On failure it warns on stderr and returns None; the saved playbook stays
+    as it is, only this cycle cannot be undone from the journal. On success
+    the recorded id is written back to ``meta["cycle_id"]``.
+    """
+    try:
+        cycle_id = record_cycle(playbook_path, before, after, meta)
+    except (PlaybookError, OSError, TypeError, ValueError) as exc:
+        warn(f"history journal not updated for {playbook_path} ({exc}); the playbook was saved")
+        return None
+    meta["cycle_id"] = cycle_id
+    return cycle_id
+
+
+_CYCLE_COLUMNS = "seq, cycle_id, created_at, kind, source, undoes, counts, operations, meta"
+_CHANGE_COLUMNS = (
+    "name, before_section, before_position, before_entry, after_section, "
+    "after_position, after_entry, cause, reason"
+)
+
+_QUALIFIED_CHANGE_COLUMNS = ", ".join(f"changes.{c}" for c in _CHANGE_COLUMNS.split(", "))
+
+
+def _cycle_from_row(row: tuple[Any, ...]) -> Cycle:
+    seq, cycle_id, created_at, kind, source, undoes, counts, operations, meta = row
+    return Cycle(
+        seq=seq,
+        cycle_id=cycle_id,
+        created_at=created_at,
+        kind=kind,
+        source=source,
+        counts=json.loads(counts),
+        undoes=undoes,
+        operations=json.loads(operations),
+        meta=json.loads(meta),
+    )
+
+
+def _change_from_row(row: tuple[Any, ...]) -> EntryChange:
+    name, bs, bp, be, as_, ap, ae, cause, reason = row
+    return EntryChange(name, bs, bp, _load(be), as_, ap, _load(ae), cause, reason)
+
+
+def _mark_undone(cycles: list[Cycle]) -> None:
+    """Set ``undone_by`` where an undo is in effect (an undone undo re-applies its target).
+
+    Newest first: an undo is always newer than its target, so whether an
+    undo is itself undone is settled before it is looked at.
+    """
+    by_id = {cycle.cycle_id: cycle for cycle in cycles}
+    for cycle in reversed(cycles):
+        target = by_id.get(cycle.undoes) if cycle.undoes else None
+        if target is not None and cycle.undone_by is None and target.undone_by is None:
+            target.undone_by = cycle.cycle_id
+
+
+def list_cycles(playbook_path: Path) -> list[Cycle]:
+    """Every journaled cycle of ``playbook_path``, oldest first (empty without a journal)."""
+    with connect(playbook_path, create=False) as conn:
+        if conn is None:
+            return []
+        rows = conn.execute(
+            f"SELECT {_CYCLE_COLUMNS} FROM cycles WHERE playbook = ? ORDER BY seq",
+            (playbook_path.name,),
+        ).fetchall()
+    cycles = [_cycle_from_row(row) for row in rows]
+    _mark_undone(cycles)
+    return cycles
+
+
+def find_cycle(cycles: list[Cycle], wanted: str | None) -> Cycle:
+    """The cycle named by an exact id or unique prefix; ``None`` means the last undoable one.
+
+    The last undoable cycle is the newest that is not an undo and not undone,
+    so repeated ``acecode undo`` walks back through history.
+    """
+    if wanted is None:
+        for cycle in reversed(cycles):
+            if cycle.undoes is None and cycle.undone_by is None:
+                return cycle
+        raise HistoryError("nothing to undo: the history journal has no undoable cycle")
+    exact = [cycle for cycle in cycles if cycle.cycle_id == wanted]
+    matches = exact or [cycle for cycle in cycles if cycle.cycle_id.startswith(wanted)]
+    if len(matches) == 1:
+        return matches[0]
+    if not matches:
+        raise HistoryError(f"unknown cycle {wanted!r}; see `acecode history`")
+    names = ", ".join(cycle.cycle_id for cycle in matches[:5])
+    raise HistoryError(f"cycle {wanted!r} is ambiguous ({names}); give more characters")
+
+
+def get_cycle(playbook_path: Path, wanted: str | None = None) -> Cycle:
+    """One cycle with its changes (see ``find_cycle`` for ``wanted``)."""
+    cycle = find_cycle(list_cycles(playbook_path), wanted)
+    with connect(playbook_path, create=False) as conn:
+        assert conn is not None  # list_cycles found the cycle, so the journal exists
+        rows = conn.execute(
+            f"SELECT {_CHANGE_COLUMNS} FROM changes WHERE seq = ? ORDER BY rowid", (cycle.seq,)
+        ).fetchall()
+    cycle.changes = [_change_from_row(row) for row in rows]
+    return cycle
+
+
+def entries_added_at(playbook_path: Path) -> dict[str, str]:
+    """When each entry ID was last added to ``playbook_path`` (by a cycle, a merge, an
+    undo or a restore), as the journal's ISO timestamp; IDs the journal never saw
+    added (hand edits, entries older than the journal) are absent."""
+    with connect(playbook_path, create=False) as conn:
+        if conn is None:
+            return {}
+        rows = conn.execute(
+            "SELECT changes.name, MAX(cycles.created_at) FROM changes "
+            "JOIN cycles ON cycles.seq = changes.seq "
+            "WHERE cycles.playbook = ? AND changes.before_entry IS NULL "
+            "AND changes.after_entry IS NOT NULL GROUP BY changes.name",
+            (playbook_path.name,),
+        ).fetchall()
+    return {name: created_at for name, created_at in rows}
+
+
+def later_touching(playbook_path: Path, after_seq: int, name: str) -> list[str]:
+    """Ids of the cycles after ``after_seq`` that changed entry ``name``, oldest first."""
+    with connect(playbook_path, create=False) as conn:
+        assert conn is not None
+        rows = conn.execute(
+            "SELECT DISTINCT cycles.cycle_id FROM changes JOIN cycles ON cycles.seq = changes.seq "
+            "WHERE changes.name = ? AND cycles.seq > ? AND cycles.playbook = ? ORDER BY cycles.seq",
+            (name, after_seq, playbook_path.name),
+        ).fetchall()
+    return [row[0] for row in rows]
+
+
+def last_removal(playbook_path: Path, name: str) -> tuple[str, EntryChange] | None:
+    """The cycle that last removed entry ``name`` and that change, or None."""
+    with connect(playbook_path, create=False) as conn:
+        if conn is None:
+            return None
+        row = conn.execute(
+            f"SELECT cycles.cycle_id, {_QUALIFIED_CHANGE_COLUMNS} "
+            "FROM changes JOIN cycles ON cycles.seq = changes.seq "
+            "WHERE changes.name = ? AND cycles.playbook = ? "
+            "AND changes.after_entry IS NULL AND changes.before_entry IS NOT NULL "
+            "ORDER BY cycles.seq DESC LIMIT 1",
+            (name, playbook_path.name),
+        ).fetchone()
+    return None if row is None else (row[0], _change_from_row(row[1:]))
+
+
+def cycles_with_text(playbook_path: Path, text: str) -> list[tuple[str, str]]:
+    """``(entry name, cycle id)`` of every journaled change that left an entry with ``text``.
+
+    Oldest first. Provenance follows an entry through a git merge with it: the
+    merge driver may give the entry another ID, but its text is what this
+    clone's journal saw.
+    """
+    with connect(playbook_path, create=False) as conn:
+        if conn is None:
+            return []
+        rows = conn.execute(
+            "SELECT changes.name, cycles.cycle_id FROM changes JOIN cycles "
+            f"ON cycles.seq = changes.seq WHERE cycles.playbook = ? AND {_AFTER_TEXT} = ? "
+            "ORDER BY cycles.seq",
+            (playbook_path.name, text),
+        ).fetchall()
+    return [(name, cycle_id) for name, cycle_id in rows]

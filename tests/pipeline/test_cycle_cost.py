@@ -1,0 +1,289 @@
+"""Cost ledger and budgets at the cycle's real boundaries.
+
+A real Anthropic-protocol server on 127.0.0.1 that reports usage (and records
+every request, so "no LLM call" is counted, not assumed), real transcript
+files, the real user ledger under the isolated home, real ``acecode``
+subprocesses for the CLI and for two concurrent cycles against one budget.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from acecode import outcomes, paths
+from acecode.config import load_settings
+from acecode.cost.estimate import estimate_cycle
+from acecode.cost.ledger import Ledger, stamp
+from acecode.cost.pricing import price_for
+from acecode.pipeline import run_cycle_sync
+from acecode.pipeline.progress import learned_count
+from acecode.store import load_playbook
+from acecode.transcript import MessageWindow
+from support.pipeline import curator_says, is_curator, write_transcript
+
+RULE = "Install PyYAML before running the test suite."
+ADD = {"type": "ADD", "section": "OTHERS", "text": RULE}
+PRICED = "claude-sonnet-4-6"  # $3 / $15 per million tokens in the shipped table
+
+
+def ledger_records(kind: str | None = None) -> list[dict]:
+    records = Ledger().records()
+    return [r for r in records if kind is None or r["kind"] == kind]
+
+
+def acecode(*args: str, env: dict[str, str], check: bool = False) -> str:
+    """Run ``python -m acecode ARGS`` as a user would; its stdout."""
+    command = [sys.executable, "-m", "acecode", *args]
+    done = subprocess.run(
+        command, capture_output=True, text=True, env=env, timeout=120, check=check
+    )
+    return done.stdout
+
+
+def transcript(project: Path, name: str = "s.jsonl") -> Path:
+    return write_transcript(project / name, "why does pytest fail?", "Installed PyYAML.")
+
+
+@pytest.fixture
+def priced(routed_llm, monkeypatch: pytest.MonkeyPatch):
+    """The routed server (usage 100 in / 20 out per call) serving a priced model."""
+    llm = routed_llm(curator_says(ADD))
+    monkeypatch.setenv("AGENTIC_CONTEXT_MODEL", PRICED)
+    return llm
+
+
+def test_cycle_records_provider_model_tokens_per_role_and_estimated_cost(
+    priced, project_dir: Path
+) -> None:
+    report = run_cycle_sync(transcript(project_dir))
+    assert report.status == outcomes.OK
+    (record,) = ledger_records("cycle")
+    calls = len(priced.bodies)  # reflector, curator, safety review
+    assert calls == 3
+    assert (record["provider"], record["model"]) == ("anthropic", PRICED)
+    assert record["project"] == str(project_dir.resolve())
+    assert set(record["roles"]) == {"reflector", "curator", "safety_review"}
+    assert record["roles"]["curator"]["input_tokens"] == 100
+    assert record["roles"]["curator"]["output_tokens"] == 20
+    # Priced from the table: 100 in at $3/M + 20 out at $15/M per call.
+    assert record["cost_usd"] == pytest.approx(calls * (100 * 3 + 20 * 15) / 1e6)
+    assert record["cost_basis"] == "estimated"
+    assert report.cost["usd"] == pytest.approx(record["cost_usd"])
+    # Its reservation is settled, and the summary line shows the estimated cost.
+    assert [r["cycle_id"] for r in ledger_records("reserve")] == [report.cycle_id]
+    assert f"~${record['cost_usd']:.4f}" in report.summary()
+    log = Path(outcomes.log_file(paths.state_dir())).read_text()
+    assert f"~${record['cost_usd']:.4f}" in log
+
+
+def test_unknown_model_cost_is_recorded_as_unknown_never_zero(
+    routed_llm, project_dir: Path
+) -> None:
+    routed_llm(curator_says(ADD))  # model "scripted-model": not in the price table
+    report = run_cycle_sync(transcript(project_dir))
+    (record,) = ledger_records("cycle")
+    assert record["cost_usd"] is None
+    assert record["cost_basis"] == "unknown"
+    assert record["input_tokens"] == 300
+    assert "$?" in report.summary()
+
+
+def test_over_budget_cycle_is_skipped_without_any_call_and_stays_due(
+    priced, project_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Another project spent $0.95 today; the default daily budget is $1.
+    Ledger().append(
+        {
+            "kind": "cycle",
+            "cycle_id": "earlier",
+            "time": stamp(),
+            "project": "/elsewhere",
+            "cost_usd": 0.95,
+            "cost_basis": "estimated",
+            "input_tokens": 1,
+            "output_tokens": 1,
+        }
+    )
+    path = transcript(project_dir)
+    report = run_cycle_sync(path, source="hook")
+    assert report.status == outcomes.SKIPPED
+    assert report.reason.startswith(
+        "daily budget (daily_budget_usd = $1.00) would be exceeded: $0.95 spent today + up to $"
+    )
+    assert report.reason.endswith("learned later, when the budget allows")
+    assert priced.bodies == []
+    assert len(ledger_records()) == 1  # nothing reserved, nothing spent
+    state = paths.state_dir()
+    assert "daily_budget_usd" in Path(outcomes.log_file(state)).read_text()
+    assert learned_count(state, path) == 0
+    # When the budget allows, the same session is learned.
+    monkeypatch.setenv("ACECODE_DAILY_BUDGET_USD", "2")
+    assert run_cycle_sync(path, source="hook").status == outcomes.OK
+    assert learned_count(state, path) > 0
+
+
+def test_a_cycle_larger_than_the_whole_budget_says_so(
+    priced, project_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ACECODE_DAILY_BUDGET_USD", "0.01")
+    report = run_cycle_sync(transcript(project_dir))
+    assert "more than the whole daily budget (daily_budget_usd = $0.01)" in report.reason
+    assert "raise it or choose a cheaper model" in report.reason
+
+
+def test_token_budget_names_itself(priced, project_dir: Path, monkeypatch) -> None:
+    monkeypatch.setenv("ACECODE_DAILY_BUDGET_TOKENS", "1000")
+    report = run_cycle_sync(transcript(project_dir))
+    assert report.status == outcomes.SKIPPED
+    assert "daily_budget_tokens = 1,000" in report.reason
+    assert priced.bodies == []
+
+
+def test_monthly_budget_counts_spend_of_other_projects(
+    priced, project_dir: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    other = tmp_path / "other-project"
+    (other / ".claude").mkdir(parents=True)
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(other))
+    assert run_cycle_sync(transcript(other)).status == outcomes.OK
+    spent = ledger_records("cycle")[0]["cost_usd"]
+    # The other project's spend counts against this project's cycle: the monthly budget
+    # fits this cycle's worst case (the same transcript, an empty playbook) but not both.
+    worst = ledger_records("cycle")[0]["estimate_usd"]
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project_dir))
+    monkeypatch.setenv("ACECODE_MONTHLY_BUDGET_USD", str(worst + spent / 2))
+    report = run_cycle_sync(transcript(project_dir))
+    assert report.status == outcomes.SKIPPED
+    assert "monthly budget (monthly_budget_usd = $" in report.reason
+    assert f"${spent:.4f} spent this month" in report.reason
+
+
+def test_ignore_budget_runs_and_still_records(
+    priced, project_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ACECODE_DAILY_BUDGET_USD", "0.0001")
+    report = run_cycle_sync(transcript(project_dir), ignore_budget=True)
+    assert report.status == outcomes.OK
+    assert len(ledger_records("cycle")) == 1
+
+
+def test_a_project_file_cannot_raise_the_budget(
+    priced, project_dir: Path, home_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (home_dir / ".claude").mkdir()
+    (home_dir / ".claude" / "acecode.toml").write_text("daily_budget_usd = 0.01\n")
+    (project_dir / ".claude").mkdir()
+    (project_dir / ".claude" / "acecode.toml").write_text("daily_budget_usd = 1000\n")
+    assert load_settings().daily_budget_usd == 0.01
+    assert "budgets are set in" in capsys.readouterr().err
+    assert run_cycle_sync(transcript(project_dir)).status == outcomes.SKIPPED
+
+
+def test_failed_call_settles_what_was_spent(
+    routed_llm, project_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reflector answers, the curator's call fails for good: the reflector's tokens
+    are in the ledger and the cycle is failed."""
+
+    def router(system: str, prompt: str) -> str | int:
+        reflection = json.dumps({"analysis": "a", "bullet_tags": []})
+        return 400 if is_curator(system, prompt) else reflection
+
+    routed_llm(router)
+    monkeypatch.setenv("AGENTIC_CONTEXT_MODEL", PRICED)
+    report = run_cycle_sync(transcript(project_dir))
+    assert report.status == outcomes.FAILED
+    (record,) = ledger_records("cycle")
+    assert record["roles"]["reflector"]["input_tokens"] == 100
+    assert record["roles"]["curator"]["input_tokens"] == 0
+    assert record["status"] == outcomes.FAILED
+    assert record["cost_usd"] == pytest.approx((100 * 3 + 20 * 15) / 1e6)
+
+
+def test_two_processes_cannot_both_take_the_last_of_a_budget(
+    routed_llm, project_dir: Path, tmp_path: Path
+) -> None:
+    """Two `acecode learn` processes in two projects share one user ledger; the daily
+    token budget fits one cycle's estimate but not two: exactly one runs."""
+    llm = routed_llm(curator_says(ADD), delay=1.5)
+    projects = []
+    for name in ("one", "two"):
+        root = tmp_path / name
+        (root / ".claude").mkdir(parents=True)
+        projects.append((root, transcript(root)))
+    settings = load_settings()
+    window = MessageWindow(projects[0][1], 0, 4)
+    empty = load_playbook(projects[0][0] / ".claude" / "playbook.json")
+    estimate = estimate_cycle(
+        window, empty, [], [], settings, provider="anthropic", model="scripted-model"
+    )
+    budget = int(estimate.tokens * 1.5)
+    env = {**os.environ, **llm.env(), "ACECODE_DAILY_BUDGET_TOKENS": str(budget)}
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "acecode", "learn", str(path), "--json"],
+            env={**env, "CLAUDE_PROJECT_DIR": str(root)},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for root, path in projects
+    ]
+    results = [run.communicate(timeout=120) for run in runs]
+    statuses = sorted(json.loads(out)[0]["status"] for out, _ in results)
+    assert statuses == [outcomes.OK, outcomes.SKIPPED]
+    skipped_err = next(err for out, err in results if json.loads(out)[0]["status"] == "skipped")
+    assert "skipped for your budget" in skipped_err and "--ignore-budget" in skipped_err
+    records = ledger_records()
+    assert all(isinstance(r, dict) for r in records)
+    assert [r["kind"] for r in records] == ["reserve", "cycle"]
+    assert len(llm.bodies) == 3  # only the admitted cycle called the LLM
+    assert records[1]["input_tokens"] + records[1]["output_tokens"] <= budget
+
+
+def test_acecode_cost_cli_shows_spend_per_period_and_project(
+    priced, project_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run_cycle_sync(transcript(project_dir))
+    monkeypatch.setenv("AGENTIC_CONTEXT_MODEL", "scripted-model")  # an unknown price
+    run_cycle_sync(transcript(project_dir, "t.jsonl"))
+    env = {**os.environ, "COLUMNS": "200"}
+    data = json.loads(acecode("cost", "--json", env=env, check=True))
+    known = 3 * (100 * 3 + 20 * 15) / 1e6
+    (day,) = data["days"].values()
+    assert (day["cycles"], day["estimated_cycles"], day["unknown_cycles"]) == (2, 1, 1)
+    assert day["cost_usd"] == pytest.approx(known)
+    assert day["cost_basis"] == "unknown"
+    assert list(data["projects"]) == [str(project_dir.resolve())]
+    assert data["budget"]["limits"]["daily_usd"] == 1.0
+    assert data["budget"]["today"]["unknown_cycles"] == 1
+    table = acecode("cost", env=env, check=True)
+    for heading in ("Per day", "Per week", "Per month", "Per project"):
+        assert heading in table
+    assert f"~${known:.4f}+?" in table
+    assert "of $1.00" in table and "1 cycle(s) of unknown cost not counted" in table
+
+
+def test_doctor_warns_near_the_budget(priced, project_dir: Path) -> None:
+    run_cycle_sync(transcript(project_dir))
+    spent = ledger_records("cycle")[0]["cost_usd"]
+    env = {**os.environ, "ACECODE_DAILY_BUDGET_USD": str(spent / 0.9), "COLUMNS": "200"}
+    out = acecode("doctor", env=env)
+    assert "cost and budget" in out
+    assert "[warning] daily budget 90% used" in out
+    env["ACECODE_DAILY_BUDGET_USD"] = str(spent)
+    out = acecode("doctor", env=env)
+    assert "[warning] daily budget reached" in out
+
+
+def test_price_table_knows_the_default_models() -> None:
+    from acecode.llm.settings import DEFAULT_ANTHROPIC_MODEL
+
+    assert price_for(DEFAULT_ANTHROPIC_MODEL) is not None
+    assert price_for(load_settings().claude_model) is not None
