@@ -8,9 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hook_helpers import entry, run_hook, write_playbook
+from hook_helpers import run_hook, write_playbook
 
 from acecode.layers import user_playbook_file
+from support.playbooks import entry
 
 
 def _start(session: str = "s1") -> dict:

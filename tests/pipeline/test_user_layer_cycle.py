@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from pipeline_support import is_curator, write_transcript
 
 from acecode.layers import user_playbook_file
 from acecode.pipeline import run_cycle_sync
@@ -21,6 +20,8 @@ from acecode.playbook.schema import iter_entries
 from acecode.quarantine.queue import list_pending
 from acecode.store import load_playbook, save_playbook
 from acecode.store.history import list_cycles
+from support.pipeline import is_curator, write_transcript
+from support.playbooks import entry
 
 PREFERENCE = "Answer in short paragraphs without headings unless the user asks for a report."
 PROJECT_RULE = "Run `make test-fast` before pushing; `make test` also starts the database."
@@ -46,22 +47,18 @@ def layers(project_dir: Path, home_dir: Path) -> tuple[Path, Path]:
     user = Path(user_playbook_file())
     assert user.is_relative_to(home_dir) and not user.is_relative_to(project_dir)
     save_playbook(
-        {"sections": {"PATTERNS & APPROACHES": [_entry("pat-001", "Run pytest -x first.")]}},
+        {"sections": {"PATTERNS & APPROACHES": [entry("pat-001", "Run pytest -x first.", 1)]}},
         project,
     )
     save_playbook(
         {
             "sections": {
-                "USER PREFERENCES": [_entry("u-pref-001", "Write commit messages in English.")]
+                "USER PREFERENCES": [entry("u-pref-001", "Write commit messages in English.", 1)]
             }
         },
         user,
     )
     return project, user
-
-
-def _entry(name: str, text: str, helpful: int = 1) -> dict:
-    return {"name": name, "text": text, "helpful": helpful, "harmful": 0}
 
 
 def test_user_scoped_add_and_u_tags_go_to_the_user_layer_in_its_own_journal(
