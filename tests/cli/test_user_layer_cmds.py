@@ -127,3 +127,18 @@ def test_doctor_checks_the_user_layer_and_names_a_broken_one(layers):
 
     broken = run("doctor", check_exit=1).stdout
     assert f"user layer\n  [problem] {user}" in broken.replace("\n   ", " ")
+
+
+def test_rules_added_edited_explained_and_forgotten_by_hand_find_their_layer(layers):
+    project, user = layers
+
+    added = run("add", "Use British spelling in prose.", "--section", "pref", "--user").stdout
+
+    assert "added u-pref-002" in added
+    assert names(user)["u-pref-002"]["text"] == "Use British spelling in prose."
+    assert set(names(project)) == {"pref-001"}
+    run("edit", "u-pref-001", "Reply tersely, in plain text.")
+    assert names(user)["u-pref-001"]["text"] == "Reply tersely, in plain text."
+    assert "u-pref-002" in run("why", "u-pref-002").stdout
+    run("forget", "u-pref-002")
+    assert set(names(user)) == {"u-pref-001"} and set(names(project)) == {"pref-001"}
