@@ -111,7 +111,7 @@ def test_page_shows_each_part_from_its_source(report_file: Path) -> None:
     text = " ".join(" ".join(_parse(report_file.read_text(encoding="utf-8")).text).split())
     assert "git push 2>&1 → Bash: fatal: The current branch feat-b has no upstream branch." in text
     assert "2 of 2 sessions (100%) 1 of 2 sessions (50%) fewer" in text
-    assert "No cost data" in text
+    assert "No cost recorded for this project yet" in text
     assert "2026-W12" in text and "2026-W13" in text
     # growth: the rating cycle, +2 (oth-001, oth-002), then -1
     assert re.search(r"learn 2\S+ \+2 0 7 .* forget \S+ 0 -1 6", text)
@@ -183,3 +183,38 @@ def test_chromium_screenshot_is_a_real_picture_of_the_page(
         # The page background covers most of the picture, but far from all of it.
         top_share = max(colours)[0] / (WIDTH * HEIGHT)
         assert 0.3 < top_share < 0.95
+
+
+def test_cost_per_day_comes_from_the_users_ledger_for_this_project(project_dir: Path) -> None:
+    from acecode.cost.ledger import CYCLE, Ledger
+
+    history = build_history(project_dir)
+    ledger = Ledger()
+
+    def spent(day: str, project: Path, usd: float | None, basis: str) -> None:
+        ledger.append(
+            {
+                "kind": CYCLE,
+                "cycle_id": f"c-{day}-{usd}",
+                "time": f"{day}T10:00:00+00:00",
+                "project": str(project.resolve()),
+                "input_tokens": 1000,
+                "output_tokens": 100,
+                "cost_usd": usd,
+                "cost_basis": basis,
+            }
+        )
+
+    spent("2026-11-20", project_dir, 0.25, "estimated")
+    spent("2026-11-21", project_dir, 0.5, "reported")
+    spent("2026-11-21", project_dir, None, "unknown")
+    spent("2026-11-21", project_dir.parent / "elsewhere", 9.0, "reported")  # another project
+    out = project_dir / "report.html"
+    acecode("report", "--html", str(out), "--transcripts", str(history["folder"]))
+
+    page = out.read_text(encoding="utf-8")
+    text = " ".join(" ".join(_parse(page).text).split())
+    assert "2026-11-21 2 2,200 $0.5000+?" in text
+    assert "2026-11-20 1 1,100 ~$0.2500" in text
+    assert "$9" not in text
+    assert page.count('class="bar"') == 2

@@ -11,6 +11,8 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING
 
+from acecode.errors import AcecodeError
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -25,7 +27,7 @@ DEFAULT_AGENT = "claude-code"
 _loaded: dict[str, Agent] = {}
 
 
-class UnknownAgentError(ValueError):
+class UnknownAgentError(AcecodeError, ValueError):
     """An agent name acecode does not know."""
 
 

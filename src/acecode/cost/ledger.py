@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from acecode import paths
+from acecode.errors import AcecodeError
 
 LEDGER_NAME = "cost-ledger.jsonl"
 RESERVE = "reserve"
@@ -42,7 +43,7 @@ RELEASE = "release"
 STALE_AFTER = timedelta(hours=6)
 
 
-class LedgerError(Exception):
+class LedgerError(AcecodeError):
     """The ledger could not be locked, read or written; the message names the file."""
 
 

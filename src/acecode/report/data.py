@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from acecode.cost.summary import Summary
+from acecode.diagnostics import warn
 from acecode.impact.analysis import ImpactReport
 from acecode.impact.run import run_impact
 from acecode.playbook.schema import SECTION_NAMES
@@ -39,6 +41,8 @@ class ReportData:
     cycles: list[CyclePoint]
     impact: ImpactReport
     pending: list[dict[str, Any]] = field(default_factory=list)
+    # This project's LLM spend per day, newest first (the user's cost ledger).
+    cost_days: dict[str, Summary] = field(default_factory=dict)
 
 
 def growth(cycles: list[Any], entries_now: int) -> list[CyclePoint]:
@@ -56,6 +60,21 @@ def growth(cycles: list[Any], entries_now: int) -> list[CyclePoint]:
         )
         total -= added - removed
     return points[::-1]
+
+
+def project_cost_days(project: Path) -> dict[str, Summary]:
+    """The project's spend per day from the user's cost ledger ({} when it cannot be read:
+    the report still shows everything else)."""
+    from acecode.cost.ledger import Ledger, LedgerError
+    from acecode.cost.summary import day_key, grouped
+
+    try:
+        records = Ledger().records()
+    except LedgerError as exc:
+        warn(f"cost ledger left out of the report: {exc}")
+        return {}
+    mine = [record for record in records if record.get("project") == str(project)]
+    return grouped(mine, day_key)
 
 
 def gather(
@@ -80,4 +99,5 @@ def gather(
         cycles=growth(list_cycles(playbook_path), entries_now),
         impact=run_impact(playbook_path, playbook, transcripts, window=window),
         pending=[item.as_dict() for item in list_pending(playbook_path)],
+        cost_days=project_cost_days(playbook_path.resolve().parent.parent),
     )

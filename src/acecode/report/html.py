@@ -18,6 +18,7 @@ from acecode.store.provenance import Origin
 
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 _STYLE = """
+.bar{display:inline-block;height:10px;min-width:2px;background:#2f80ed;border-radius:2px}
 body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1150px;color:#1f2933;
 background:#f7f9fb;padding:0 16px}
 h1{font-size:24px;margin:0 0 4px}
@@ -167,6 +168,27 @@ def _growth(points: list[CyclePoint]) -> str:
     return _growth_chart(points) + note + table
 
 
+def _cost(data: ReportData) -> str:
+    """The project's spend per day: a bar per day and the figures (``~`` estimated from
+    the price table, ``+?`` some cycles of a model without a price)."""
+    if not data.cost_days:
+        return _empty("No cost recorded for this project yet (acecode cost).")
+    days = list(data.cost_days.items())[:31]
+    top = max((summary.cost_usd or 0.0) for _, summary in days) or 1.0
+    rows = [
+        [
+            _e(day),
+            _e(summary.cycles),
+            _e(f"{summary.tokens:,}"),
+            _e(summary.cost_text()),
+            f'<span class="bar" style="width:{round(100 * (summary.cost_usd or 0.0) / top)}%">'
+            "</span>",
+        ]
+        for day, summary in days
+    ]
+    return _table(("day", "cycles", "tokens", "cost", ""), rows, {1, 2, 3})
+
+
 def _citations(data: ReportData) -> str:
     citations = data.impact.citations
     if not citations:
@@ -294,7 +316,7 @@ def render(data: ReportData) -> str:
     bodies = {
         "playbook": _playbook(data),
         "growth": _growth(data.cycles),
-        "cost": _empty("No cost data: this version of acecode keeps no cost ledger yet."),
+        "cost": _cost(data),
         "citations": _citations(data) + _retire(data),
         "failures": _failures(data),
         "review": _review(data),

@@ -36,6 +36,7 @@ from typing import Any
 
 from acecode import paths
 from acecode.diagnostics import warn
+from acecode.errors import AcecodeError
 from acecode.redact import redact
 
 PROVENANCE_NAME = "provenance.json"
@@ -164,7 +165,7 @@ def provenance_path(playbook_path: str | Path) -> Path:
     return paths.state_dir_for(Path(playbook_path)) / PROVENANCE_NAME
 
 
-class ProvenanceFileError(ValueError):
+class ProvenanceFileError(AcecodeError, ValueError):
     """The provenance file is not in the format above; the message names file and problem."""
 
 
