@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from acecode.config import Settings, load_settings
+from acecode.layers import name_prefix_for
 from acecode.playbook.operations import apply_operations_with_outcomes, clean_text
 from acecode.playbook.schema import SECTION_NAMES, SECTION_SLUGS, iter_entries, match_section
 from acecode.store import PlaybookError, load_playbook, resolve_path, update_playbook
@@ -93,7 +94,9 @@ def _apply(
 ) -> tuple[Any, str | None]:
     """Apply ``op`` in one journaled transaction; returns its outcome and the cycle id."""
     with update_playbook(path) as txn:
-        updated, outcomes = apply_operations_with_outcomes(txn.playbook, [op])
+        updated, outcomes = apply_operations_with_outcomes(
+            txn.playbook, [op], name_prefix_for(txn.path)
+        )
         outcome = outcomes[0] if outcomes else None
         if outcome is None or not outcome.applied:
             why = outcome.reason if outcome is not None else "nothing to apply"

@@ -62,8 +62,12 @@ def install(claude: ClaudeHome, project: Path) -> None:
     claude.settings_file.write_text(json.dumps(settings))
 
 
-def wait_for_rule(project: Path, rule: str, timeout: float = 120) -> None:
-    playbook = project / ".claude" / "playbook.json"
+def wait_for_rule(
+    project: Path, rule: str, timeout: float = 120, playbook: Path | None = None
+) -> None:
+    """Wait until ``rule`` is in ``playbook`` (default: the project's); the learner's
+    log in the failure message."""
+    playbook = playbook or project / ".claude" / "playbook.json"
     log = project / ".claude" / "acecode" / "logs" / "learn.log"
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -28,11 +28,16 @@ FIELDS = {
         "conflicts": "- [pat-001] and [pat-002]: tabs against spaces",
     },
 }
-OPERATION_FIELDS = {
+LEGACY_OPERATION_FIELDS = {
     "ADD": {"type", "text", "section"},
     "UPDATE": {"type", "target_id", "text"},
     "MERGE": {"type", "source_ids", "merged_text", "section"},
     "DELETE": {"type", "target_id", "reason"},
+}
+# The curator's ADD also names a scope, user or project (the user layer, docs/layers.md).
+OPERATION_FIELDS = {
+    **LEGACY_OPERATION_FIELDS,
+    "ADD": LEGACY_OPERATION_FIELDS["ADD"] | {"scope"},
 }
 
 
@@ -77,7 +82,7 @@ def test_scn_cur_007_01_reflection_prompt_has_ids_and_operation_examples() -> No
     assert set(example) == {"evaluations", "operations"}
     assert isinstance(example["operations"], list)
     types = {op["type"]: set(op) for op in example["operations"]}
-    assert types == OPERATION_FIELDS
+    assert types == LEGACY_OPERATION_FIELDS
     text = rendered("reflection.txt")
     assert '"operations": []' in text
     assert "At most 10 operations" in text

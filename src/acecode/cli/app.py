@@ -21,6 +21,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "acecode.cli.review_cmd",
     "acecode.cli.control_cmds",
     "acecode.cli.pin_cmds",
+    "acecode.cli.layer_cmds",
     "acecode.cli.why_cmd",
     "acecode.cli.rule_cmds",
     "acecode.cli.merge_cmd",

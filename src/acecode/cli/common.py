@@ -15,6 +15,14 @@ playbook_option = Annotated[
     Path | None,
     typer.Option("--playbook", help="Playbook file (default: <project>/.claude/playbook.json)."),
 ]
+user_option = Annotated[
+    bool,
+    typer.Option(
+        "--user",
+        help="The user layer (~/.claude/acecode-user/playbook.json, shared by all projects) "
+        "instead of the project's playbook.",
+    ),
+]
 
 
 def fail(message: str) -> NoReturn:
@@ -50,3 +58,16 @@ def refresh_injection(playbook: Path | None = None) -> None:
         remove_stale_temp_files(Path(state_path(project, name)))
     with contextlib.suppress(PlaybookError):
         prime(project)
+
+
+def layer_path(playbook: Path | None, *, user: bool = False, name: str | None = None) -> Path:
+    """The playbook file a command acts on: the user layer with ``--user`` or for a
+    ``u-`` entry name given without ``--playbook``, else the project's (or ``--playbook``)."""
+    from acecode.layers import is_user_name, user_playbook_file
+    from acecode.store import resolve_path
+
+    if user and playbook is not None:
+        fail("--user and --playbook name two different files; give one of them")
+    if user or (playbook is None and is_user_name(name)):
+        return Path(user_playbook_file())
+    return resolve_path(playbook)

@@ -12,26 +12,37 @@ from typing import Annotated, Any
 
 import typer
 
-from acecode.cli.common import console, fail, playbook_option, refresh_injection
+from acecode.cli.common import (
+    console,
+    fail,
+    layer_path,
+    playbook_option,
+    refresh_injection,
+    user_option,
+)
 
 
 def stats(
     playbook: playbook_option = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the metrics as JSON.")] = False,
+    user: user_option = False,
 ) -> None:
     """Show the playbook's health: size per section, effectiveness, growth phase.
 
-    The "this cycle" counts are those of the last journaled cycle.
+    The "this cycle" counts are those of the last journaled cycle; the numbers
+    are one layer's (the project's, or the user's with ``--user``), the
+    entries reaching the model those of both layers together.
     """
     from rich.table import Table
 
     from acecode.cli.stale_report import stale_json, stale_lines, stale_report
     from acecode.diagnostics import warn
+    from acecode.layers import is_user_layer
     from acecode.playbook.health import HEALTHY_BAND, compute_health
-    from acecode.store import PlaybookError, load_playbook, resolve_path
+    from acecode.store import PlaybookError, load_playbook
     from acecode.store.journal import list_cycles
 
-    path = resolve_path(playbook)
+    path = layer_path(playbook, user=user)
     try:
         data = load_playbook(path)
     except PlaybookError as exc:
@@ -42,6 +53,7 @@ def stats(
         warn(str(exc))
         cycles = []
     metrics = compute_health(data, cycles[-1].counts if cycles else None)
+    metrics["layer"] = "user" if is_user_layer(path) else "project"
     injection = _injection_metrics(playbook)
     if injection is not None:
         metrics["injection"] = injection
@@ -50,7 +62,7 @@ def stats(
     if as_json:
         print(json.dumps(metrics, indent=2))
         return
-    table = Table(title=f"Playbook health: {path}", show_header=False)
+    table = Table(title=f"Playbook health ({metrics['layer']} layer): {path}", show_header=False)
     table.add_column("metric")
     table.add_column("value", justify="right")
     rows: list[tuple[str, Any]] = [("entries", metrics["total_entries"])]
@@ -149,6 +161,7 @@ def _history_rows(cycles: list[Any], records: list[dict[str, Any]]) -> list[dict
 
 def history(
     playbook: playbook_option = None,
+    user: user_option = False,
     limit: Annotated[
         int, typer.Option("--limit", "-n", help="Show the last N cycles (0 = all).")
     ] = 20,
@@ -160,10 +173,10 @@ def history(
     from rich.text import Text
 
     from acecode import outcomes, paths
-    from acecode.store import PlaybookError, resolve_path
+    from acecode.store import PlaybookError
     from acecode.store.journal import list_cycles
 
-    path = resolve_path(playbook)
+    path = layer_path(playbook, user=user)
     try:
         cycles = list_cycles(path)
     except PlaybookError as exc:
@@ -220,13 +233,19 @@ def undo(
             "--force", help="Revert what can be reverted; leave entries changed later as they are."
         ),
     ] = False,
+    user: user_option = False,
 ) -> None:
-    """Undo one cycle: put back the entries it changed, keeping later unrelated changes."""
-    from acecode.store import PlaybookError, resolve_path
+    """Undo one cycle: put back the entries it changed, keeping later unrelated changes.
+
+    Undoing a move (``acecode move``) undoes it in both layers."""
+    from acecode.store import PlaybookError
     from acecode.store.undo import undo_cycle
 
+    path = layer_path(playbook, user=user)
     try:
-        result = undo_cycle(resolve_path(playbook), cycle, force=force)
+        if _undo_move(path, cycle, playbook, force):
+            return
+        result = undo_cycle(path, cycle, force=force)
     except PlaybookError as exc:
         fail(str(exc))
     for name, why in result.skipped:
@@ -243,16 +262,38 @@ def undo(
     )
 
 
+def _undo_move(path: Path, cycle: str | None, playbook: Path | None, force: bool) -> bool:
+    """Undo ``cycle`` in both layers when it is a move; False when it is not one."""
+    from acecode.layer_move import is_move, undo_move
+    from acecode.layers import is_user_layer, user_playbook_file
+
+    move = is_move(path, cycle)
+    if move is None:
+        return False
+    project = layer_path(None if is_user_layer(path) else playbook)
+    reverted = undo_move(move, project=project, user=Path(user_playbook_file()), force=force)
+    refresh_injection(playbook)
+    console.print(
+        f"undid move {move} in both layers ({', '.join(reverted)} reverted)",
+        markup=False,
+        highlight=False,
+    )
+    return True
+
+
 def restore(
-    name: Annotated[str, typer.Argument(help="ID of a pruned, deleted or merged-away entry.")],
+    name: Annotated[
+        str,
+        typer.Argument(help="ID of a pruned, deleted or merged-away entry (u-...: user layer)."),
+    ],
     playbook: playbook_option = None,
 ) -> None:
     """Bring back a removed entry from the history journal."""
-    from acecode.store import PlaybookError, resolve_path
+    from acecode.store import PlaybookError
     from acecode.store.undo import restore_entry
 
     try:
-        result = restore_entry(resolve_path(playbook), name)
+        result = restore_entry(layer_path(playbook, name=name), name)
     except PlaybookError as exc:
         fail(str(exc))
     refresh_injection(playbook)

@@ -81,6 +81,16 @@ def _playbook(target: Path, data: dict[str, Any]) -> list[str]:
     ]
 
 
+def _user_layer() -> list[str]:
+    """The user layer (``acecode.layers``), checked like the project's playbook."""
+    from acecode.layers import user_playbook_file
+
+    path = Path(user_playbook_file())
+    if not path.exists():
+        return [f"none yet ({path}); rules the curator scopes to you will go there"]
+    return _on_playbook(path, _playbook)
+
+
 def _stale(target: Path, data: dict[str, Any]) -> list[str]:
     """Entries naming files, paths or symbols the project no longer has (a warning)."""
     from acecode.cli.stale_report import stale_lines, stale_report
@@ -230,6 +240,7 @@ def doctor(playbook: playbook_option = None) -> None:
         ("nested claude runs", _claude_flags),
         ("Claude Code hooks", _hooks),
         ("playbook", lambda: _on_playbook(playbook, _playbook)),
+        ("user layer", _user_layer),
         ("injection", lambda: _injection(playbook)),
         ("stale rules", lambda: _on_playbook(playbook, _stale)),
         ("prompt templates", _templates),

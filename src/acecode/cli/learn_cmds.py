@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -22,11 +22,21 @@ def _use_project(project: Path | None) -> None:
 
 
 def _describe(report: CycleReport) -> list[str]:
-    """What a cycle did (or, in a dry run, would do), one line per change."""
+    """What a cycle did (or, in a dry run, would do), one line per change; the user
+    layer's changes follow under their own heading."""
+    lines = _changes(report.as_dict())
+    if report.user_layer:
+        lines += [f"  user layer ({report.user_layer['playbook']}):"]
+        lines += [f"  {line}" for line in _changes(report.user_layer)]
+    return lines
+
+
+def _changes(report: dict[str, Any]) -> list[str]:
+    """One layer's changes (``CycleReport.as_dict`` or its ``user_layer``)."""
     lines = []
-    for item in report.held_for_review:
+    for item in report["held_for_review"]:
         lines.append(f"  HOLD    ({item['rule']}) {item['text']}")
-    dedup = (report.curation or {}).get("de_duplication_results", {})
+    dedup = (report["curation"] or {}).get("de_duplication_results", {})
     for decision in dedup.get("ladder_decisions", []):
         if decision["action"] != "add":
             lines.append(
@@ -36,7 +46,7 @@ def _describe(report: CycleReport) -> list[str]:
             )
     for conflict in (dedup.get("judge") or {}).get("new_conflicts", []):
         lines.append(f"  CONFLICT {conflict['first']} <-> {conflict['second']} (both kept)")
-    for op in report.operations:
+    for op in report["operations"]:
         if not op["applied"]:
             lines.append(f"  SKIP    {op['type']}: {op['reason']}")
             continue
@@ -44,7 +54,7 @@ def _describe(report: CycleReport) -> list[str]:
         sources = "+".join(item["entry"]["name"] for item in op["removed"])
         target = f"{sources} -> {entry['name']}" if op["type"] == "MERGE" else entry["name"]
         lines.append(f"  {op['type']:<7} {target}: {entry['text']}")
-    for item in report.pruned:
+    for item in report["pruned"]:
         lines.append(f"  PRUNE   {item['entry']['name']}: {item['entry']['text']}")
     return lines
 

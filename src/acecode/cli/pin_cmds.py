@@ -6,9 +6,12 @@ from typing import Annotated
 
 import typer
 
-from acecode.cli.common import console, fail, playbook_option, refresh_injection
+from acecode.cli.common import console, fail, layer_path, playbook_option, refresh_injection
 
-_NAME = Annotated[str, typer.Argument(metavar="NAME", help="Entry ID, e.g. pat-001.")]
+_NAME = Annotated[
+    str,
+    typer.Argument(metavar="NAME", help="Entry ID, e.g. pat-001 (u-pref-001: the user layer)."),
+]
 
 
 def _say(message: str) -> None:
@@ -19,9 +22,9 @@ def pin(name: _NAME, playbook: playbook_option = None) -> None:
     """Pin an entry: it is injected first at every session start, whatever its counters."""
     from acecode.pins import PinsFileError, change_pins, pins_path
     from acecode.playbook.schema import iter_entries
-    from acecode.store import PlaybookError, load_playbook, resolve_path
+    from acecode.store import PlaybookError, load_playbook
 
-    path = resolve_path(playbook)
+    path = layer_path(playbook, name=name)
     try:
         names = {entry["name"] for _section, entry in iter_entries(load_playbook(path))}
     except PlaybookError as exc:
@@ -39,9 +42,9 @@ def pin(name: _NAME, playbook: playbook_option = None) -> None:
 def unpin(name: _NAME, playbook: playbook_option = None) -> None:
     """Unpin an entry: it is ranked by its counters again."""
     from acecode.pins import PinsFileError, change_pins, pins_path, read_pins
-    from acecode.store import PlaybookError, resolve_path
+    from acecode.store import PlaybookError
 
-    path = pins_path(resolve_path(playbook))
+    path = pins_path(layer_path(playbook, name=name))
     try:
         if name not in read_pins(path):
             fail(f"{name!r} is not pinned (pinned entries are listed in {path})")

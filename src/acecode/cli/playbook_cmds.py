@@ -10,7 +10,14 @@ from typing import Annotated, Any
 
 import typer
 
-from acecode.cli.common import console, err_console, fail, playbook_option
+from acecode.cli.common import (
+    console,
+    err_console,
+    fail,
+    layer_path,
+    playbook_option,
+    user_option,
+)
 
 
 class ShowFormat(StrEnum):
@@ -23,7 +30,11 @@ def show(
     playbook: playbook_option = None,
     output_format: Annotated[
         ShowFormat,
-        typer.Option("--format", "-f", help="table, md (every entry, as injected) or json."),
+        typer.Option(
+            "--format",
+            "-f",
+            help="table, md (every entry, as injected) or json (one layer's file as saved).",
+        ),
     ] = ShowFormat.table,
     injected: Annotated[
         bool,
@@ -38,22 +49,35 @@ def show(
             "--provenance", help="Add where each entry came from (see `acecode why NAME`)."
         ),
     ] = False,
+    user: user_option = False,
 ) -> None:
-    """Show the playbook's entries by section."""
+    """Show the playbook's entries by section, with the layer each is in.
+
+    Both layers by default (the project's and the user's); ``--user`` shows
+    the user layer alone. JSON is one layer's file: the project's, or the
+    user's with ``--user``.
+    """
     from rich.table import Table
 
+    from acecode.layers import combine, is_user_layer, layer_of, user_playbook_file
     from acecode.playbook.formatting import format_key_points
-    from acecode.playbook.schema import SECTION_NAMES
-    from acecode.store import PlaybookError, load_playbook, resolve_path, serialize_playbook
+    from acecode.playbook.schema import iter_entries
+    from acecode.store import PlaybookError, load_playbook, serialize_playbook
 
     if injected:
         _show_injected(playbook)
         return
+    path = layer_path(playbook, user=user)
+    user_file = Path(user_playbook_file())
+    with_user = not is_user_layer(path) and output_format is not ShowFormat.json
     try:
-        data = load_playbook(playbook)
+        data = load_playbook(path)
+        shown = combine(data, load_playbook(user_file) if with_user else None)
     except PlaybookError as exc:
         fail(str(exc))
-    origins = _origins(playbook) if provenance else None
+    origins = None
+    if provenance:
+        origins = {**_origins(path), **(_origins(user_file) if with_user else {})}
     if output_format is ShowFormat.json:
         if origins is None:
             print(serialize_playbook(data), end="")
@@ -67,26 +91,27 @@ def show(
             print(json.dumps(with_provenance, indent=2, ensure_ascii=False))
         return
     if output_format is ShowFormat.md:
-        print(format_key_points(data) or "(empty playbook)")
+        print(format_key_points(shown) or "(empty playbook)")
         if origins is not None:
-            print(_provenance_md(data, origins))
+            print(_provenance_md(shown, origins))
         return
-    table = Table(title=str(resolve_path(playbook)), show_lines=origins is not None)
-    columns = ("section", "id", "helpful", "harmful", "text")
+    title = f"{path} + {user_file}" if with_user and user_file.exists() else str(path)
+    table = Table(title=title, show_lines=origins is not None)
+    columns = ("layer", "section", "id", "helpful", "harmful", "text")
     for column in (*columns, "provenance") if origins is not None else columns:
         table.add_column(column, overflow="fold")
-    for section in SECTION_NAMES:
-        for entry in data["sections"][section]:
-            row = [
-                section,
-                entry["name"],
-                str(entry["helpful"]),
-                str(entry["harmful"]),
-                entry["text"],
-            ]
-            if origins is not None:
-                row.append(_summary(origins.get(entry["name"], [])))
-            table.add_row(*row)
+    for section, entry in iter_entries(shown):
+        row = [
+            layer_of(entry["name"]),
+            section,
+            entry["name"],
+            str(entry["helpful"]),
+            str(entry["harmful"]),
+            entry["text"],
+        ]
+        if origins is not None:
+            row.append(_summary(origins.get(entry["name"], [])))
+        table.add_row(*row)
     if table.row_count == 0:
         console.print("(empty playbook)")
         return

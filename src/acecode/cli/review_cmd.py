@@ -18,7 +18,14 @@ from typing import Annotated
 
 import typer
 
-from acecode.cli.common import console, fail, playbook_option, refresh_injection
+from acecode.cli.common import (
+    console,
+    fail,
+    layer_path,
+    playbook_option,
+    refresh_injection,
+    user_option,
+)
 
 review_app = typer.Typer(
     help=(
@@ -100,8 +107,9 @@ def _show_all(playbook: Path | None) -> None:
 
 
 @review_app.callback(invoke_without_command=True)
-def review(ctx: typer.Context, playbook: playbook_option = None) -> None:
+def review(ctx: typer.Context, playbook: playbook_option = None, user: user_option = False) -> None:
     """List the texts waiting for review and the conflicting rules (the default), or decide."""
+    playbook = layer_path(playbook, user=True) if user else playbook
     ctx.obj = playbook
     if ctx.invoked_subcommand is None:
         _show_all(playbook)

@@ -8,7 +8,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from acecode.cli.common import console, fail, playbook_option, refresh_injection
+from acecode.cli.common import (
+    console,
+    fail,
+    layer_path,
+    playbook_option,
+    refresh_injection,
+    user_option,
+)
 
 if TYPE_CHECKING:
     from acecode.rule_edits import RuleEdit
@@ -56,13 +63,15 @@ def add(
     ],
     reason: _REASON = "",
     playbook: playbook_option = None,
+    user: user_option = False,
 ) -> None:
-    """Add one rule to a section (screened like a learned rule; flagged ones wait for review)."""
+    """Add one rule to a section (screened like a learned rule; flagged ones wait for review);
+    ``--user`` adds it to your user layer, for every project."""
     from acecode.rule_edits import add_rule
 
     _run(
         playbook,
-        lambda: add_rule(playbook, text, section, reason=reason),
+        lambda: add_rule(layer_path(playbook, user=user), text, section, reason=reason),
         lambda result: f"added {result.name} to {result.section}",
     )
 
@@ -73,7 +82,7 @@ def edit(name: _NAME, text: _TEXT, reason: _REASON = "", playbook: playbook_opti
 
     _run(
         playbook,
-        lambda: edit_rule(playbook, name, text, reason=reason),
+        lambda: edit_rule(layer_path(playbook, name=name), name, text, reason=reason),
         lambda result: f"edited {name}",
     )
 
@@ -84,7 +93,7 @@ def forget(name: _NAME, reason: _REASON = "", playbook: playbook_option = None) 
 
     _run(
         playbook,
-        lambda: forget_rule(playbook, name, reason=reason),
+        lambda: forget_rule(layer_path(playbook, name=name), name, reason=reason),
         lambda result: f"forgot {name} ({result.section})",
     )
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from acecode.cli.common import console, fail, playbook_option
+from acecode.cli.common import console, fail, layer_path, playbook_option
 
 
 def why(
@@ -18,10 +18,10 @@ def why(
     """Show where an entry came from: each cycle, session, reason and the evidence seen."""
     from acecode.cli.provenance_view import why_record, why_text
     from acecode.playbook.schema import iter_entries
-    from acecode.store import PlaybookError, load_playbook, resolve_path
+    from acecode.store import PlaybookError, load_playbook
     from acecode.store.provenance import load_ledger
 
-    path = resolve_path(playbook)
+    path = layer_path(playbook, name=name)
     try:
         data = load_playbook(path)
     except PlaybookError as exc:

@@ -36,3 +36,10 @@ def state_path(project: str, *parts: str) -> str:
 def user_template_override(name: str) -> str:
     """``~/.claude/prompts/<name>``, the user's override of a packaged template."""
     return os.path.join(os.path.expanduser("~"), ".claude", "prompts", name)
+
+
+def has_playbook(project: str) -> bool:
+    """True when the project's playbook or the user layer (``acecode.layers``) exists."""
+    from acecode.layers import user_playbook_file
+
+    return os.path.exists(playbook_file(project)) or os.path.exists(user_playbook_file())

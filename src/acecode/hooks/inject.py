@@ -13,9 +13,9 @@ says which hook served the session, the following lines name every entry
 injected into its current context, so a top-up never repeats one. A new
 ``SessionStart`` (after ``/clear`` or a compaction) rewrites the marker.
 Markers older than ``MARKER_MAX_AGE`` are removed whenever one is written. A
-project without a playbook, or where acecode is off, gets no markers at all,
-so installing acecode for every project leaves no trace where it has nothing
-to say.
+project without a playbook (neither its own nor the user layer), or where
+acecode is off, gets no markers at all, so installing acecode for every
+project leaves no trace where it has nothing to say.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from acecode.hooks.context import playbook_file, resolve_project, state_path
+from acecode.hooks.context import has_playbook, resolve_project, state_path
 from acecode.hooks.rendered import DEFAULT_AGENT, session_start
 from acecode.state_folder import ensure_state_folder
 
@@ -100,7 +100,7 @@ def _guarded(render: Callable[[str], Any], project: str, fallback: Any) -> Any:
 
 def _start_context(project: str, agent: str) -> dict[str, Any] | None:
     """The session-start state when acecode is active here and the playbook is usable."""
-    if not os.path.exists(playbook_file(project)):
+    if not has_playbook(project):
         return None
     start = _guarded(lambda root: session_start(root, agent), project, None)
     return start if start is not None and start.get("active") else None
@@ -133,7 +133,7 @@ def on_user_prompt_submit(payload: dict, agent: str = DEFAULT_AGENT) -> dict | N
     """Top up a served session with relevant entries; serve an unserved one (fallback)."""
     project = resolve_project(payload)
     marker = _marker(project, payload.get("session_id"))
-    if marker is None or not os.path.exists(playbook_file(project)):
+    if marker is None or not has_playbook(project):
         return None
     if os.path.exists(marker):
         from acecode.hooks.topup import topup_text

@@ -15,7 +15,9 @@ Both carry the same key, made of every input: acecode's version, the
 ``stat`` of the playbook (an atomic save always gives a new inode), of the
 user's template override and the packaged template, of the pins file and of
 the two ``acecode.toml`` files that hold the on/off switch and the settings,
-plus the environment variables of the two budgets. The key is taken *before*
+the environment variables of the two budgets, and the ``stat`` of the user
+layer and its pins (:mod:`acecode.layers`): a cycle in any project that
+changes the user layer thus invalidates every project's cache. The key is taken *before*
 rendering, so a playbook saved meanwhile just causes one more render on the
 next hook. A miss in the ``SessionStart`` hook renders only its own file; the
 index (tokenising every entry) is built by the first prompt that needs it, or
@@ -32,6 +34,7 @@ from typing import Any
 
 import acecode
 from acecode.hooks.context import playbook_file, state_path, user_template_override
+from acecode.layers import user_playbook_file
 from acecode.state_folder import ensure_state_folder
 
 TEMPLATE = "playbook.txt"
@@ -44,7 +47,7 @@ SWITCH_NAME = "acecode.toml"  # acecode.control.CONFIG_NAME; a test keeps them e
 # The settings the rendering reads, as environment variables (see acecode.config).
 SETTING_VARIABLES = ("ACECODE_INJECTION_BUDGET_CHARS", "ACECODE_TOPUP_BUDGET_CHARS")
 # Where each input sits in the key.
-_PLAYBOOK, _PROJECT_SWITCH, _USER_SWITCH, _ENVIRONMENT = 1, 5, 6, 7
+_PLAYBOOK, _PROJECT_SWITCH, _USER_SWITCH, _ENVIRONMENT, _USER_LAYER = 1, 5, 6, 7, 8
 
 
 def _stat_key(path: str) -> list[int] | None:
@@ -81,7 +84,19 @@ def inputs_key(project: str) -> list[Any]:
         _stat_key(project_switch),
         _stat_key(user_switch),
         [os.environ.get(name) for name in SETTING_VARIABLES],
+        _stat_key(user_playbook_file()),
+        _stat_key(_user_pins()),
     ]
+
+
+def _user_pins() -> str:
+    """The user layer's pins file (``acecode.pins.pins_path`` of the user layer)."""
+    return os.path.join(os.path.dirname(user_playbook_file()), "acecode", PINS_NAME)
+
+
+def _no_playbook(key: list[Any]) -> bool:
+    """True when neither layer has a playbook file: nothing to inject, nothing to cache."""
+    return key[_PLAYBOOK] is None and key[_USER_LAYER] is None
 
 
 def _template_text() -> str:
@@ -162,6 +177,38 @@ def _topup_index(playbook: dict[str, Any], left_out: list[Any]) -> dict[str, Any
     }
 
 
+def _both_layers(path: str) -> tuple[dict[str, Any], list[str], str]:
+    """The project layer at ``path`` and the user layer as one playbook, their pins, and
+    where to read them; the user layer alone when ``path`` is that layer."""
+    from acecode.layers import combine, is_user_layer
+    from acecode.store.reading import read_playbook
+
+    user = user_playbook_file()
+    if is_user_layer(path):
+        return read_playbook(path), _pins(path), path
+    playbook = read_playbook(path) if os.path.exists(path) else None
+    mine = _user_layer(user) if os.path.exists(user) else None
+    if mine is None:
+        return combine(playbook, None), _pins(path), path
+    where = f"{path} and {user}" if playbook is not None else user
+    return combine(playbook, mine), [*_pins(path), *_pins(user)], where
+
+
+def _user_layer(user: str) -> dict[str, Any] | None:
+    """The user layer, or None with one stderr line when it cannot be read: a broken
+    user layer must not keep every project's own playbook from being injected."""
+    from acecode.store.errors import PlaybookError
+    from acecode.store.reading import read_playbook
+
+    try:
+        return read_playbook(user)
+    except PlaybookError as exc:
+        from acecode.diagnostics import warn
+
+        warn(f"{exc}; the user layer was not injected")
+        return None
+
+
 def _render(
     project: str,
     key: list[Any],
@@ -171,9 +218,10 @@ def _render(
 ) -> tuple[dict, dict]:
     """The contents of the cache and (when asked, else ``{}``) of the index, for ``key``.
 
-    ``path`` is the playbook (default: the project's); the settings and the
-    switches are the project's, the pins those beside the playbook. The text is
-    measured as ``agent``'s cap counts and never exceeds that cap. Raises
+    ``path`` is the project layer (default: the project's playbook), shown
+    together with the user layer; the settings and the switches are the
+    project's, the pins those beside each layer. The text is measured as
+    ``agent``'s cap counts and never exceeds that cap. Raises
     ``PlaybookError`` for a playbook that cannot be read.
     """
     limits = _limits(project, key)
@@ -190,13 +238,10 @@ def _render(
     if not limits["active"]:
         return start, dict(start)
     from acecode.playbook.injection import render_injection
-    from acecode.store.reading import read_playbook
 
-    path = path or playbook_file(project)
-    playbook = read_playbook(path)
-    pinned = _pins(path)
+    playbook, pinned, where = _both_layers(path or playbook_file(project))
     injection = render_injection(
-        playbook, _template_text(), limits["budget"], frozenset(pinned), path, measure
+        playbook, _template_text(), limits["budget"], frozenset(pinned), where, measure
     )
     start.update(
         text=injection.text,
@@ -270,12 +315,13 @@ def session_start(project: str, agent: str = DEFAULT_AGENT) -> dict[str, Any]:
     """What ``SessionStart`` injects: ``active``, ``reason``, ``text``, ``injected``
     (names), ``total`` and ``left_out`` (counts), ``budget``, ``topup_budget``.
 
-    A project without a playbook file gets an empty text and no cache. Raises
+    A project without a playbook file (nor a user layer) gets an empty text
+    and no cache. Raises
     ``acecode.store.PlaybookError`` (one-line message) for a playbook that
     cannot be read; nothing is cached then.
     """
     key = inputs_key(project)
-    if key[_PLAYBOOK] is None:
+    if _no_playbook(key):
         return dict(_NOTHING)
     name = cache_name(CACHE_NAME, agent)
     cached = _cached(project, name, key)
@@ -291,7 +337,7 @@ def topup_index(project: str, agent: str = DEFAULT_AGENT) -> dict[str, Any]:
     ``section_order``, ``topup_budget``, ``active``); rendered and cached on a
     miss like :func:`session_start`."""
     key = inputs_key(project)
-    if key[_PLAYBOOK] is None:
+    if _no_playbook(key):
         return {"active": False}
     cached = _cached(project, cache_name(INDEX_NAME, agent), key)
     if cached is not None:
@@ -312,6 +358,6 @@ def prime(project: str) -> dict[str, Any]:
     """Render and cache both files now (after a save), so the next hooks only read;
     returns what :func:`session_start` would."""
     key = inputs_key(project)
-    if key[_PLAYBOOK] is None:
+    if _no_playbook(key):
         return dict(_NOTHING)
     return _render_both(project, key)[0]

@@ -30,13 +30,14 @@ class CuratorLists:
 
 def curator_lists(target: Path, snapshot: dict[str, Any], settings: Settings) -> CuratorLists:
     """The possibly stale entries and retire candidates of ``snapshot`` (``target``'s)."""
-    pinned = _pinned(target)
+    pinned = pinned_in(target)
     return CuratorLists(
         _stale(target, snapshot), _retire(target, snapshot, settings, pinned), pinned
     )
 
 
-def _pinned(target: Path) -> frozenset[str]:
+def pinned_in(target: Path) -> frozenset[str]:
+    """The names pinned beside ``target``; a broken pins file warns and pins nothing."""
     from acecode.pins import PinsFileError, pins_path, read_pins
 
     try:

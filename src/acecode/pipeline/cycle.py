@@ -31,7 +31,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from itertools import islice
 from pathlib import Path
@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 from acecode import outcomes, paths
 from acecode.config import Settings, load_settings
 from acecode.diagnostics import diagnose, warn
-from acecode.pipeline.curator_lists import CuratorLists, curator_lists
+from acecode.pipeline.curator_lists import CuratorLists, curator_lists, pinned_in
 from acecode.pipeline.progress import learned_count, record_learned
 from acecode.pipeline.session_source import MessageList, SessionSource, TranscriptFile
 from acecode.playbook.citations import extract_cited_ids
@@ -113,6 +113,9 @@ class CycleReport:
     curation: dict[str, Any] | None = None
     report_file: str | None = None
     duration_s: float = 0.0
+    # What the cycle did in the user layer (its own report, ``as_dict``); None when no
+    # delta went there (see acecode.layers).
+    user_layer: dict[str, Any] | None = None
 
     @property
     def learned(self) -> bool:
@@ -132,19 +135,28 @@ class CycleReport:
         self.reason = outcomes.one_line(redact(reason)) if reason else ""
         return self
 
+    def attach_user_layer(self, layer: CycleReport) -> None:
+        """Fold the user layer's report into this (the project's) one: its tokens and
+        warnings join the cycle's, the rest (its curation report included) is kept
+        under ``user_layer``."""
+        from acecode.llm import usage
+
+        ledger = usage.UsageLedger.from_dict(self.tokens)
+        ledger.calls.extend(usage.UsageLedger.from_dict(layer.tokens).calls)
+        self.tokens = ledger.to_dict()
+        self.warnings += [f"user layer: {warning}" for warning in layer.warnings]
+        self.user_layer = layer.as_dict()
+
     def summary(self) -> str:
         """One line for logs and the CLI: the status, then the reason or the counts."""
         head = f"cycle {self.cycle_id} [{self.status}] {Path(self.transcript).name}"
         if self.status not in outcomes.LEARNED:
             return f"{head}: {self.reason}"
-        applied = sum(1 for op in self.operations if op.get("applied"))
-        skipped = len(self.operations) - applied
         why = f"{self.reason}; " if self.reason else ""
+        user = self.user_layer
+        in_user = f"; user layer: {_counts(user)}" if user else ""
         return (
-            f"{head}: {why}"
-            f"{len(self.tags_applied)} tags, {applied} operations applied, {skipped} skipped, "
-            f"{len(self.held_for_review)} held for review, {len(self.pruned)} pruned, "
-            f"entries {self.entries_before} -> {self.entries_after}, "
+            f"{head}: {why}{_counts(self.as_dict())}{in_user}, "
             f"{self.tokens.get('total_tokens', 0)} tokens{self._cost_text()}, "
             f"{self.duration_s:.1f} s"
         )
@@ -183,7 +195,34 @@ class CycleReport:
             "duration_s": self.duration_s,
             "cost_usd": self.cost.get("usd"),
             "cost_basis": self.cost.get("basis"),
+            "user_layer": _layer_outcome(self.user_layer),
         }
+
+
+def _layer_outcome(layer: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The user layer's part of the ``cycles.jsonl`` record."""
+    if layer is None:
+        return None
+    return {
+        "playbook": layer["playbook"],
+        "tags_applied": len(layer["tags_applied"]),
+        "operations_applied": sum(1 for op in layer["operations"] if op.get("applied")),
+        "held_for_review": len(layer["held_for_review"]),
+        "entries_before": layer["entries_before"],
+        "entries_after": layer["entries_after"],
+        "report_file": layer["report_file"],
+    }
+
+
+def _counts(report: dict[str, Any]) -> str:
+    """What a layer's report did, in numbers, for the summary line."""
+    applied = sum(1 for op in report["operations"] if op.get("applied"))
+    skipped = len(report["operations"]) - applied
+    return (
+        f"{len(report['tags_applied'])} tags, {applied} operations applied, {skipped} skipped, "
+        f"{len(report['held_for_review'])} held for review, {len(report['pruned'])} pruned, "
+        f"entries {report['entries_before']} -> {report['entries_after']}"
+    )
 
 
 def _skipped_tags(tags: Any, applied: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -298,7 +337,7 @@ async def _screen(
         dry_run=report.dry_run,
     )
     report.held_for_review = [item.as_dict() for item in triage.queued]
-    report.dropped_by_review = [{"operation": op, "reason": why} for op, why in triage.dropped]
+    report.dropped_by_review += [{"operation": op, "reason": why} for op, why in triage.dropped]
     return triage.allowed
 
 
@@ -309,8 +348,10 @@ def _curate(
     report: CycleReport,
     settings: Settings,
     semantic: Any,
+    name_prefix: str = "",
 ) -> dict[str, Any]:
-    """Apply the cycle's deltas to ``playbook`` (the latest state) and build the report."""
+    """Apply the cycle's deltas to ``playbook`` (the latest state) and build the report;
+    new entries are named with the layer's ``name_prefix``."""
     from acecode.consolidation.guards import (
         RemovalBudget,
         guard_operations,
@@ -324,7 +365,7 @@ def _curate(
     report.tags_skipped = _skipped_tags(tags, applied_tags)
     current, operations = semantic.apply_ladder(current, operations)
     guarded = guard_operations(current, operations, budget, settings.min_merge_length_ratio)
-    current, outcomes = apply_operations_with_outcomes(current, guarded.allowed)
+    current, outcomes = apply_operations_with_outcomes(current, guarded.allowed, name_prefix)
     report.operations = [outcome.as_dict() for outcome in outcomes] + report.refused_operations
     deduped = semantic.deduplicate(current, max_removals=budget.remaining)
     if deduped is not None:
@@ -453,14 +494,11 @@ async def _run(
 ) -> None:
     """The body of :func:`run_cycle`; every way out leaves the report's status set."""
     from acecode.agents import DEFAULT_AGENT, get_agent
-    from acecode.consolidation.report import journal_meta
     from acecode.cost.gate import admit_cycle
-    from acecode.pipeline.dedup_step import SemanticTools
-    from acecode.pipeline.judge_step import judge_step, stored_conflicts
-    from acecode.pipeline.provenance_step import EvidencePool, cycle_provenance
+    from acecode.layers import combine
+    from acecode.pipeline.judge_step import stored_conflicts
+    from acecode.pipeline.provenance_step import EvidencePool
     from acecode.pipeline.session_size import SessionSize
-    from acecode.store.lock import playbook_lock
-    from acecode.store.reports import write_report
     from acecode.transcript import TranscriptStats
 
     inactive = _inactive_reason()
@@ -471,6 +509,7 @@ async def _run(
     agent = session.agent or get_agent(DEFAULT_AGENT)
     report.agent = agent.name
     snapshot = load_playbook(target)
+    user = _user_layer(target, report)
     report.entries_before = report.entries_after = entry_count(snapshot)
     state = _ensure_state_dir(target) if not dry_run else paths.state_dir_for(target)
     # The session is streamed, never held: one pass counts it, measures the new part and
@@ -498,32 +537,139 @@ async def _run(
         return
     if not _choose_provider(report):
         return
+    # The roles see both layers as one playbook; their deltas are split by layer after.
     conflicts = stored_conflicts(target, snapshot)
-    if not admit_cycle(report, messages, snapshot, conflicts, agent):
+    if user[0] is not None and user[1] is not None:
+        conflicts += stored_conflicts(user[0], user[1])
+    both = combine(snapshot, user[1])
+    if not admit_cycle(report, messages, both, conflicts, agent):
         return
     lists = curator_lists(target, snapshot, settings)
-    deltas = await _reflect_and_curate(
-        messages, snapshot, report, conflicts, lists, settings, agent
-    )
+    if user[0] is not None:  # the user's pins are never offered to retire either
+        lists = replace(lists, pinned=lists.pinned | pinned_in(user[0]))
+    deltas = await _reflect_and_curate(messages, both, report, conflicts, lists, settings, agent)
     if deltas is None:
         if report.learned and not dry_run:
             _record_learned(state, session, report)
         return
     tags, operations = deltas
-    operations = await _screen(operations, snapshot, report, settings)
-    semantic = SemanticTools.load(target, persist=not dry_run)
+    # The session read again for the entries' evidence, once, outside any lock.
+    evidence = None if dry_run else EvidencePool.collect(messages)
+    changed = False
+    for layer in _plan_layers(report, target, snapshot, user, tags, operations):
+        changed |= await _apply_layer(layer, settings, evidence)
+        if layer.report is not report:
+            if not dry_run:
+                _record_outcome(layer.report, layer.target)
+            report.attach_user_layer(layer.report)
+    if changed:
+        report.finish(outcomes.OK)
+    else:
+        report.finish(outcomes.NOTHING_NEW, "the LLM proposed no change that applies")
+    if not dry_run:
+        _record_learned(state, session, report)
+
+
+@dataclass
+class _LayerWork:
+    """What one layer gets from the cycle: its report, file, snapshot and deltas."""
+
+    report: CycleReport
+    target: Path
+    snapshot: dict[str, Any]
+    tags: list[Any]
+    operations: list[Any]
+
+
+def _user_layer(target: Path, report: CycleReport) -> tuple[Path | None, dict[str, Any] | None]:
+    """The user layer's file and snapshot; ``(None, None)`` when ``target`` is that layer,
+    ``(file, None)`` with a warning when it cannot be read: the project still learns."""
+    from acecode.layers import is_user_layer, user_playbook_file
+
+    if is_user_layer(target):
+        return None, None
+    user = Path(user_playbook_file())
+    try:
+        return user, load_playbook(user)
+    except PlaybookError as exc:
+        report.warnings.append(f"{exc}; the user layer is left out of this cycle")
+        return user, None
+
+
+def _plan_layers(
+    report: CycleReport,
+    target: Path,
+    snapshot: dict[str, Any],
+    user: tuple[Path | None, dict[str, Any] | None],
+    tags: list[Any],
+    operations: list[Any],
+) -> list[_LayerWork]:
+    """Split the deltas by layer (:mod:`acecode.layers`). The project layer always runs
+    (its tags, de-duplication and pruning); the user layer only when it got a delta,
+    with its own report, which the project report carries as ``user_layer``."""
+    from acecode.layers import route_operations, route_tags
+
+    user_target, user_snapshot = user
+    if user_target is None:
+        return [_LayerWork(report, target, snapshot, tags, operations)]
+    routed_tags, routed_ops = route_tags(tags), route_operations(operations)
+    refused = routed_ops.refused
+    if user_snapshot is None:
+        refused += [(op, "the user layer could not be read") for op in routed_ops.user]
+    report.dropped_by_review += [{"operation": op, "reason": why} for op, why in refused]
+    plan = [_LayerWork(report, target, snapshot, routed_tags.project, routed_ops.project)]
+    if user_snapshot is not None and (routed_tags.user or routed_ops.user):
+        child = CycleReport(
+            cycle_id=report.cycle_id,
+            source=report.source,
+            transcript=report.transcript,
+            playbook=str(user_target),
+            started_at=report.started_at,
+            dry_run=report.dry_run,
+            messages=report.messages,
+            agent=report.agent,
+            provider=report.provider,
+            model=report.model,
+            provider_reason=report.provider_reason,
+        )
+        child.entries_before = child.entries_after = entry_count(user_snapshot)
+        user_work = _LayerWork(child, user_target, user_snapshot, routed_tags.user, routed_ops.user)
+        plan.append(user_work)
+    return plan
+
+
+async def _apply_layer(layer: _LayerWork, settings: Settings, evidence: Any) -> bool:
+    """Screen, judge and apply one layer's deltas under that layer's lock, journal and
+    report them there (with the entries' provenance from ``evidence``, None in a dry
+    run); True when the layer changed (or held a text for review).
+
+    The same steps for both layers: the project report is the cycle's, the user
+    layer's is folded into it at the end (:meth:`CycleReport.attach_user_layer`).
+    """
+    from acecode.consolidation.report import journal_meta
+    from acecode.layers import name_prefix_for
+    from acecode.pipeline.dedup_step import SemanticTools
+    from acecode.pipeline.judge_step import judge_step
+    from acecode.pipeline.provenance_step import cycle_provenance
+
+    report, target, snapshot, tags = layer.report, layer.target, layer.snapshot, layer.tags
+    prefix = name_prefix_for(target)
+    operations = await _screen(layer.operations, snapshot, report, settings)
+    semantic = SemanticTools.load(target, persist=not report.dry_run)
     semantic.prewarm(snapshot, operations)
     await judge_step(semantic, snapshot, operations, report, settings)
 
-    if dry_run:
-        result = _curate(snapshot, tags, operations, report, settings, semantic)
+    if report.dry_run:
+        result = _curate(snapshot, tags, operations, report, settings, semantic, prefix)
         report.entries_after = entry_count(result)
         changed = result["sections"] != snapshot["sections"] or bool(report.held_for_review)
     else:
-        evidence = EvidencePool.collect(messages)  # the session read again, outside the lock
+        _ensure_state_dir(target)
         with update_playbook(target, lock_timeout=settings.lock_timeout) as txn:
             report.entries_before = entry_count(txn.playbook)
-            txn.playbook = _curate(txn.playbook, tags, operations, report, settings, semantic)
+            txn.playbook = _curate(
+                txn.playbook, tags, operations, report, settings, semantic, prefix
+            )
             report.entries_after = entry_count(txn.playbook)
             txn.meta.update(journal_meta(report.curation))
             txn.meta["provenance"] = cycle_provenance(report, evidence)
@@ -533,25 +679,33 @@ async def _run(
         report.finish(outcomes.OK)
     else:
         report.finish(outcomes.NOTHING_NEW, "the LLM proposed no change that applies")
-    if dry_run:
+    if not report.dry_run:
+        _write_curation_report(report, target, settings)
+    return changed
+
+
+def _write_curation_report(report: CycleReport, target: Path, settings: Settings) -> None:
+    """The curation report beside ``target``, under its lock; a failure is only a warning."""
+    from acecode.store.lock import playbook_lock
+    from acecode.store.reports import write_report
+
+    if report.curation is None:
         return
-    if report.curation is not None:
-        report.curation.update(
-            status=report.status,
-            reason=report.reason,
-            curator_view=report.curator_view,
-            provider={
-                "name": report.provider,
-                "model": report.model,
-                "selected_because": report.provider_reason,
-            },
-        )
-        try:
-            with playbook_lock(target, settings.lock_timeout):
-                report.report_file = str(write_report(target, report.curation))
-        except PlaybookError as exc:
-            warn(f"could not write the curation report: {exc}")
-    _record_learned(state, session, report)
+    report.curation.update(
+        status=report.status,
+        reason=report.reason,
+        curator_view=report.curator_view,
+        provider={
+            "name": report.provider,
+            "model": report.model,
+            "selected_because": report.provider_reason,
+        },
+    )
+    try:
+        with playbook_lock(target, settings.lock_timeout):
+            report.report_file = str(write_report(target, report.curation))
+    except PlaybookError as exc:
+        warn(f"could not write the curation report: {exc}")
 
 
 def _inactive_reason() -> str:

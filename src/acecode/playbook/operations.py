@@ -81,7 +81,8 @@ def _short(text: str, limit: int = 80) -> str:
 class _PlaybookIndex:
     """Name and text lookups over a playbook being edited, kept in step with it."""
 
-    def __init__(self, playbook: dict[str, Any]) -> None:
+    def __init__(self, playbook: dict[str, Any], name_prefix: str = "") -> None:
+        self.name_prefix = name_prefix
         self.sections: dict[str, list[dict[str, Any]]] = playbook["sections"]
         self.section_of: dict[str, str] = {
             entry["name"]: section for section in SECTION_NAMES for entry in self.sections[section]
@@ -90,7 +91,8 @@ class _PlaybookIndex:
         self.texts: Counter[str] = Counter(entry["text"] for entry in all_entries)
         # Counted once over the whole playbook, so no name is ever handed out twice.
         self.next_number: dict[str, int] = {
-            slug: highest + 1 for slug, highest in max_slug_numbers(all_entries).items()
+            slug: highest + 1
+            for slug, highest in max_slug_numbers(all_entries, name_prefix).items()
         }
 
     def find(self, name: Any) -> tuple[str, dict[str, Any]] | None:
@@ -104,7 +106,7 @@ class _PlaybookIndex:
 
     def append(self, section: str, text: str, helpful: int = 0, harmful: int = 0) -> dict:
         slug = SECTION_SLUGS[section]
-        name = format_keypoint_name(slug, self.next_number[slug])
+        name = format_keypoint_name(self.name_prefix + slug, self.next_number[slug])
         self.next_number[slug] += 1
         entry = new_entry(name, text, helpful, harmful)
         self.sections[section].append(entry)
@@ -252,11 +254,13 @@ def _apply_curator_operations(
     playbook: dict[str, Any],
     operations: list[Any],
     outcomes: list[OperationOutcome] | None = None,
+    name_prefix: str = "",
 ) -> dict[str, Any]:
     """Apply ``operations`` to ``playbook`` in place and return it.
 
     The caller passes an isolated copy. ``outcomes``, when given, receives one
-    record per processed operation.
+    record per processed operation. New entries are named
+    ``{name_prefix}{slug}-NNN`` (``u-`` in the user layer).
     """
     if len(operations) > MAX_OPERATIONS:
         events.diagnostic(
@@ -265,7 +269,7 @@ def _apply_curator_operations(
         )
         operations = operations[:MAX_OPERATIONS]
     records = outcomes if outcomes is not None else []
-    index = _PlaybookIndex(playbook)
+    index = _PlaybookIndex(playbook, name_prefix)
     for position, op in enumerate(operations):
         op_type = op.get("type", "") if isinstance(op, dict) else ""
         handler = _HANDLERS.get(op_type) if isinstance(op_type, str) else None
@@ -283,18 +287,21 @@ def _apply_curator_operations(
 
 
 def apply_operations_with_outcomes(
-    playbook: dict[str, Any], operations: Any
+    playbook: dict[str, Any], operations: Any, name_prefix: str = ""
 ) -> tuple[dict[str, Any], list[OperationOutcome]]:
     """Isolated, all-or-nothing application that also returns each outcome.
 
     An empty or non-list ``operations`` returns ``playbook`` itself. On an
     unexpected exception the original playbook is returned with no outcomes.
+    ``name_prefix`` is the layer's (``""`` for a project, ``u-`` for the user).
     """
     if not isinstance(operations, list) or not operations:
         return playbook, []
     outcomes: list[OperationOutcome] = []
     try:
-        result = _apply_curator_operations(isolated_copy(playbook), operations, outcomes)
+        result = _apply_curator_operations(
+            isolated_copy(playbook), operations, outcomes, name_prefix
+        )
     except Exception:
         events.warning("applying curator operations failed; playbook left unchanged")
         events.diagnostic(

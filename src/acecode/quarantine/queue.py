@@ -35,6 +35,7 @@ from typing import Any
 
 from acecode.config import Settings, load_settings
 from acecode.errors import AcecodeError
+from acecode.layers import name_prefix_for
 from acecode.paths import state_dir_for
 from acecode.playbook.operations import apply_operations_with_outcomes, clean_text
 from acecode.playbook.schema import _resolve_section, iter_entries
@@ -355,7 +356,9 @@ def approve(
         _hold_flagged_edit(item, text, settings or load_settings(), path, lock_timeout)
     with update_playbook(playbook, lock_timeout=lock_timeout) as txn:
         operation = _operation(item, text, txn.playbook)
-        updated, outcomes = apply_operations_with_outcomes(txn.playbook, [operation])
+        updated, outcomes = apply_operations_with_outcomes(
+            txn.playbook, [operation], name_prefix_for(txn.path)
+        )
         outcome = outcomes[0] if outcomes else None
         applied = outcome is not None and outcome.applied
         result = Approval(

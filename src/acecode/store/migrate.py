@@ -143,11 +143,16 @@ class _Reader:
         """Give every later entry of a repeated ID the next free ID of its section."""
         if not self.repeated:
             return
-        highest = max_slug_numbers(entry for entries in sections.values() for entry in entries)
+        from acecode.layers import USER_PREFIX, is_user_name
+
+        every = [entry for entries in sections.values() for entry in entries]
+        highest = {prefix: max_slug_numbers(every, prefix) for prefix in ("", USER_PREFIX)}
         for section, entry in self.repeated:
             slug = SECTION_SLUGS[section]
-            highest[slug] += 1
-            old, entry["name"] = entry["name"], format_keypoint_name(slug, highest[slug])
+            prefix = USER_PREFIX if is_user_name(entry["name"]) else ""
+            highest[prefix][slug] += 1
+            number = highest[prefix][slug]
+            old, entry["name"] = entry["name"], format_keypoint_name(prefix + slug, number)
             self.problems.append(
                 f"entry {old!r} in {section} repeats an ID used earlier in the file; "
                 f"renamed {entry['name']!r}, nothing dropped"

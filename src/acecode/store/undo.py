@@ -160,8 +160,11 @@ def restore_entry(playbook_path: Path, name: str, *, lock_timeout: float = 10.0)
         section = change.before_section
         new_name = name
         if name in current:
+            from acecode.layers import name_prefix_for
+
             new_name = generate_keypoint_name(
-                [entry for _, _, entry in current.values()], SECTION_SLUGS[section]
+                [entry for _, _, entry in current.values()],
+                name_prefix_for(playbook_path) + SECTION_SLUGS[section],
             )
         counters_reset = should_prune(change.before)
         entry = {
