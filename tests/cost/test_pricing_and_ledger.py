@@ -166,3 +166,16 @@ def test_zero_means_no_limit_and_a_negative_limit_keeps_the_default(monkeypatch)
     assert refusal(view([], Limits()), _estimate(1e6, tokens=10**9)) == ""
     monkeypatch.setenv("ACECODE_DAILY_BUDGET_USD", "-5")
     assert Limits.from_settings(load_settings()).daily_usd == 1.0
+
+
+def test_an_unreadable_ledger_line_is_named_once_and_the_rest_is_used(
+    tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "cost-ledger.jsonl"
+    path.write_text('{"kind": "cycle", "cost_usd": 0.5}\n{broken\n', encoding="utf-8")
+
+    records = Ledger(path).records()
+
+    assert records == [{"kind": "cycle", "cost_usd": 0.5}]
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"acecode: {path}: skipped 1 unreadable line(s); the rest is used"]

@@ -20,7 +20,6 @@ month whose budget admitted it. Writers hold ``cost-ledger.jsonl.lock``
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import socket
@@ -32,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from acecode import paths
+from acecode.diagnostics import warn
 from acecode.errors import AcecodeError
 
 LEDGER_NAME = "cost-ledger.jsonl"
@@ -175,12 +175,17 @@ class Ledger:
             return []
         except OSError as exc:
             raise LedgerError(f"cannot read {self.path}: {exc.strerror or exc}") from exc
-        records = []
+        records, unreadable = [], 0
         for line in lines:
-            with contextlib.suppress(ValueError):
+            try:
                 record = json.loads(line)
-                if isinstance(record, dict):
-                    records.append(record)
+            except ValueError:
+                unreadable += 1
+                continue
+            if isinstance(record, dict):
+                records.append(record)
+        if unreadable:
+            warn(f"{self.path}: skipped {unreadable} unreadable line(s); the rest is used")
         return records
 
     def append(self, record: dict[str, Any]) -> None:
