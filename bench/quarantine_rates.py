@@ -250,7 +250,9 @@ def scripted_review(dangerous: list[dict], benign: list[dict]) -> dict[str, Any]
         saved = dict(os.environ)
         os.environ.update(
             {**server.env(), "CLAUDE_PROJECT_DIR": str(project), "HOME": str(home),
-             "ACECODE_LANGUAGES": "en, fr, de, es, pt, zh, ja"}
+             "ACECODE_LANGUAGES": "en, fr, de, es, pt, zh, ja",
+             # The bench measures the safety review; the judge (issue 11) has its own bench.
+             "ACECODE_JUDGE_MAX_PAIRS": "0"}
         )  # fmt: skip
         try:
             for number in range(len(batches)):
