@@ -9,17 +9,16 @@ from acecode.playbook.curator_view import (
     header_tokens,
     refuse_unseen,
 )
-from support.playbooks import MIS, PAT, make_playbook
-from support.playbooks import entry as kp
+from support.playbooks import MIS, PAT, entry, make_playbook
 
 FILLER = "Document the {n}th service boundary in the architecture notes before refactoring it."
 
 
 def _big_playbook(count: int = 200) -> dict:
-    patterns = [kp(f"pat-{i:03d}", FILLER.format(n=i)) for i in range(1, count + 1)]
+    patterns = [entry(f"pat-{i:03d}", FILLER.format(n=i)) for i in range(1, count + 1)]
     mistakes = [
-        kp("mis-001", "Install PyYAML before running pytest; the yaml module is not declared."),
-        kp("mis-002", "Never run alembic downgrade against the shared staging database.", 5),
+        entry("mis-001", "Install PyYAML before running pytest; the yaml module is not declared."),
+        entry("mis-002", "Never run alembic downgrade against the shared staging database.", 5),
     ]
     return make_playbook(pat=patterns, mis=mistakes)
 

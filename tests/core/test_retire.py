@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from acecode.playbook.retire import retire_candidates
-from support.playbooks import entry as kp
-from support.playbooks import make_playbook
+from support.playbooks import entry, make_playbook
 
 
 def _record(day: int, cited=(), tagged=(), status: str = "ok") -> dict:
@@ -18,8 +17,8 @@ def _record(day: int, cited=(), tagged=(), status: str = "ok") -> dict:
 
 
 PLAYBOOK = make_playbook(
-    pat=[kp("pat-001", "a", 3), kp("pat-002", "b"), kp("pat-003", "c", 1, 1)],
-    mis=[kp("mis-001", "d", 9)],
+    pat=[entry("pat-001", "a", 3), entry("pat-002", "b"), entry("pat-003", "c", 1, 1)],
+    mis=[entry("mis-001", "d", 9)],
 )
 
 
