@@ -44,7 +44,7 @@ from __future__ import annotations
 import os
 import time
 
-from acecode.layers import USER_FOLDER
+from acecode.layers import user_playbook_file
 from acecode.state_folder import STATE_FOLDER_NAME, ensure_state_folder
 
 CLAIMS_FOLDER = "claims"
@@ -59,9 +59,9 @@ MAX_GENERATIONS = 10_000  # a guard: a session resumed this often within 3 days 
 
 
 def claims_folder() -> str:
-    """``~/.claude/acecode-user/acecode/claims``: the user's state folder, for every project."""
-    home = os.path.expanduser("~")
-    return os.path.join(home, ".claude", USER_FOLDER, STATE_FOLDER_NAME, CLAIMS_FOLDER)
+    """``~/.claude/acecode-user/acecode/claims``: in the user layer's state folder, for every
+    project."""
+    return os.path.join(os.path.dirname(user_playbook_file()), STATE_FOLDER_NAME, CLAIMS_FOLDER)
 
 
 def _safe(text: str) -> str:
