@@ -21,8 +21,9 @@ from pathlib import Path
 from claude_driver import ClaudeHome
 from messages_server import MessagesServer, Reply
 from scripted import PLAYBOOK_TAG, Script, acecode_role, bash, is_agent_turn
-from test_real_install_inject import REPO, RULES, acecode, carries_playbook, write_playbook
+from test_real_install_inject import RULES, acecode, carries_playbook, write_playbook
 from test_real_learning import MISSING_DIR, MISSING_MODULE, curation_for, wait_for_rule
+from test_real_plugin_launcher import install_plugin
 
 from acecode import outcomes
 
@@ -49,22 +50,6 @@ def _allow_bash(claude: ClaudeHome) -> None:
     settings = json.loads(claude.settings_file.read_text())
     settings["permissions"] = {"allow": ["Bash"]}
     claude.settings_file.write_text(json.dumps(settings))
-
-
-def _install_plugin(claude: ClaudeHome, project: Path) -> None:
-    for command in (
-        ["plugin", "marketplace", "add", str(REPO)],
-        ["plugin", "install", "acecode@acecode"],
-    ):
-        done = subprocess.run(
-            [str(claude.claude_bin), *command],
-            cwd=project,
-            env=claude.env(),
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        assert done.returncode == 0, done.stdout + done.stderr
 
 
 def _wait_for_cycles(project: Path, count: int, timeout: float = 120) -> list[dict]:
@@ -101,7 +86,7 @@ def test_two_scopes_and_the_plugin_inject_once_and_learn_once(
     assert f"{claude.settings_file} (user scope)" in said
     assert f"{project_dir / '.claude' / 'settings.json'} (project scope)" in said
     assert "learns once per session anyway" in said
-    _install_plugin(claude, project_dir)
+    install_plugin(claude, project_dir)
     _allow_bash(claude)
 
     result = claude.run_print(project_dir, "List the reports folder and import the module.")
