@@ -17,6 +17,7 @@ from acecode.store.history import (
     journal_path,
     list_cycles,
     restore_entry,
+    short_id,
     undo_cycle,
 )
 
@@ -160,13 +161,15 @@ def test_undo_conflicting_with_a_later_cycle_is_refused(path: Path) -> None:
     with pytest.raises(HistoryError) as raised:
         undo_cycle(path, cycle_a)
     message = str(raised.value)
-    assert cycle_b in message and "pat-001" in message and "--force" in message
+    assert cycle_b is not None and short_id(cycle_b) in message
+    assert "pat-001" in message and "--force" in message
+    assert "`acecode undo pat-001`" in message  # the per-rule way out
     assert path.read_bytes() == snapshot
     assert len(list_cycles(path)) == 3
 
     forced = undo_cycle(path, cycle_a, force=True)
     assert forced.reverted == ["pat-002"]
-    assert forced.skipped == [("pat-001", f"changed later by cycle {cycle_b}")]
+    assert forced.skipped == [("pat-001", f"changed by later cycle {short_id(cycle_b)}")]
     assert texts(path)["pat-001"] == "B text"
     assert texts(path)["pat-002"] == "seed tip 1: prefer ripgrep over grep"
 
