@@ -228,12 +228,18 @@ def _undo_entry(path: Path, name: str, playbook: Path | None) -> bool:
     (then it names a cycle). Raises ``PlaybookError`` as ``undo_entry`` does."""
     from acecode.playbook.schema import iter_entries
     from acecode.store import load_playbook
-    from acecode.store.journal import list_cycles
+    from acecode.store.journal import last_removal, list_cycles
     from acecode.store.undo import undo_entry
 
     if any(cycle.cycle_id == name for cycle in list_cycles(path)):
         return False
     if name not in {entry["name"] for _section, entry in iter_entries(load_playbook(path))}:
+        removed = last_removal(path, name)
+        if removed is not None:
+            fail(
+                f"{name} is not in the playbook (removed by cycle {removed[0]}); "
+                f"`acecode restore {name}` brings it back"
+            )
         return False
     result = undo_entry(path, name)
     refresh_injection(playbook)

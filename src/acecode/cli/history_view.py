@@ -30,9 +30,10 @@ from acecode.store.diff import EntryChange
 _NAMED_ENTRIES = 3
 # Below this width the time drops its year.
 _WIDE = 100
+# Two lines, each short enough for an 80-column terminal.
 LEGEND = (
-    "status: ok = in effect; changes: +added ~rewritten -removed r = rated. "
-    "`acecode history CYCLE` shows one cycle in full, `--verbose` all of them."
+    "status ok: in effect; changes: +added ~rewritten -removed r rated\n"
+    "`acecode history CYCLE` or `--verbose`: every field and entry"
 )
 
 
