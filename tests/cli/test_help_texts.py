@@ -15,6 +15,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -88,3 +89,23 @@ def test_help_reads_as_prose(path: tuple[str, ...]) -> None:
     for cells in _panel_rows(text):
         if len(cells) == 2 and not cells[0].startswith("-"):  # a command and its summary
             assert cells[1].endswith((".", ")")), f"summary cut mid-sentence: {cells!r}"
+
+
+README = Path(__file__).parents[2] / "README.md"
+
+
+def test_the_readme_commands_table_names_every_command() -> None:
+    text = README.read_text(encoding="utf-8")
+    table = text.split("\n## Commands\n", 1)[1].split("\n## ", 1)[0]
+    first_cells = [  # a cell ends at an unescaped "|"
+        re.split(r"(?<!\\)\|", line)[1] for line in table.splitlines() if line.startswith("| `")
+    ]
+    named = {
+        word
+        for cell in first_cells
+        for code in re.findall(r"`([^`]+)`", cell)
+        for word in code.replace("acecode ", "").split()[:1]
+    }
+    app = typer.main.get_command(build_app())
+    visible = {name for name, command in app.commands.items() if not command.hidden}
+    assert visible - named == set()
