@@ -444,6 +444,10 @@ def get_cycle(playbook_path: Path, wanted: str | None = None) -> Cycle:
     return cycle
 
 
+# Below SQLite's oldest limit on the parameters of one statement (999).
+_SEQS_PER_QUERY = 500
+
+
 def changes_of(playbook_path: Path, seqs: list[int]) -> dict[int, list[EntryChange]]:
     """The entry changes of the cycles numbered ``seqs``, each in the order recorded."""
     found: dict[int, list[EntryChange]] = {seq: [] for seq in seqs}
@@ -452,13 +456,15 @@ def changes_of(playbook_path: Path, seqs: list[int]) -> dict[int, list[EntryChan
     with connect(playbook_path, create=False) as conn:
         if conn is None:
             return found
-        marks = ", ".join("?" * len(seqs))
-        rows = conn.execute(
-            f"SELECT seq, {_CHANGE_COLUMNS} FROM changes WHERE seq IN ({marks}) ORDER BY rowid",
-            seqs,
-        ).fetchall()
-    for row in rows:
-        found[row[0]].append(_change_from_row(row[1:]))
+        for start in range(0, len(seqs), _SEQS_PER_QUERY):
+            chunk = seqs[start : start + _SEQS_PER_QUERY]
+            rows = conn.execute(
+                f"SELECT seq, {_CHANGE_COLUMNS} FROM changes "
+                f"WHERE seq IN ({', '.join('?' * len(chunk))}) ORDER BY rowid",
+                chunk,
+            ).fetchall()
+            for row in rows:
+                found[row[0]].append(_change_from_row(row[1:]))
     return found
 
 
