@@ -121,7 +121,9 @@ def _injection_metrics(playbook: Path | None) -> dict[str, Any] | None:
 def history(
     cycle: Annotated[
         str | None,
-        typer.Argument(help="Show this cycle in full (its id, short id or a unique prefix)."),
+        typer.Argument(
+            metavar="CYCLE", help="Show this cycle in full (its id, short id or a unique prefix)."
+        ),
     ] = None,
     playbook: playbook_option = None,
     user: user_option = False,

@@ -184,19 +184,6 @@ class Cycle:
         cycle = undone.get("cycle") if isinstance(undone, dict) else None
         return cycle if isinstance(cycle, str) else None
 
-    def summary(self) -> dict[str, Any]:
-        """JSON-ready row for ``acecode history --json``."""
-        return {
-            "cycle_id": self.cycle_id,
-            "created_at": self.created_at,
-            "kind": self.kind,
-            "source": self.source,
-            "transcript": self.meta.get("transcript"),
-            "counts": self.counts,
-            "undoes": self.undoes,
-            "undone_by": self.undone_by,
-        }
-
 
 def journal_path(playbook_path: Path) -> Path:
     """The journal file that belongs to ``playbook_path``."""
