@@ -19,6 +19,7 @@ from acecode.store.history import (
     restore_entry,
     short_id,
     undo_cycle,
+    undo_entry,
 )
 
 
@@ -172,6 +173,22 @@ def test_undo_conflicting_with_a_later_cycle_is_refused(path: Path) -> None:
     assert forced.skipped == [("pat-001", f"changed by later cycle {short_id(cycle_b)}")]
     assert texts(path)["pat-001"] == "B text"
     assert texts(path)["pat-002"] == "seed tip 1: prefer ripgrep over grep"
+
+
+def test_a_cycle_whose_rated_entry_was_taken_back_alone_undoes_the_rest(path: Path) -> None:
+    seed_id = seed(path, 2)
+    with update_playbook(path) as txn:  # a later cycle rates pat-001
+        txn.playbook["sections"]["PATTERNS & APPROACHES"][0]["helpful"] += 1
+        txn.meta.update(kind="learn")
+    taken = undo_entry(path, "pat-001")
+    assert (taken.undone, taken.removed) == (seed_id, True)
+    assert set(texts(path)) == {"pat-002"}
+
+    result = undo_cycle(path, seed_id)  # pat-001 is already as before the cycle: not a conflict
+    assert (result.reverted, result.skipped) == (["pat-002"], [])
+    assert texts(path) == {}
+    # the short id shown by `acecode history` names the cycle too
+    assert seed_id is not None and get_cycle(path, short_id(seed_id)).cycle_id == seed_id
 
 
 def test_change_outside_the_journal_is_a_conflict(path: Path) -> None:
