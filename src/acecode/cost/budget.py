@@ -176,17 +176,10 @@ def _in_period(record: dict[str, Any], at: datetime) -> bool:
     return moment.date() == at.date()
 
 
-def paused(records: list[dict[str, Any]], limits: Limits, at: datetime | None = None) -> str:
-    """Why the budgets stop learning now, in one line; "" when they do not.
-
-    Either a limit is reached by what was spent, or the last cycle to ask was
-    refused (its worst case did not fit) in a day or month that is not over,
-    and no cycle has been admitted since.
-    """
+def last_refusal(records: list[dict[str, Any]], at: datetime | None = None) -> str:
+    """The last cycle's refusal, in one line, while its day (or month) is not over and no
+    cycle has been admitted since; "" otherwise."""
     at = at or now()
-    reached = _spent_limit(view(records, limits, at))
-    if reached:
-        return reached
     for record in reversed(records):
         kind = record.get("kind")
         if kind == RESERVE:
@@ -195,6 +188,14 @@ def paused(records: list[dict[str, Any]], limits: Limits, at: datetime | None = 
             period = MONTH if record.get("period") == MONTH else DAY
             return f"{_paused_until(period)}: the last cycle was refused: {record.get('reason')}"
     return ""
+
+
+def paused(records: list[dict[str, Any]], limits: Limits, at: datetime | None = None) -> str:
+    """Why the budgets stop learning now, in one line; "" when they do not: a limit is
+    reached by what was spent, or the last cycle to ask was refused (its worst case did
+    not fit, see :func:`last_refusal`)."""
+    at = at or now()
+    return _spent_limit(view(records, limits, at)) or last_refusal(records, at)
 
 
 def admit(
