@@ -27,7 +27,10 @@ For each playbook size:
 
 Bytecode is cached under a temporary ``PYTHONPYCACHEPREFIX`` (and
 ``PYTHONDONTWRITEBYTECODE`` is cleared) so acecode's modules load from
-``.pyc`` as in a normal install, not recompiled on every run.
+``.pyc`` as in a normal install, not recompiled on every run. ``HOME`` is a
+fresh temporary folder. With no LLM provider in the environment every
+``SessionStart`` also says so in its ``systemMessage``, read from the user
+checks' cache (``acecode.hooks.user_checks``), the heavier of the two cases.
 """
 
 from __future__ import annotations
@@ -202,6 +205,9 @@ def main() -> None:
             and not k.startswith("ACECODE_")
         }
         env["PYTHONPYCACHEPREFIX"] = str(workdir / "pycache")
+        # A fresh home: nothing of this machine's ~/.claude (settings, user layer, the
+        # session checks' cache) changes the figures, and the bench writes nothing there.
+        env["HOME"] = str(workdir / "home")
         rows = _rows(workdir, args.sizes, env)
         for row in rows:  # warm-up: bytecode, page cache, injection cache
             row.run(env)

@@ -114,3 +114,12 @@ def project_problems(project: Path | None = None) -> list[ConfigProblem]:
 def user_problems(env: Mapping[str, str] | None = None) -> list[ConfigProblem]:
     """The user's ``~/.claude/acecode.toml`` and the ``ACECODE_<KEY>`` variables."""
     return [*file_problems(control.user_config(), USER), *env_problems(env)]
+
+
+def as_notices(problems: list[ConfigProblem]) -> dict[str, list[str]]:
+    """The problems' lines as the session-start notice keeps them: ``config_off`` (files
+    that cannot be read: acecode is off) and ``config_ignored`` (settings ignored)."""
+    return {
+        "config_off": [problem.text for problem in problems if problem.unreadable],
+        "config_ignored": [problem.text for problem in problems if not problem.unreadable],
+    }

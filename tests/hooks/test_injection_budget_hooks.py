@@ -227,7 +227,7 @@ def test_the_hook_fast_path_agrees_with_control_and_config(project_dir: Path) ->
     """Without switch files the hook answers "active, defaults" without reading TOML;
     acecode.control and acecode.config must give the same answer."""
     from acecode.config import load_settings
-    from acecode.config_check import project_problems
+    from acecode.config_check import as_notices, project_problems
     from acecode.control import activity, switch_files
 
     project = str(project_dir)
@@ -241,8 +241,7 @@ def test_the_hook_fast_path_agrees_with_control_and_config(project_dir: Path) ->
         "reason": "",
         "budget": settings.injection_budget_chars,
         "topup_budget": settings.topup_budget_chars,
-        "config_off": [p.text for p in project_problems(project_dir) if p.unreadable],
-        "config_ignored": [p.text for p in project_problems(project_dir) if not p.unreadable],
+        **as_notices(project_problems(project_dir)),
     }
     assert tuple(map(str, switch_files(project_dir))) == rendered.switch_files(project)
     assert set(rendered.SETTING_VARIABLES) == {

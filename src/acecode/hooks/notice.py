@@ -96,13 +96,9 @@ def _project_config(project: str, start: dict[str, Any] | None) -> dict[str, lis
         return {"config_off": [], "config_ignored": []}
     from pathlib import Path
 
-    from acecode.config_check import project_problems
+    from acecode.config_check import as_notices, project_problems
 
-    problems = project_problems(Path(project))
-    return {
-        "config_off": [p.text for p in problems if p.unreadable],
-        "config_ignored": [p.text for p in problems if not p.unreadable],
-    }
+    return as_notices(project_problems(Path(project)))
 
 
 def session_notice(project: str, start: dict[str, Any] | None = None) -> str | None:

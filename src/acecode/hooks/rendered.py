@@ -151,20 +151,18 @@ def _limits(project: str, key: list[Any]) -> dict[str, Any]:
     from pathlib import Path
 
     from acecode.config import load_settings
-    from acecode.config_check import project_problems
+    from acecode.config_check import as_notices, project_problems
     from acecode.control import activity
 
     root = Path(project)
     state = activity(root, env={})
     settings = load_settings(root)
-    problems = project_problems(root)
     return {
         "active": state.active,
         "reason": state.reason,
         "budget": settings.injection_budget_chars,
         "topup_budget": settings.topup_budget_chars,
-        "config_off": [problem.text for problem in problems if problem.unreadable],
-        "config_ignored": [problem.text for problem in problems if not problem.unreadable],
+        **as_notices(project_problems(root)),
     }
 
 

@@ -108,13 +108,11 @@ def user_notices(project: str) -> dict[str, list[str]]:
 
 def _check() -> tuple[dict[str, list[str]], str | None]:
     """The notices, computed (a cache miss), and the cost ledger's path."""
-    from acecode.config_check import user_problems
+    from acecode.config_check import as_notices, user_problems
 
-    problems = user_problems()
     budget, ledger = budget_problem()
     notices = {
-        "config_off": [p.text for p in problems if p.unreadable],
-        "config_ignored": [p.text for p in problems if not p.unreadable],
+        **as_notices(user_problems()),
         "learning": [line for line in (provider_problem(), budget) if line],
     }
     return notices, ledger
