@@ -9,30 +9,14 @@ installed), breaks one thing, and expects exactly one problem.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import tomllib
 from pathlib import Path
 
 import pytest
+from test_cli_commands import ENTRY, run
 
 from acecode.store import save_playbook
-
-ENTRY = {"name": "pat-001", "text": "Run pytest -x first.", "helpful": 2, "harmful": 0}
-
-
-def run(*args: str, env: dict[str, str], code: int | None = 0) -> subprocess.CompletedProcess:
-    result = subprocess.run(
-        [sys.executable, "-m", "acecode", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=env["CLAUDE_PROJECT_DIR"],
-    )
-    if code is not None:
-        assert result.returncode == code, result.stdout + result.stderr
-    return result
 
 
 @pytest.fixture
@@ -70,7 +54,7 @@ def test_invalid_settings_json_is_named_with_its_line_not_called_not_installed(
     settings = home_dir / ".claude" / "settings.json"
     settings.write_text(settings.read_text().replace('"hooks": {', '"hooks": {,', 1))
 
-    out = run("doctor", env=env, code=1).stdout
+    out = run("doctor", env=env, check_exit=1).stdout
 
     (problem,) = _problems(out)
     assert problem.startswith(f"[problem] {settings}: invalid JSON at line 2 column 13")
@@ -78,14 +62,14 @@ def test_invalid_settings_json_is_named_with_its_line_not_called_not_installed(
     assert f"{settings.with_name('settings.json.bak')}" not in problem  # none was made
     assert "not installed" not in out
     assert out.rstrip().endswith("1 problem(s) found")
-    refused = run("install", env=env, code=1)
+    refused = run("install", env=env, check_exit=1)
     assert f"{settings}: invalid JSON at line 2 column 13" in refused.stderr
 
 
 def test_a_corrupt_playbook_is_one_problem(env: dict[str, str], project_dir: Path) -> None:
     _playbook(project_dir).write_text('{"sections": [1, 2', encoding="utf-8")
 
-    out = run("doctor", env=env, code=1).stdout
+    out = run("doctor", env=env, check_exit=1).stdout
 
     (problem,) = _problems(out)
     assert problem.startswith(f"[problem] {_playbook(project_dir)}: invalid JSON at line 1")
@@ -123,7 +107,7 @@ def test_an_unreadable_switch_file_is_a_problem_and_injection_says_acecode_is_of
     with pytest.raises(tomllib.TOMLDecodeError) as parsed:
         tomllib.loads(text)
 
-    out = run("doctor", env=env, code=1).stdout
+    out = run("doctor", env=env, check_exit=1).stdout
 
     reason = (
         f"cannot read {path}: invalid TOML ({parsed.value}); "

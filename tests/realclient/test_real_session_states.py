@@ -14,7 +14,6 @@ it in the session's transcript as an attachment ``{"type": "hook_system_message"
 from __future__ import annotations
 
 import json
-import time
 import tomllib
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from claude_driver import ClaudeHome
 from messages_server import MessagesServer, Reply
 from scripted import PLAYBOOK_TAG, Script, is_agent_turn
 from test_real_learning import install
+from test_real_session_endings import wait_for_log
 
 from acecode.store import save_playbook
 
@@ -46,17 +46,6 @@ def _toml_error(text: str) -> str:
     with pytest.raises(tomllib.TOMLDecodeError) as parsed:
         tomllib.loads(text)
     return str(parsed.value)
-
-
-def _wait_for_log(project: Path, text: str, timeout: float = 120) -> None:
-    """Wait (a hang guard, not a measure) for the background learner's line."""
-    log = project / ".claude" / "acecode" / "logs" / "learn.log"
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if log.exists() and text in log.read_text():
-            return
-        time.sleep(0.25)
-    raise AssertionError(f"{text!r} never reached {log}")
 
 
 def test_a_corrupt_playbook_is_shown_to_the_user_and_nothing_reaches_the_model(
@@ -83,7 +72,7 @@ def test_a_corrupt_playbook_is_shown_to_the_user_and_nothing_reaches_the_model(
     assert "the playbook was not injected" not in request.text  # shown, not sent
     assert playbook.read_text() == broken
     # the session's learner stops at the same file, leaving it as it is
-    _wait_for_log(project_dir, f"{playbook}: invalid JSON")
+    wait_for_log(project_dir, f"{playbook}: invalid JSON")
     assert playbook.read_text() == broken
 
 
