@@ -108,7 +108,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
         return {}
 
 
-def convert(raw: Any, default: Any) -> Any:
+def _convert(raw: Any, default: Any) -> Any:
     """``raw`` as the type of ``default`` (a list joins into text, ``"yes"`` is true);
     raises ``ValueError`` or ``TypeError`` when it cannot be."""
     if isinstance(default, str) and isinstance(raw, list):
@@ -139,14 +139,14 @@ def invalid_value(label: str, raw: Any, default: Any) -> str | None:
     """One line naming the setting (``label``: ``<file>: <key>`` or a variable) when ``raw``
     is not a usable value for a setting whose default is ``default``; None when it is."""
     try:
-        convert(raw, default)
+        _convert(raw, default)
     except (TypeError, ValueError):
         shown = json.dumps(raw, ensure_ascii=False, default=str)
         return f"{label} = {shown} is not {_expected(default)}; ignored"
     return None
 
 
-def setting_label(where: str, name: str) -> str:
+def _label(where: str, name: str) -> str:
     """How a message names setting ``name`` from ``where`` (a file, or its variable)."""
     return where if where.startswith("ACECODE_") else f"{where}: {name}"
 
@@ -192,12 +192,12 @@ def load_settings(project: Path | None = None, env: Mapping[str, str] | None = N
         for field in fields(Settings):
             if field.name not in layer:
                 continue
-            label = setting_label(where, field.name)
+            label = _label(where, field.name)
             problem = invalid_value(label, layer[field.name], field.default)
             if problem:
                 warn(problem)
             else:
-                values[field.name] = convert(layer[field.name], field.default)
+                values[field.name] = _convert(layer[field.name], field.default)
     return Settings(**values)
 
 
