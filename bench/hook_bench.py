@@ -33,7 +33,9 @@ refused as another copy of the event before.
 Bytecode is cached under a temporary ``PYTHONPYCACHEPREFIX`` (and
 ``PYTHONDONTWRITEBYTECODE`` is cleared) so acecode's modules load from
 ``.pyc`` as in a normal install, not recompiled on every run. ``HOME`` is a
-fresh temporary folder.
+fresh temporary folder. With no LLM provider in the environment every
+``SessionStart`` also says so in its ``systemMessage``, read from the user
+checks' cache (``acecode.hooks.user_checks``), the heavier of the two cases.
 """
 
 from __future__ import annotations
@@ -231,8 +233,8 @@ def main() -> None:
             and not k.startswith("ACECODE_")
         }
         env["PYTHONPYCACHEPREFIX"] = str(workdir / "pycache")
-        # The hooks' claims and the user layer live in the home folder: a fresh one, so the
-        # bench neither reads nor writes the developer's own.
+        # A fresh home: nothing of this machine's ~/.claude (settings, user layer, claims,
+        # the session checks' cache) changes the figures, and the bench writes nothing there.
         env["HOME"] = str(workdir / "home")
         rows = _rows(workdir, args.sizes, env)
         for row in rows:  # warm-up: bytecode, page cache, injection cache

@@ -67,3 +67,19 @@ def diagnostic_mode(project_dir: Path) -> Path:
     claude.mkdir(exist_ok=True)
     (claude / "diagnostic_mode").touch()
     return claude / "diagnostic"
+
+
+# A provider that counts as configured but can reach nothing: a closed local port.
+CONFIGURED_PROVIDER = {
+    "AGENTIC_CONTEXT_API_KEY": "test-key-never-sent",
+    "AGENTIC_CONTEXT_BASE_URL": "http://127.0.0.1:9",
+}
+
+
+@pytest.fixture
+def provider_configured(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """A user who has set an LLM provider, so the session-start notice does not say that
+    none is configured; any call would go to a closed port on this machine."""
+    for name, value in CONFIGURED_PROVIDER.items():
+        monkeypatch.setenv(name, value)
+    return dict(CONFIGURED_PROVIDER)

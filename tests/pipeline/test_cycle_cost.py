@@ -118,7 +118,8 @@ def test_over_budget_cycle_is_skipped_without_any_call_and_stays_due(
     )
     assert report.reason.endswith("learned later, when the budget allows")
     assert priced.bodies == []
-    assert len(ledger_records()) == 1  # nothing reserved, nothing spent
+    kinds = [record["kind"] for record in ledger_records()]
+    assert kinds == ["cycle", "refuse"]  # nothing reserved, nothing spent; the refusal kept
     state = paths.state_dir()
     assert "daily_budget_usd" in Path(outcomes.log_file(state)).read_text()
     assert learned_count(state, path) == 0
@@ -242,9 +243,10 @@ def test_two_processes_cannot_both_take_the_last_of_a_budget(
     assert "skipped for your budget" in skipped_err and "--ignore-budget" in skipped_err
     records = ledger_records()
     assert all(isinstance(r, dict) for r in records)
-    assert [r["kind"] for r in records] == ["reserve", "cycle"]
+    assert sorted(r["kind"] for r in records) == ["cycle", "refuse", "reserve"]
     assert len(llm.bodies) == 3  # only the admitted cycle called the LLM
-    assert records[1]["input_tokens"] + records[1]["output_tokens"] <= budget
+    (spent,) = [r for r in records if r["kind"] == "cycle"]
+    assert spent["input_tokens"] + spent["output_tokens"] <= budget
 
 
 def test_acecode_cost_cli_shows_spend_per_period_and_project(

@@ -48,7 +48,8 @@ def _hooks() -> list[str]:
     from acecode.agents.claude_code.install import installations, plugin_enabled
 
     found = installations()
-    lines = [f"{i.scope}: {i.path} ({', '.join(i.events)})" for i in found]
+    lines = _unreadable_settings()
+    lines += [f"{i.scope}: {i.path} ({', '.join(i.events)})" for i in found]
     lines += [f"plugin enabled in {scope} settings" for scope in plugin_enabled()]
     return (lines + _several_places()) or ["[problem] not installed: run `acecode install`"]
 
@@ -61,18 +62,75 @@ def _several_places() -> list[str]:
     return [f"[warning] {first}", *rest] if first else []
 
 
+def _unreadable_settings() -> list[str]:
+    """Claude Code settings files that are not valid JSON: named with the line, since
+    ``acecode install`` refuses to touch them (and hooks in them are not found)."""
+    from acecode.agents.claude_code.install import unreadable_settings
+
+    lines = []
+    for path, problem in unreadable_settings():
+        backup = path.with_name(path.name + ".bak")
+        kept = (
+            f"; {backup} holds its version before acecode last wrote it" if backup.exists() else ""
+        )
+        lines.append(
+            f"[problem] {problem}: fix the file, then run `acecode install` if acecode's hooks "
+            f"are not listed here (it will not touch the file until then){kept}"
+        )
+    return lines
+
+
+def _configuration() -> list[str]:
+    """Every settings file acecode reads, and each setting it ignores, by file and key."""
+    from acecode.config_check import project_problems, user_problems
+    from acecode.control import switch_files
+
+    problems = [*project_problems(), *user_problems()]
+    lines = [
+        f"[problem] {problem.text}" if problem.unreadable else f"[warning] {problem.text}"
+        for problem in problems
+    ]
+    read = [str(path) for path in switch_files() if path.exists()]
+    return lines or [f"read: {', '.join(read)}" if read else "defaults (no acecode.toml)"]
+
+
+class _Playbook:
+    """The playbook, loaded once for every check that needs it: a file that cannot be
+    read is one problem, reported by the ``playbook`` check alone."""
+
+    def __init__(self, path: Path | None) -> None:
+        from acecode.store import PlaybookError, load_playbook, resolve_path
+
+        self.option = path
+        self.path = resolve_path(path)
+        self.data: dict[str, Any] | None = None
+        self.error = ""
+        try:
+            self.data = load_playbook(self.path)
+        except PlaybookError as exc:
+            self.error = str(exc)
+
+    def check(self, check: Callable[[Path, dict[str, Any]], list[str]]) -> list[str]:
+        """``check(file, playbook)``, or a pointer to the problem when it cannot be read."""
+        if self.data is None:
+            return [SEE_PLAYBOOK]
+        return check(self.path, self.data)
+
+
+SEE_PLAYBOOK = "not checked: the playbook cannot be read (see playbook above)"
+
+
+def _playbook_check(playbook: _Playbook) -> list[str]:
+    return [f"[problem] {playbook.error}"] if playbook.error else playbook.check(_playbook)
+
+
 def _on_playbook(
     path: Path | None, check: Callable[[Path, dict[str, Any]], list[str]]
 ) -> list[str]:
-    """``check(file, playbook)`` on the loaded playbook, or the problem loading it."""
-    from acecode.store import PlaybookError, load_playbook, resolve_path
-
-    target = resolve_path(path)
-    try:
-        data = load_playbook(target)
-    except PlaybookError as exc:
-        return [f"[problem] {exc}"]
-    return check(target, data)
+    """``check(file, playbook)`` on the loaded playbook at ``path`` (the user layer), or
+    the problem loading it."""
+    loaded = _Playbook(path)
+    return [f"[problem] {loaded.error}"] if loaded.error else loaded.check(check)
 
 
 def _playbook(target: Path, data: dict[str, Any]) -> list[str]:
@@ -106,15 +164,18 @@ def _stale(target: Path, data: dict[str, Any]) -> list[str]:
     return stale_lines(stale_report(target, data))
 
 
-def _injection(path: Path | None) -> list[str]:
-    """How many entries reach the model at session start, and what is left out."""
+def _injection(playbook: _Playbook) -> list[str]:
+    """How many entries reach the model at session start, and what is left out; read
+    through the injection cache but never written (doctor writes nothing)."""
     from acecode.cli.injection_report import describe, injection_state
-    from acecode.store import PlaybookError
 
-    try:
-        return describe(injection_state(path), path)
-    except PlaybookError as exc:
-        return [f"[problem] {exc}"]
+    if playbook.error:
+        return [SEE_PLAYBOOK]
+    state = injection_state(playbook.option, write=False)
+    lines = describe(state, playbook.option)
+    if state.get("user_layer_error"):
+        lines.append("your user layer is left out (see user layer above)")
+    return lines
 
 
 def _templates() -> list[str]:
@@ -201,15 +262,17 @@ def _last_cycle(path: Path | None) -> list[str]:
 
 
 def _cost() -> list[str]:
-    """Spend today and this month against the budgets; a warning near (80%) or at a limit."""
+    """Spend today and this month against the budgets; a warning near (80%) or at a limit,
+    and while the last cycle's refusal holds."""
     from acecode.cli.cost_cmd import budget_lines
     from acecode.config import load_settings
-    from acecode.cost.budget import Limits, view
+    from acecode.cost.budget import Limits, last_refusal, view
     from acecode.cost.ledger import Ledger, LedgerError
 
     ledger = Ledger()
     try:
-        current = view(ledger.records(), Limits.from_settings(load_settings()))
+        records = ledger.records()
+        current = view(records, Limits.from_settings(load_settings()))
     except LedgerError as exc:
         return [f"[problem] {exc}"]
     lines = [f"ledger: {ledger.path}", *budget_lines(current)]
@@ -228,6 +291,9 @@ def _cost() -> list[str]:
             else f"{100 * used / limit:.0f}% used: a cycle that could cross it is skipped"
         )
         lines.append(f"[warning] {label} budget {state} (`acecode cost`)")
+    refused = last_refusal(records)
+    if refused:
+        lines.append(f"[warning] {refused}")
     return lines
 
 
@@ -238,19 +304,24 @@ def _diagnostics() -> list[str]:
 
 
 def doctor(playbook: playbook_option = None) -> None:
-    """Check the provider, hooks, playbook, templates, embeddings, last cycle and spend.
+    """Check the provider, hooks, settings, playbook, templates, embeddings, last cycle and
+    spend.
 
     Exits with status 1 when a check found a problem, 0 when all is good
-    (warnings alone do not fail), so scripts and CI can rely on it.
+    (warnings alone do not fail), so scripts and CI can rely on it. One broken
+    file is one problem, however many checks it stops. Nothing is written in
+    the project.
     """
+    loaded = _Playbook(playbook)
     checks: list[tuple[str, Callable[[], list[str]]]] = [
         ("LLM provider", _provider),
         ("nested claude runs", _claude_flags),
         ("Claude Code hooks", _hooks),
-        ("playbook", lambda: _on_playbook(playbook, _playbook)),
+        ("configuration", _configuration),
+        ("playbook", lambda: _playbook_check(loaded)),
         ("user layer", _user_layer),
-        ("injection", lambda: _injection(playbook)),
-        ("stale rules", lambda: _on_playbook(playbook, _stale)),
+        ("injection", lambda: _injection(loaded)),
+        ("stale rules", lambda: loaded.check(_stale)),
         ("prompt templates", _templates),
         ("semantic de-duplication", _embeddings),
         ("last learning cycle", lambda: _last_cycle(playbook)),

@@ -11,20 +11,25 @@ from pathlib import Path
 from typing import Any
 
 
-def injection_state(playbook: Path | None = None) -> dict[str, Any]:
-    """The session-start state (see ``rendered.session_start``) for ``playbook``.
+def injection_state(playbook: Path | None = None, *, write: bool = True) -> dict[str, Any]:
+    """The session-start state (see ``rendered.session_start``) for ``playbook``;
+    ``write=False`` leaves the injection cache as it is (``acecode doctor``).
 
     Raises ``acecode.store.PlaybookError`` for a playbook that cannot be read.
     """
     from acecode import paths
     from acecode.hooks import rendered
-    from acecode.store import resolve_path
+    from acecode.store import PlaybookError, resolve_path
 
     project = str(paths.project_dir())
     target = resolve_path(playbook)
     if target.resolve() == paths.playbook_path().resolve():
-        return rendered.session_start(project)
-    return rendered.render_uncached(project, str(target))
+        state = rendered.session_start(project, write=write)
+    else:
+        state = rendered.render_uncached(project, str(target))
+    if state.get("error"):
+        raise PlaybookError(state["error"])
+    return state
 
 
 def describe(state: dict[str, Any], playbook: Path | None = None) -> list[str]:
