@@ -131,7 +131,8 @@ def _detail(item: ReviewItem, labels: Labels) -> str:
         )
     return (
         f"{item.name} was deleted on {other} but changed on {side}; the deletion stands, "
-        f"this is {side}'s version ({counters}); approve to bring it back"
+        f"this is {side}'s version ({counters}); approve to bring it back under a new ID "
+        "with these counters"
     )
 
 
@@ -148,6 +149,8 @@ def _queue(result: DriverResult, labels: Labels) -> None:
                 operation=item.operation,
                 target_ids=[item.name] if item.operation == "UPDATE" else [],
                 playbook=result.playbook,
+                was=item.name if item.operation == "ADD" else None,
+                counters=(item.helpful, item.harmful) if item.operation == "ADD" else None,
             )
         except (QueueError, ValueError) as exc:
             raise MergeDriverError(f"could not hold {item.name}'s text for review: {exc}") from exc

@@ -197,6 +197,8 @@ def _review(change: _Change, names: list[str]) -> None:
         how = "edited-by-user" if review.get("operation") == "UPDATE" else "added-by-user"
         agent = "user"
     reason = f"approved in review (held by {review.get('rule') or 'the screen'})"
+    if isinstance(review.get("was"), str):
+        reason += f"; it was {review['was']}, which a git merge deleted while it was changed"
     for name in names:
         change.extend(
             name,
