@@ -224,8 +224,10 @@ def test_the_branch_that_lost_a_clash_merges_back_and_its_rule_keeps_its_counts_
     git(project_dir, "checkout", "-q", "x")
     git(project_dir, "merge", "--no-edit", "y")  # the branches now agree on every ID
     assert by_text(project_dir)["Cache the virtualenv"] == ("pat-003", 5, 0)
-    why = acecode(project_dir, "why", "pat-003", "--json")
-    assert "renumbered" in why.stdout or "Cache the virtualenv" in why.stdout
+    why = acecode(project_dir, "why", "pat-003", env={"COLUMNS": "300"}).stdout
+    assert "renumbered from pat-002 in git merge x, as x numbers it" in why
+    taken_over = acecode(project_dir, "why", "pat-002", env={"COLUMNS": "300"}).stdout
+    assert "arrived from x in git merge x" in taken_over and "renumbered" not in taken_over
 
 
 class GitBackend:

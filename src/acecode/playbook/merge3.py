@@ -4,11 +4,10 @@ Pure: playbook dicts in, a merged playbook and the texts held for review out,
 no I/O. The rules (docs/team.md has them as a table):
 
 * **Which entry is which**: a side's entry continues the base entry of the
-  same name and text; else the base entry with exactly its text under
-  another name (a merge renumbered it, see below); else the base entry of
-  its name (an edit). An entry renumbered *and* edited since the base is
-  found by the similarity of its words (:func:`_aligned`). Anything else is
-  new on that side.
+  same ID and text; else, best first by the words they share, the base entry
+  of its ID (an edit) or of another ID (a merge renumbered it, maybe edited
+  it since), as git pairs a deleted and an added file into a rename
+  (:func:`_aligned`). Anything else is new on that side.
 * **Counters** are increments: ``base + (ours - base) + (theirs - base)``,
   never below 0, also when both sides made the same change. The driver
   cannot tell a cherry-picked change from two sessions that rated a rule
@@ -201,9 +200,16 @@ def _aligned(base: dict[str, Located], side: dict[str, Located]) -> dict[str, st
     matched = {n: n for n, here in side.items() if n in base and base[n].text == here.text}
     left_base = [(name, _words(base[name].text)) for name in base if name not in matched]
     left_side = [(name, _words(side[name].text)) for name in side if name not in matched]
+    holders: dict[str, set[int]] = {}  # word -> the left base entries that use it
+    for i, (_, b_words) in enumerate(left_base):
+        for word in b_words:
+            holders.setdefault(word, set()).add(i)
+    position = {b: i for i, (b, _) in enumerate(left_base)}
     pairs: list[tuple[float, int, int, str, str]] = []
-    for i, (b, b_words) in enumerate(left_base):
-        for j, (s, s_words) in enumerate(left_side):
+    for j, (s, s_words) in enumerate(left_side):
+        sharing = set().union(*(holders.get(word, ()) for word in s_words))
+        for i in sharing | ({position[s]} if s in position else set()):
+            b, b_words = left_base[i]
             similarity = _similarity(b_words, s_words)
             if b == s and similarity >= SAME_ID_SIMILARITY:
                 pairs.append((similarity + _SAME_NAME_BONUS, -i, -j, b, s))
