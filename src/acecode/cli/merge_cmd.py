@@ -28,6 +28,10 @@ def _summary(result: object) -> str:
         parts.append(f"not held again, rejected in an earlier review: {', '.join(refused)}")
     for renumbered in outcome.renumbered:
         parts.append(f"their new {renumbered.old} is now {renumbered.new}")
+    for renamed in outcome.renamed:
+        parts.append(f"our {renamed.old} is now {renamed.new}, as the other side numbers it")
+    if result.pins_problem:
+        parts.append(f"pins not moved along: {result.pins_problem}")
     if result.cycle_id:
         parts.append(f"history cycle {result.cycle_id}")
     detail = f": {'; '.join(parts)}" if parts else ""

@@ -147,8 +147,15 @@ def approve_command(
         )
         return
     verb = {"UPDATE": "updated", "MERGE": "merged into"}.get(result.applied_as or "", "added")
+    back = ""
+    if result.item.was and result.applied_as == "ADD":
+        entry = result.entry
+        back = (
+            f" It was {result.item.was} before the merge deleted it "
+            f"(helpful {entry['helpful']}, harmful {entry['harmful']})."
+        )
     console.print(
-        f"Approved {result.item.id}: {verb} [{result.entry['name']}] in {result.section}.",
+        f"Approved {result.item.id}: {verb} [{result.entry['name']}] in {result.section}.{back}",
         markup=False,
         highlight=False,
     )

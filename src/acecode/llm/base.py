@@ -7,10 +7,11 @@ or the ``claude`` command line changes nothing above this layer.
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
-from acecode.errors import AcecodeError
+from acecode.errors import AcecodeError, ProviderInterfaceError
 
 # Spec (Retry): a 30 s per-request timeout.
 REQUEST_TIMEOUT = 30.0
@@ -81,6 +82,50 @@ class Provider(Protocol):
     async def complete(self, request: LLMRequest) -> Completion:
         """Return the completion or raise :class:`ProviderError`."""
         ...
+
+
+_PROVIDER_ATTRIBUTES = ("name", "model", "timeout", "complete")
+
+
+def _is_async(call: Any) -> bool:
+    """True for ``async def`` functions and methods, and objects whose ``__call__`` is one."""
+    return inspect.iscoroutinefunction(call) or inspect.iscoroutinefunction(type(call).__call__)
+
+
+def _interface_problem(provider: object) -> str | None:
+    missing = [key for key in _PROVIDER_ATTRIBUTES if not hasattr(provider, key)]
+    if missing:
+        listed = ", ".join(missing[:-1]) + (" and " if len(missing) > 1 else "") + missing[-1]
+        return f"it lacks {listed}"
+    name, model, timeout = provider.name, provider.model, provider.timeout  # type: ignore[attr-defined]
+    if not isinstance(name, str) or not name:
+        return f"name must be a non-empty string, not {name!r}"
+    if model is not None and not isinstance(model, str):
+        return f"model must be a string or None, not {type(model).__name__}"
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
+        return f"timeout must be a positive number of seconds, not {timeout!r}"
+    complete = provider.complete  # type: ignore[attr-defined]
+    if not callable(complete):
+        return f"complete must be a method, not {type(complete).__name__}"
+    if not _is_async(complete):
+        return "complete must be async (async def complete(self, request)), not a plain function"
+    return None
+
+
+def check_provider(provider: object) -> None:
+    """Refuse, before any work, an object that cannot serve as :class:`Provider`.
+
+    Without this check a wrong object surfaces deep in the cycle: a bare
+    ``AttributeError``, or a cycle that merely reports "failed". Raises
+    :class:`~acecode.errors.ProviderInterfaceError` with one line naming what
+    is missing or wrong (``name``, ``model``, ``timeout``, an async ``complete``).
+    """
+    problem = _interface_problem(provider)
+    if problem is not None:
+        what = type(provider).__name__
+        raise ProviderInterfaceError(
+            f"provider: {what} is not an LLM provider: {problem} (see acecode.Provider)"
+        )
 
 
 class HTTPProvider:
