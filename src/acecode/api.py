@@ -81,8 +81,9 @@ def learn(
 
     The report's ``status`` is ``ok``, ``nothing-new``, ``skipped`` or
     ``failed`` (with ``reason``); an LLM failure is a ``failed`` report, not an
-    exception. Raises :class:`LearnInputError` for a missing file or folder or
-    a malformed message, and :class:`~acecode.store.PlaybookError` when the
-    playbook cannot be read or written; both derive from :class:`AcecodeError`.
+    exception. Raises :class:`LearnInputError` for a missing file or folder, a
+    file that is not a transcript (no line is a JSON record) or a malformed
+    message, and :class:`~acecode.store.PlaybookError` when the playbook cannot
+    be read or written; both derive from :class:`AcecodeError`.
     """
     return asyncio.run(alearn(source, project=project, provider=provider, dry_run=dry_run))

@@ -178,7 +178,7 @@ def test_a_failed_cycle_is_visible_everywhere_and_bootstrap_retries_it(
     reflector_request = llm.bodies[3]  # the first request after the server recovered
     assert "Exit code 4: ERROR: usage: pytest" in reflector_request  # the failed calls
     doctor = _acecode("doctor", env=env).stdout
-    assert "(bootstrap, s1.jsonl): ok: 0 tags, 1 operations applied" in doctor
+    assert "(bootstrap, s1.jsonl): ok: 0 tags, 1 operation applied" in doctor
     assert "[problem]" not in doctor.split("last learning cycle")[1].split("diagnostic mode")[0]
     history = _acecode("history", env=env).stdout
     assert "failed: reflector" in history and " ok " in history

@@ -267,7 +267,16 @@ def test_acecode_cost_cli_shows_spend_per_period_and_project(
     for heading in ("Per day", "Per week", "Per month", "Per project"):
         assert heading in table
     assert f"~${known:.4f}+?" in table
-    assert "of $1.00" in table and "1 cycle(s) of unknown cost not counted" in table
+    assert "of $1.00" in table and "1 cycle of unknown cost not counted" in table
+    assert "+? mark cycles of a model without a known price" in table
+
+
+def test_acecode_cost_legend_names_only_the_markers_used(priced, project_dir: Path) -> None:
+    # Issue 17: the "+?" legend was printed even when every model had a price.
+    run_cycle_sync(transcript(project_dir))
+    table = acecode("cost", env={**os.environ, "COLUMNS": "200"}, check=True)
+    assert "~ estimated from acecode's price table" in table
+    assert "+?" not in table and "$?" not in table
 
 
 def test_doctor_warns_near_the_budget(priced, project_dir: Path) -> None:

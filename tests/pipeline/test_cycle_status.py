@@ -115,7 +115,7 @@ def test_ok_records_status_provider_and_model_everywhere(routed_llm, project, tm
     assert record["operations_applied"] == 1 and record["report_file"] == report.report_file
     assert outcomes.last_attempt(state(project))["cycle_id"] == report.cycle_id
     [line] = log_lines(project)
-    assert line.startswith(f"cycle {report.cycle_id} [ok] s.jsonl: 1 tags, 1 operations applied")
+    assert line.startswith(f"cycle {report.cycle_id} [ok] s.jsonl: 1 tag, 1 operation applied")
     assert line.endswith("| provider anthropic, model scripted-model (ACECODE_PROVIDER=anthropic)")
     assert str(transcript.resolve()) in learned(project)
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from acecode.cli.common import console, err_console, fail, playbook_option, refresh_injection
+from acecode.wording import counted
 
 if TYPE_CHECKING:
     from acecode.pipeline.cycle import CycleReport
@@ -124,11 +125,14 @@ def learn(
 
     Each cycle prints its status: ok, nothing-new, skipped or failed (with the
     reason). Exits with status 1 when a cycle failed (no provider, LLM
-    failure); the playbook is then unchanged and the transcript stays due.
+    failure), the playbook then unchanged and the transcript due, or when a
+    file is not a transcript (no line of it is a JSON record).
 
     Cycles are bound by your budgets (daily_budget_usd, ...): one that would go
     over is skipped without an LLM call; --ignore-budget learns anyway.
     """
+    from acecode.diagnostics import warn
+    from acecode.errors import LearnInputError
     from acecode.outcomes import FAILED
     from acecode.pipeline import run_cycle_sync
     from acecode.pipeline.own_sessions import own_session_role
@@ -136,7 +140,7 @@ def learn(
 
     _use_project(project)
     reports = []
-    over_budget = 0
+    over_budget = unusable = 0
     for transcript in _expand(transcripts, include_subagents=not skip_subagents):
         role = own_session_role(transcript)
         if role:
@@ -159,6 +163,10 @@ def learn(
             )
         except PlaybookError as exc:
             fail(str(exc))
+        except LearnInputError as exc:  # not a transcript: said once, the others still learn
+            warn(str(exc))
+            unusable += 1
+            continue
         reports.append(report)
         if report.cost.get("over_budget"):
             over_budget += 1
@@ -173,7 +181,8 @@ def learn(
         print(json.dumps([report.as_dict() for report in reports], indent=2, ensure_ascii=False))
     if over_budget:
         err_console.print(
-            f"acecode: {over_budget} cycle(s) skipped for your budget, without any LLM call; "
+            f"acecode: {counted(over_budget, 'cycle')} skipped for your budget, "
+            "without any LLM call; "
             "`acecode cost` shows the spend, the limits are daily_budget_usd, "
             "monthly_budget_usd, daily_budget_tokens and monthly_budget_tokens in "
             "~/.claude/acecode.toml; --ignore-budget learns anyway",
@@ -181,7 +190,7 @@ def learn(
             highlight=False,
             soft_wrap=True,
         )
-    if any(report.status == FAILED for report in reports):
+    if unusable or any(report.status == FAILED for report in reports):
         raise typer.Exit(1)
 
 
@@ -323,7 +332,7 @@ def catch_up(
     try:
         with exclusive_lock(state / "catch-up.json", timeout=0):
             outcomes.append_log(
-                state, f"catch-up: learning {len(pending)} earlier {agent} session(s)"
+                state, f"catch-up: learning {counted(len(pending), f'earlier {agent} session')}"
             )
             run_bootstrap(
                 pending, state_path=state_path, playbook_path=None, delay=0, source="catch-up"

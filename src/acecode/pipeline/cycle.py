@@ -37,9 +37,10 @@ from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from acecode import outcomes, paths
+from acecode import outcomes, paths, wording
 from acecode.config import Settings, load_settings
 from acecode.diagnostics import diagnose, warn
+from acecode.errors import LearnInputError
 from acecode.pipeline.curator_lists import CuratorLists, curator_lists, pinned_in
 from acecode.pipeline.progress import learned_count, record_learned
 from acecode.pipeline.session_source import MessageList, SessionSource, TranscriptFile
@@ -157,7 +158,7 @@ class CycleReport:
         in_user = f"; user layer: {_counts(user)}" if user else ""
         return (
             f"{head}: {why}{_counts(self.as_dict())}{in_user}, "
-            f"{self.tokens.get('total_tokens', 0)} tokens{self._cost_text()}, "
+            f"{wording.counted(self.tokens.get('total_tokens', 0), 'token')}{self._cost_text()}, "
             f"{self.duration_s:.1f} s"
         )
 
@@ -219,7 +220,8 @@ def _counts(report: dict[str, Any]) -> str:
     applied = sum(1 for op in report["operations"] if op.get("applied"))
     skipped = len(report["operations"]) - applied
     return (
-        f"{len(report['tags_applied'])} tags, {applied} operations applied, {skipped} skipped, "
+        f"{wording.counted(len(report['tags_applied']), 'tag')}, "
+        f"{wording.counted(applied, 'operation')} applied, {skipped} skipped, "
         f"{len(report['held_for_review'])} held for review, {len(report['pruned'])} pruned, "
         f"entries {report['entries_before']} -> {report['entries_after']}"
     )
@@ -445,9 +447,10 @@ async def run_cycle(
     other source skips a session too small to teach anything. Never raises
     for LLM trouble: a failed role yields status ``failed`` and the playbook
     stays as it was. Store errors (corrupt playbook, lock timeout, disk full)
-    raise ``acecode.store.PlaybookError`` for the caller, which says so in one
-    line (the background learner's stderr is learn.log); a refused cycle
-    writes nothing, not even its record.
+    raise ``acecode.store.PlaybookError``, and a file with no JSON record at all
+    (``acecode learn README.md``) raises :class:`~acecode.errors.LearnInputError`,
+    for the caller, which says so in one line (the background learner's stderr
+    is learn.log); a refused cycle writes nothing, not even its record.
 
     Every cycle is bound by the user's budgets (:mod:`acecode.cost`) unless
     ``ignore_budget``: one whose worst case would cross one is skipped before any
@@ -511,7 +514,7 @@ async def _run(
     snapshot = load_playbook(target)
     user = _user_layer(target, report)
     report.entries_before = report.entries_after = entry_count(snapshot)
-    state = _ensure_state_dir(target) if not dry_run else paths.state_dir_for(target)
+    state = paths.state_dir_for(target)
     # The session is streamed, never held: one pass counts it, measures the new part and
     # collects its citations; the reflector's condenser reads that part again from the file.
     skip = learned_count(state, transcript) if session.tracked and not relearn else 0
@@ -521,8 +524,14 @@ async def _run(
     report.cited_ids = extract_cited_ids(size.observe(islice(counted, skip, None)))
     report.messages = counted.count
     report.session_size = size.as_dict()
+    if stats.bad_lines and not stats.records:
+        raise LearnInputError(f"{transcript}: not a transcript (no line of it is a JSON record)")
+    if not dry_run:
+        _ensure_state_dir(target)
     if stats.bad_lines:
-        report.warnings.append(f"skipped {stats.bad_lines} unreadable line(s) in {transcript}")
+        report.warnings.append(
+            f"skipped {wording.counted(stats.bad_lines, 'unreadable line')} in {transcript}"
+        )
     report.messages_already_learned = min(skip, report.messages)
     messages = session.window(report.messages_already_learned, report.messages)
     if not messages:
