@@ -13,12 +13,11 @@ import json
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hook_helpers import run_hook
+from hook_helpers import run_hook, wait_for_line
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
@@ -117,19 +116,6 @@ def _failing_bash_session(path: Path) -> Path:
     return path
 
 
-def _wait_for_line(log: Path, needle: str, timeout: float = 60.0) -> str:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if log.exists():
-            for line in log.read_text().splitlines():
-                if needle in line:
-                    return line
-        time.sleep(0.1)
-    raise AssertionError(
-        f"no line with {needle!r} in {log}:\n{log.read_text() if log.exists() else ''}"
-    )
-
-
 @pytest.mark.slow
 def test_a_failed_cycle_is_visible_everywhere_and_bootstrap_retries_it(
     project_dir: Path, llm: FlakyLLM, tmp_path: Path
@@ -146,7 +132,7 @@ def test_a_failed_cycle_is_visible_everywhere_and_bootstrap_retries_it(
     ended = run_hook("session-end", payload, env=env)
     assert (ended.returncode, ended.stdout, ended.stderr) == (0, "", "")
 
-    line = _wait_for_line(log, "[failed]")
+    line = wait_for_line(log, "[failed]")
     assert "[failed] s1.jsonl: reflector: anthropic call failed (3 attempts used): HTTP 500" in line
     assert "scripted 500" in line
     # which provider, and that the API key was picked over the user's `claude` login
@@ -198,7 +184,7 @@ def test_a_tiny_session_ended_by_clear_is_skipped_without_an_llm_call(
 
     assert run_hook("session-end", payload, env=env).returncode == 0
 
-    line = _wait_for_line(log, "[skipped]")
+    line = wait_for_line(log, "[skipped]")
     assert line.endswith(
         "[skipped] tiny.jsonl: too small to learn from: 1 user request, 0 tool calls, "
         "no failed tool call (learn_min_requests = 2, learn_min_tool_calls = 5)"

@@ -116,7 +116,12 @@ def test_over_budget_cycle_is_skipped_without_any_call_and_stays_due(
     assert report.reason.startswith(
         "daily budget (daily_budget_usd = $1.00) would be exceeded: $0.95 spent today + up to $"
     )
-    assert report.reason.endswith("learned later, when the budget allows")
+    # Issue 17: only what will happen, and what the user can do (a hook has no flags).
+    assert report.reason.endswith(
+        "the session stays due: `acecode bootstrap` learns it when the budget allows, "
+        f"`acecode learn {path} --ignore-budget` now"
+    )
+    assert "learned later" not in report.reason
     assert priced.bodies == []
     assert len(ledger_records()) == 1  # nothing reserved, nothing spent
     state = paths.state_dir()

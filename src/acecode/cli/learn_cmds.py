@@ -137,49 +137,52 @@ def learn(
     from acecode.pipeline import run_cycle_sync
     from acecode.pipeline.own_sessions import own_session_role
     from acecode.store import PlaybookError
+    from acecode.waiting import progress_to
 
     _use_project(project)
     reports = []
     over_budget = unusable = 0
-    for transcript in _expand(transcripts, include_subagents=not skip_subagents):
-        role = own_session_role(transcript)
-        if role:
-            err_console.print(
-                f"acecode: {transcript} is one of acecode's own nested `claude -p` sessions "
-                f"(it opens with acecode's {role} prompt); skipped, nothing to learn",
-                markup=False,
-                highlight=False,
-                soft_wrap=True,
-            )
-            continue
-        try:
-            report = run_cycle_sync(
-                transcript,
-                playbook_path=playbook,
-                source=source,
-                dry_run=dry_run,
-                relearn=relearn,
-                ignore_budget=ignore_budget,
-            )
-        except PlaybookError as exc:
-            fail(str(exc))
-        except LearnInputError as exc:  # not a transcript: said once, the others still learn
-            warn(str(exc))
-            unusable += 1
-            continue
-        reports.append(report)
-        if report.cost.get("over_budget"):
-            over_budget += 1
-        if report.saved and playbook is None:
-            refresh_injection()
-        if as_json:
-            continue
-        console.print(report.summary(), markup=False, highlight=False, soft_wrap=True)
-        for line in _describe(report):
-            console.print(line, markup=False, highlight=False, soft_wrap=True)
+    # Slow steps (an LLM that does not answer, a long transcript) say so on stderr.
+    with progress_to(warn):
+        for transcript in _expand(transcripts, include_subagents=not skip_subagents):
+            role = own_session_role(transcript)
+            if role:
+                err_console.print(
+                    f"acecode: {transcript} is one of acecode's own nested `claude -p` sessions "
+                    f"(it opens with acecode's {role} prompt); skipped, nothing to learn",
+                    markup=False,
+                    highlight=False,
+                    soft_wrap=True,
+                )
+                continue
+            try:
+                report = run_cycle_sync(
+                    transcript,
+                    playbook_path=playbook,
+                    source=source,
+                    dry_run=dry_run,
+                    relearn=relearn,
+                    ignore_budget=ignore_budget,
+                )
+            except PlaybookError as exc:
+                fail(str(exc))
+            except LearnInputError as exc:  # not a transcript: said once, the others still learn
+                warn(str(exc))
+                unusable += 1
+                continue
+            reports.append(report)
+            if report.cost.get("over_budget"):
+                over_budget += 1
+            if report.saved and playbook is None:
+                refresh_injection()
+            if as_json:
+                continue
+            console.print(report.summary(), markup=False, highlight=False, soft_wrap=True)
+            for line in _describe(report):
+                console.print(line, markup=False, highlight=False, soft_wrap=True)
     if as_json:
         print(json.dumps([report.as_dict() for report in reports], indent=2, ensure_ascii=False))
-    if over_budget:
+    if over_budget and source == "cli":  # a hook's learner: its cycle line says what to do
         err_console.print(
             f"acecode: {counted(over_budget, 'cycle')} skipped for your budget, "
             "without any LLM call; "
@@ -223,8 +226,10 @@ def bootstrap(
     from acecode.agents import UnknownAgentError, get_agent
     from acecode.config import load_settings
     from acecode.control import activity
+    from acecode.diagnostics import warn
     from acecode.pipeline.bootstrap import bootstrap as run_bootstrap
     from acecode.pipeline.own_sessions import split_own_sessions
+    from acecode.waiting import progress_to
 
     _use_project(project)
     root = paths.project_dir()
@@ -255,13 +260,14 @@ def bootstrap(
             progress.advance(task)
 
         try:
-            counts = run_bootstrap(
-                transcripts,
-                state_path=paths.state_dir(root) / "bootstrap.json",
-                playbook_path=playbook,
-                delay=settings.bootstrap_delay if delay is None else delay,
-                on_progress=on_progress,
-            )
+            with progress_to(warn):
+                counts = run_bootstrap(
+                    transcripts,
+                    state_path=paths.state_dir(root) / "bootstrap.json",
+                    playbook_path=playbook,
+                    delay=settings.bootstrap_delay if delay is None else delay,
+                    on_progress=on_progress,
+                )
         except KeyboardInterrupt:
             err_console.print(
                 "acecode: interrupted; progress is saved, run `acecode bootstrap` again to resume",
@@ -305,12 +311,14 @@ def catch_up(
     from acecode import outcomes, paths
     from acecode.agents import get_agent
     from acecode.control import activity
+    from acecode.diagnostics import warn
     from acecode.pipeline.bootstrap import BootstrapState
     from acecode.pipeline.bootstrap import bootstrap as run_bootstrap
     from acecode.pipeline.own_sessions import split_own_sessions
     from acecode.session_switch import NESTED_ENV
     from acecode.store.errors import PlaybookLockTimeout
     from acecode.store.lock import exclusive_lock
+    from acecode.waiting import progress_to
 
     _use_project(project)
     root = paths.project_dir()
@@ -334,9 +342,10 @@ def catch_up(
             outcomes.append_log(
                 state, f"catch-up: learning {counted(len(pending), f'earlier {agent} session')}"
             )
-            run_bootstrap(
-                pending, state_path=state_path, playbook_path=None, delay=0, source="catch-up"
-            )
+            with progress_to(warn):
+                run_bootstrap(
+                    pending, state_path=state_path, playbook_path=None, delay=0, source="catch-up"
+                )
     except PlaybookLockTimeout:
         return  # another catch-up is on it
     refresh_injection()

@@ -56,12 +56,10 @@ from acecode.store import (
     resolve_path,
     update_playbook,
 )
+from acecode.waiting import while_waiting
 
 if TYPE_CHECKING:
     from acecode.agents.base import Agent
-
-# Sources of a cycle someone started on purpose: they learn even a small session.
-BY_HAND_SOURCES = ("cli", "library")
 
 
 @dataclass
@@ -109,6 +107,8 @@ class CycleReport:
     provider: str | None = None
     model: str | None = None
     provider_reason: str = ""
+    # What its calls go to and the setting that chose it (ProviderChoice.endpoint).
+    provider_endpoint: str = ""
     session_size: dict[str, int] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     curation: dict[str, Any] | None = None
@@ -184,6 +184,7 @@ class CycleReport:
             "provider": self.provider,
             "model": self.model,
             "provider_reason": self.provider_reason,
+            "provider_endpoint": self.provider_endpoint,
             "session_size": self.session_size,
             "cited_ids": self.cited_ids,
             "tagged_ids": self.tagged_ids,
@@ -521,7 +522,15 @@ async def _run(
     stats = TranscriptStats()
     counted = _Counted(session.stream(stats))
     size = SessionSize()
-    report.cited_ids = extract_cited_ids(size.observe(islice(counted, skip, None)))
+    name = Path(transcript).name
+
+    def reading(seconds: float) -> str:
+        return (
+            f"reading {name}, {wording.counted(counted.count, 'message')} so far, {seconds:.0f} s"
+        )
+
+    with while_waiting(reading):
+        report.cited_ids = extract_cited_ids(size.observe(islice(counted, skip, None)))
     report.messages = counted.count
     report.session_size = size.as_dict()
     if stats.bad_lines and not stats.records:
@@ -540,7 +549,7 @@ async def _run(
         else:
             report.finish(outcomes.SKIPPED, "the transcript has no messages")
         return
-    too_small = size.too_small(settings) if report.source not in BY_HAND_SOURCES else None
+    too_small = size.too_small(settings) if report.source not in outcomes.BY_HAND_SOURCES else None
     if too_small:
         report.finish(outcomes.SKIPPED, too_small)
         return
@@ -640,6 +649,7 @@ def _plan_layers(
             provider=report.provider,
             model=report.model,
             provider_reason=report.provider_reason,
+            provider_endpoint=report.provider_endpoint,
         )
         child.entries_before = child.entries_after = entry_count(user_snapshot)
         user_work = _LayerWork(child, user_target, user_snapshot, routed_tags.user, routed_ops.user)
@@ -708,6 +718,7 @@ def _write_curation_report(report: CycleReport, target: Path, settings: Settings
             "name": report.provider,
             "model": report.model,
             "selected_because": report.provider_reason,
+            "endpoint": report.provider_endpoint,
         },
     )
     try:
@@ -746,6 +757,7 @@ def _choose_provider(report: CycleReport) -> bool:
         choice.model,
         choice.reason,
     )
+    report.provider_endpoint = choice.endpoint
     return True
 
 
