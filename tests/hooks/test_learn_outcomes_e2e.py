@@ -133,26 +133,30 @@ def test_a_failed_cycle_is_visible_everywhere_and_bootstrap_retries_it(
     assert (ended.returncode, ended.stdout, ended.stderr) == (0, "", "")
 
     line = wait_for_line(log, "[failed]")
-    assert "[failed] s1.jsonl: reflector: anthropic call failed (3 attempts used): HTTP 500" in line
+    url = env["AGENTIC_CONTEXT_BASE_URL"]
+    assert (
+        f"[failed] s1.jsonl: reflector: anthropic call to {url} failed (3 attempts used): HTTP 500"
+        in line
+    )
     assert "scripted 500" in line
-    # which provider, and that the API key was picked over the user's `claude` login
+    # which provider, that the API key was picked over the user's `claude` login, and
+    # which URL it called, set by which variable
     assert line.endswith(
-        "| provider anthropic, model scripted-model (AGENTIC_CONTEXT_API_KEY is set, chosen "
-        "over the `claude` login (`claude` found on PATH); set ACECODE_PROVIDER to choose)"
+        "| provider anthropic (AGENTIC_CONTEXT_API_KEY is set, chosen over the `claude` login "
+        "(`claude` found on PATH); set ACECODE_PROVIDER to choose), model scripted-model, "
+        f"at {url} (from AGENTIC_CONTEXT_BASE_URL)"
     )
     assert f"session-end: learning from {transcript} (reason prompt_input_exit)" in log.read_text()
     assert llm.requests == 3
 
     doctor = _acecode("doctor", env=env).stdout
     assert "[problem] " in doctor and "(session-end, s1.jsonl): failed: reflector:" in doctor
-    assert (
-        "provider anthropic, model scripted-model (AGENTIC_CONTEXT_API_KEY is set, chosen" in doctor
-    )
+    assert "provider anthropic (AGENTIC_CONTEXT_API_KEY is set, chosen" in doctor
     history = _acecode("history", env=env).stdout
-    assert "failed: reflector: anthropic call failed" in history
+    assert "failed: reflector: anthropic call to" in history
     started = run_hook("session-start", {"session_id": "s2", "source": "startup"}, env=env)
     assert json.loads(started.stdout)["systemMessage"].startswith(
-        "acecode: the last learning cycle failed: reflector: anthropic call failed"
+        f"acecode: the last learning cycle failed: reflector: anthropic call to {url} failed"
     )
 
     llm.failing = False
