@@ -79,7 +79,25 @@ def _playbook(target: Path, data: dict[str, Any]) -> list[str]:
         f"{'yes' if health['in_healthy_band'] else 'no'})",
         f"effectiveness: {'n/a' if ratio is None else f'{ratio:.2f}'}, "
         f"untested entries: {health['untested_entries']}",
+        *_pending_removals(target),
     ]
+
+
+def _pending_removals(target: Path) -> list[str]:
+    """The removals the budget deferred, which the next cycles apply as it allows."""
+    from acecode import paths
+    from acecode.pipeline.deferred_step import load_pending
+
+    problems: list[str] = []
+    pending = load_pending(paths.state_dir_for(target), problems)
+    lines = [f"[warning] {problem}" for problem in problems]
+    if pending:
+        shown = ", ".join(f"{r.describe()} (cycle {r.cycle_id})" for r in pending)
+        lines.append(
+            f"{counted(len(pending), 'removal')} deferred by the removal budget "
+            f"(max_removal_ratio), applied by the next cycles as it allows: {shown}"
+        )
+    return lines
 
 
 def _user_layer() -> list[str]:

@@ -34,6 +34,8 @@ def _describe(report: CycleReport) -> list[str]:
 
 def _changes(report: dict[str, Any]) -> list[str]:
     """One layer's changes (``CycleReport.as_dict`` or its ``user_layer``)."""
+    from acecode.consolidation.deferred import describe_operation
+
     lines = []
     for item in report["held_for_review"]:
         lines.append(f"  HOLD    ({item['rule']}) {item['text']}")
@@ -57,6 +59,8 @@ def _changes(report: dict[str, Any]) -> list[str]:
         lines.append(f"  {op['type']:<7} {target}: {entry['text']}")
     for item in report["pruned"]:
         lines.append(f"  PRUNE   {item['entry']['name']}: {item['entry']['text']}")
+    for item in report.get("deferred") or ():
+        lines.append(f"  DEFER   {describe_operation(item['operation'])}: {item['reason']}")
     return lines
 
 

@@ -60,6 +60,7 @@ from acecode.waiting import while_waiting
 
 if TYPE_CHECKING:
     from acecode.agents.base import Agent
+    from acecode.pipeline.deferred_step import PendingRemovals
 
 
 @dataclass
@@ -94,6 +95,10 @@ class CycleReport:
     held_for_review: list[dict[str, Any]] = field(default_factory=list)
     dropped_by_review: list[dict[str, Any]] = field(default_factory=list)
     operations: list[dict[str, Any]] = field(default_factory=list)
+    # Removals the budget deferred this cycle (GuardResult.deferred items, with the reason).
+    deferred: list[dict[str, Any]] = field(default_factory=list)
+    # Every removal left for a later cycle (acecode.consolidation.deferred), as saved.
+    pending_removals: list[dict[str, Any]] = field(default_factory=list)
     pruned: list[dict[str, Any]] = field(default_factory=list)
     entries_before: int = 0
     entries_after: int = 0
@@ -190,6 +195,7 @@ class CycleReport:
             "tagged_ids": self.tagged_ids,
             "tags_applied": len(self.tags_applied),
             "operations_applied": sum(1 for op in self.operations if op.get("applied")),
+            "operations_deferred": len(self.deferred),
             "held_for_review": len(self.held_for_review),
             "entries_before": self.entries_before,
             "entries_after": self.entries_after,
@@ -220,9 +226,11 @@ def _counts(report: dict[str, Any]) -> str:
     """What a layer's report did, in numbers, for the summary line."""
     applied = sum(1 for op in report["operations"] if op.get("applied"))
     skipped = len(report["operations"]) - applied
+    deferred = len(report.get("deferred") or ())
+    later = f"{deferred} deferred by the removal budget, " if deferred else ""
     return (
         f"{wording.counted(len(report['tags_applied']), 'tag')}, "
-        f"{wording.counted(applied, 'operation')} applied, {skipped} skipped, "
+        f"{wording.counted(applied, 'operation')} applied, {skipped} skipped, {later}"
         f"{len(report['held_for_review'])} held for review, {len(report['pruned'])} pruned, "
         f"entries {report['entries_before']} -> {report['entries_after']}"
     )
@@ -300,7 +308,11 @@ async def _reflect_and_curate(
                 pinned=lists.pinned,
             )
             report.curator_view = view.summary()
-            curation = redact_data(await run_curator(reflection, tagged, conflicts, view=view))
+            curation = redact_data(
+                await run_curator(
+                    reflection, tagged, conflicts, view=view, max_removals=lists.max_removals
+                )
+            )
             report.curator_reasoning = curation.get("reasoning", "")
             proposed = list(curation.get("operations", []))
             known = {entry["name"] for _, entry in iter_entries(snapshot)}
@@ -351,23 +363,29 @@ def _curate(
     report: CycleReport,
     settings: Settings,
     semantic: Any,
-    name_prefix: str = "",
+    name_prefix: str,
+    pending: PendingRemovals,
 ) -> dict[str, Any]:
     """Apply the cycle's deltas to ``playbook`` (the latest state) and build the report;
-    new entries are named with the layer's ``name_prefix``."""
+    new entries are named with the layer's ``name_prefix``. The ``pending`` removals
+    earlier cycles deferred go first, and what the budget defers now is kept on the
+    report for the next cycle."""
     from acecode.consolidation.guards import (
         RemovalBudget,
         guard_operations,
         prune_within_budget,
     )
     from acecode.consolidation.report import build_report
+    from acecode.pipeline.deferred_step import carry_into, keep_pending
 
     budget = RemovalBudget.for_playbook(playbook, settings.max_removal_ratio)
     current, applied_tags = apply_bullet_tags_detailed(playbook, tags)
     report.tags_applied = applied_tags
     report.tags_skipped = _skipped_tags(tags, applied_tags)
     current, operations = semantic.apply_ladder(current, operations)
+    operations, carried, dropped = carry_into(operations, current, pending)
     guarded = guard_operations(current, operations, budget, settings.min_merge_length_ratio)
+    keep_pending(report, guarded.deferred, current, carried)
     current, outcomes = apply_operations_with_outcomes(current, guarded.allowed, name_prefix)
     report.operations = [outcome.as_dict() for outcome in outcomes] + report.refused_operations
     deduped = semantic.deduplicate(current, max_removals=budget.remaining)
@@ -398,7 +416,8 @@ def _curate(
         bullet_tags=applied_tags,
         held_for_review=report.held_for_review,
         warnings=[f"dropped: {item['reason']}" for item in report.dropped_by_review]
-        + [f"refused {item['type']}: {item['reason']}" for item in report.refused_operations],
+        + [f"refused {item['type']}: {item['reason']}" for item in report.refused_operations]
+        + dropped,
         tokens=report.tokens,
         shrink_ratio=settings.shrink_warning_ratio,
     )
@@ -500,6 +519,7 @@ async def _run(
     from acecode.agents import DEFAULT_AGENT, get_agent
     from acecode.cost.gate import admit_cycle
     from acecode.layers import combine
+    from acecode.pipeline.deferred_step import curator_allowance, load_pending
     from acecode.pipeline.judge_step import stored_conflicts
     from acecode.pipeline.provenance_step import EvidencePool
     from acecode.pipeline.session_size import SessionSize
@@ -563,6 +583,9 @@ async def _run(
     if not admit_cycle(report, messages, both, conflicts, agent):
         return
     lists = curator_lists(target, snapshot, settings)
+    pending = load_pending(paths.state_dir_for(target))
+    allowance = curator_allowance(snapshot, pending, lists.pinned, settings.max_removal_ratio)
+    lists = replace(lists, max_removals=allowance)
     if user[0] is not None:  # the user's pins are never offered to retire either
         lists = replace(lists, pinned=lists.pinned | pinned_in(user[0]))
     deltas = await _reflect_and_curate(messages, both, report, conflicts, lists, settings, agent)
@@ -668,6 +691,7 @@ async def _apply_layer(layer: _LayerWork, settings: Settings, evidence: Any) -> 
     from acecode.consolidation.report import journal_meta
     from acecode.layers import name_prefix_for
     from acecode.pipeline.dedup_step import SemanticTools
+    from acecode.pipeline.deferred_step import PendingRemovals, save_pending
     from acecode.pipeline.judge_step import judge_step
     from acecode.pipeline.provenance_step import cycle_provenance
 
@@ -679,16 +703,20 @@ async def _apply_layer(layer: _LayerWork, settings: Settings, evidence: Any) -> 
     await judge_step(semantic, snapshot, operations, report, settings)
 
     if report.dry_run:
-        result = _curate(snapshot, tags, operations, report, settings, semantic, prefix)
+        pending = PendingRemovals.beside(target, report)
+        result = _curate(snapshot, tags, operations, report, settings, semantic, prefix, pending)
         report.entries_after = entry_count(result)
         changed = result["sections"] != snapshot["sections"] or bool(report.held_for_review)
     else:
-        _ensure_state_dir(target)
+        state = _ensure_state_dir(target)
         with update_playbook(target, lock_timeout=settings.lock_timeout) as txn:
+            # Read and written under the playbook's lock: no two cycles carry one removal.
+            pending = PendingRemovals.beside(target, report)
             report.entries_before = entry_count(txn.playbook)
             txn.playbook = _curate(
-                txn.playbook, tags, operations, report, settings, semantic, prefix
+                txn.playbook, tags, operations, report, settings, semantic, prefix, pending
             )
+            save_pending(state, report)
             report.entries_after = entry_count(txn.playbook)
             txn.meta.update(journal_meta(report.curation))
             txn.meta["provenance"] = cycle_provenance(report, evidence)
