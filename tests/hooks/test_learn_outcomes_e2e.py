@@ -144,7 +144,7 @@ def test_a_failed_cycle_is_visible_everywhere_and_bootstrap_retries_it(
     assert line.endswith(
         "| provider anthropic (AGENTIC_CONTEXT_API_KEY is set, chosen over the `claude` login "
         "(`claude` found on PATH); set ACECODE_PROVIDER to choose), model scripted-model, "
-        f"at {url} (from AGENTIC_CONTEXT_BASE_URL)"
+        f"at {url} (from AGENTIC_CONTEXT_BASE_URL; key from AGENTIC_CONTEXT_API_KEY)"
     )
     assert f"session-end: learning from {transcript} (reason prompt_input_exit)" in log.read_text()
     assert llm.requests == 3

@@ -71,7 +71,7 @@ def test_a_server_that_never_answers_is_shown_in_stamped_lines(project_dir: Path
     assert f"reflector: anthropic call to {url} failed (3 attempts used)" in failed
     assert failed.endswith(
         "| provider anthropic (ANTHROPIC_API_KEY is set), model scripted-model, "
-        f"at {url} (from AGENTIC_CONTEXT_BASE_URL)"
+        f"at {url} (from AGENTIC_CONTEXT_BASE_URL; key from ANTHROPIC_API_KEY)"
     )
 
 

@@ -109,7 +109,7 @@ def test_ok_records_status_provider_and_model_everywhere(routed_llm, project, tm
         "name": "anthropic",
         "model": "scripted-model",
         "selected_because": "ACECODE_PROVIDER=anthropic",
-        "endpoint": f"{llm.url} (from AGENTIC_CONTEXT_BASE_URL)",
+        "endpoint": f"{llm.url} (from AGENTIC_CONTEXT_BASE_URL; key from AGENTIC_CONTEXT_API_KEY)",
     }
     record = outcomes.read_outcomes(state(project))[-1]
     assert record["cycle_id"] == report.cycle_id and record["status"] == "ok"
@@ -119,7 +119,7 @@ def test_ok_records_status_provider_and_model_everywhere(routed_llm, project, tm
     assert line.startswith(f"cycle {report.cycle_id} [ok] s.jsonl: 1 tag, 1 operation applied")
     assert line.endswith(
         "| provider anthropic (ACECODE_PROVIDER=anthropic), model scripted-model, "
-        f"at {llm.url} (from AGENTIC_CONTEXT_BASE_URL)"
+        f"at {llm.url} (from AGENTIC_CONTEXT_BASE_URL; key from AGENTIC_CONTEXT_API_KEY)"
     )
     assert str(transcript.resolve()) in learned(project)
 

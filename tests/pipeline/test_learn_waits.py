@@ -59,7 +59,7 @@ def test_a_closed_port_shows_each_attempt_and_names_the_url_once(project_dir: Pa
     assert f"[failed] s.jsonl: reflector: anthropic call to {url} failed (3 attempts used)" in line
     log = Path(outcomes.log_file(paths.state_dir())).read_text(encoding="utf-8")
     assert f"reflector: anthropic call to {url} failed" in log
-    assert f"at {url} (from AGENTIC_CONTEXT_BASE_URL)" in log
+    assert f"at {url} (from AGENTIC_CONTEXT_BASE_URL; key from AGENTIC_CONTEXT_API_KEY)" in log
 
 
 @pytest.mark.slow  # three attempts with real backoff waits, like the test above

@@ -74,8 +74,8 @@ class ProviderChoice:
     effort: str | None = None
     timeout: float = REQUEST_TIMEOUT
     sources: dict[str, str] = field(default_factory=dict)
-    # What the calls go to and the setting that chose it, for logs:
-    # "http://127.0.0.1:8080 (from AGENTIC_CONTEXT_BASE_URL)", "/usr/bin/claude (on PATH)".
+    # What the calls go to and the settings that chose it, for logs: "http://127.0.0.1:8080
+    # (from AGENTIC_CONTEXT_BASE_URL; key from ANTHROPIC_API_KEY)", "/usr/bin/claude (on PATH)".
     endpoint: str = ""
 
     def describe(self) -> str:
@@ -99,9 +99,15 @@ class ProviderChoice:
         return f" (from {source})" if source else ""
 
 
-def _url_endpoint(url: str | None, url_var: str | None, default: str) -> str:
-    """The URL calls go to, with the variable that set it (or "default")."""
-    return f"{url} (from {url_var})" if url else f"{default} (default)"
+def _url_endpoint(
+    url: str | None, url_var: str | None, default: str, key_var: str | None
+) -> str:
+    """The URL calls go to, with the variable that set it (or "default") and the one the
+    API key comes from: ``http://127.0.0.1:8080 (from AGENTIC_CONTEXT_BASE_URL; key from
+    ANTHROPIC_API_KEY)``."""
+    source = f"from {url_var}" if url else "default"
+    key = f"key from {key_var}" if key_var else "no key"
+    return f"{url or default} ({source}; {key})"
 
 
 def _first(env: Mapping[str, str], names: tuple[str, ...]) -> tuple[str | None, str | None]:
@@ -147,7 +153,7 @@ def anthropic_from_env(env: Mapping[str, str], reason: str) -> ProviderChoice:
         api_key_var=key_var,
         timeout=timeout,
         sources={k: v for k, v in sources.items() if v},
-        endpoint=_url_endpoint(url, url_var, ANTHROPIC_DEFAULT_URL),
+        endpoint=_url_endpoint(url, url_var, ANTHROPIC_DEFAULT_URL, key_var),
     )
 
 
@@ -175,7 +181,7 @@ def openai_from_env(env: Mapping[str, str], reason: str) -> ProviderChoice:
         api_key_var=key_var,
         timeout=timeout,
         sources={k: v for k, v in sources.items() if v},
-        endpoint=_url_endpoint(url, url_var, OPENAI_DEFAULT_URL),
+        endpoint=_url_endpoint(url, url_var, OPENAI_DEFAULT_URL, key_var),
     )
 
 
