@@ -61,6 +61,8 @@ def test_a_server_that_never_answers_is_shown_in_stamped_lines(project_dir: Path
     assert all(STAMPED.match(line) for line in lines), lines  # no raw stderr line
     assert not any(" acecode: " in line for line in lines)  # in the log's own format
     text = "\n".join(lines)
+    # reading and condensing the transcript say so too (a long one takes a while)
+    assert " reading s1.jsonl, " in text and " condensing the session for the LLM, " in text
     for attempt in (1, 2, 3):
         assert f" reflector waiting on anthropic ({host}), attempt {attempt} of 3" in text
     for attempt in (1, 2):
