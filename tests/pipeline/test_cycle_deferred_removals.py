@@ -19,20 +19,15 @@ from typing import Any
 from acecode.pipeline import run_cycle_sync
 from acecode.store import load_playbook, save_playbook
 from acecode.store.history import get_cycle
-from support.pipeline import PLAIN_REFLECTION, is_curator, make_playbook, write_transcript
+from support.pipeline import (
+    DISTINCT_TIPS,
+    PLAIN_REFLECTION,
+    is_curator,
+    make_playbook,
+    write_transcript,
+)
 
-TIPS = [
-    "Run database migrations with `make migrate` before starting the API server.",
-    "Prefer pathlib.Path over os.path for new file handling code.",
-    "Log with the structlog logger from app.logging, never with print.",
-    "Retry HTTP calls to the billing API with exponential backoff.",
-    "Add type hints to every new public function.",
-    "Use session-scoped pytest fixtures for the Postgres container.",
-    "CLI commands exit with status 2 on invalid arguments.",
-    "Validate webhook payloads against schemas/webhook.json.",
-    "Cancel background asyncio tasks in the shutdown handler.",
-    "Environment variables override values from config.toml.",
-]
+TIPS = list(DISTINCT_TIPS[:10])
 DELETE_2 = {"type": "DELETE", "target_id": "pat-002", "reason": "pathlib is already the rule"}
 DELETE_3 = {"type": "DELETE", "target_id": "pat-003", "reason": "the logger moved"}
 
