@@ -99,9 +99,7 @@ class ProviderChoice:
         return f" (from {source})" if source else ""
 
 
-def _url_endpoint(
-    url: str | None, url_var: str | None, default: str, key_var: str | None
-) -> str:
+def _url_endpoint(url: str | None, url_var: str | None, default: str, key_var: str | None) -> str:
     """The URL calls go to, with the variable that set it (or "default") and the one the
     API key comes from: ``http://127.0.0.1:8080 (from AGENTIC_CONTEXT_BASE_URL; key from
     ANTHROPIC_API_KEY)``."""
