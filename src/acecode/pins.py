@@ -61,6 +61,18 @@ def read_pins(path: str | os.PathLike[str]) -> list[str]:
     return _parse(raw, path)
 
 
+def pins_or_none(playbook_file: str | os.PathLike[str]) -> list[str]:
+    """The names pinned beside ``playbook_file``; a broken pins file is named on stderr
+    (one line) and counts as no pins: pins order the injection, they never stop it."""
+    try:
+        return read_pins(pins_path(playbook_file))
+    except PinsFileError as exc:
+        from acecode.diagnostics import warn
+
+        warn(f"{exc}; pins ignored")
+        return []
+
+
 def change_pins(
     path: str | os.PathLike[str],
     add: str | None = None,

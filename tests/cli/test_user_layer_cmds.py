@@ -39,7 +39,7 @@ def layers(project_dir: Path) -> tuple[Path, Path]:
 def test_show_lists_both_layers_and_says_which_each_entry_is_in(layers):
     table = run("show").stdout
     rows = [[cell.strip() for cell in line.split("│")[1:-1]] for line in table.splitlines()]
-    layer_by_id = {row[2]: row[0] for row in rows if len(row) == 6}
+    layer_by_id = {row[2]: row[0] for row in rows if len(row) == 7}
 
     assert layer_by_id == {"pref-001": "project", "u-pref-001": "user"}
     assert "┃ layer " in table

@@ -182,7 +182,8 @@ def test_fault_unreadable_playbook_injection_hook_exits_0_with_one_line_and_no_o
     payload = json.dumps({"session_id": "s-unreadable", "source": "startup"})
     seed_playbook(playbook)
     if cache == "warm":  # a session injected the playbook before it became unreadable
-        primed = run_acecode(["hook", "session-start"], env, cwd=project_dir, stdin=payload)
+        earlier = json.dumps({"session_id": "s-earlier", "source": "startup"})
+        primed = run_acecode(["hook", "session-start"], env, cwd=project_dir, stdin=earlier)
         assert "Run pytest -x first" in primed.stdout
 
     with _unreadable(playbook, how) as unreadable:

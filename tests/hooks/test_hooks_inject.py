@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,14 @@ def _start(session: str = "s1", source: str = "startup", **extra) -> dict:
 
 
 def _prompt(session: str = "s1", **extra) -> dict:
-    return {"session_id": session, "hook_event_name": "UserPromptSubmit", "prompt": "hi", **extra}
+    """A prompt's input as Claude Code sends it: every prompt has its own ``prompt_id``."""
+    return {
+        "session_id": session,
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": "hi",
+        "prompt_id": uuid.uuid4().hex,
+        **extra,
+    }
 
 
 @pytest.mark.parametrize("source", ["startup", "resume", "clear", "compact"])

@@ -11,6 +11,7 @@ import os
 import re
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,13 @@ def _start(session: str = "s1", source: str = "startup") -> dict[str, Any]:
 
 
 def _prompt(text: str, session: str = "s1") -> dict[str, Any]:
-    return {"session_id": session, "hook_event_name": "UserPromptSubmit", "prompt": text}
+    """A prompt's input as Claude Code sends it: every prompt has its own ``prompt_id``."""
+    return {
+        "session_id": session,
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": text,
+        "prompt_id": uuid.uuid4().hex,
+    }
 
 
 def _big_playbook(project: Path, count: int = 300) -> Path:

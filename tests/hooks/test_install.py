@@ -236,4 +236,50 @@ def test_install_warns_when_the_plugin_is_enabled_too(home_dir: Path) -> None:
     path.write_text(json.dumps({"enabledPlugins": {"acecode@acecode": True}}))
     result = _cli("install")
     assert result.exit_code == 0
-    assert "plugin is also enabled (user settings)" in " ".join(result.output.split())
+    out = " ".join(result.output.split())
+    assert f"warning: acecode's hooks are in 2 places: {path} (user scope); " in out
+    assert f"the acecode plugin (enabled in {path})" in out
+    assert "learns once per session anyway" in out
+
+
+def test_a_second_scope_is_installed_with_a_warning_naming_both_files(
+    project_dir: Path, home_dir: Path
+) -> None:
+    user = home_dir / ".claude" / "settings.json"
+    project = project_dir / ".claude" / "settings.json"
+    first = _cli("install")
+    assert first.exit_code == 0 and "warning" not in first.output
+    second = _cli("install", "--scope", "project")
+    assert second.exit_code == 0
+    out = " ".join(second.output.split())
+    assert f"acecode's hooks are in 2 places: {user} (user scope); {project} (project scope)" in out
+    assert "injects the playbook and learns once per session anyway" in out
+    assert "a project install shared with the team beside your own user install is fine" in out
+    assert installer.install_places() == [f"{user} (user scope)", f"{project} (project scope)"]
+    assert installer.settings_path("project").is_file()  # both stay installed
+    assert _acecode_commands(json.loads(user.read_text()))["SessionStart"]
+    uninstalled = _cli("uninstall", "--scope", "project")
+    assert uninstalled.exit_code == 0
+    again = _cli("install")  # one place left: nothing to warn about
+    assert again.exit_code == 0 and "warning" not in again.output
+
+
+def test_doctor_warns_about_two_scopes_naming_the_files(project_dir: Path, home_dir: Path) -> None:
+    def doctor() -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "acecode", "doctor"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**os.environ, "COLUMNS": "400"},
+        )
+        return done.stdout
+
+    assert _cli("install").exit_code == 0
+    assert "[warning] acecode's hooks are in" not in doctor()
+    assert _cli("install", "--scope", "local").exit_code == 0
+    user = home_dir / ".claude" / "settings.json"
+    local = project_dir / ".claude" / "settings.local.json"
+    assert (
+        f"[warning] acecode's hooks are in 2 places: {user} (user scope); {local} (local scope)"
+    ) in doctor()

@@ -51,7 +51,15 @@ def _hooks() -> list[str]:
     found = installations()
     lines = [f"{i.scope}: {i.path} ({', '.join(i.events)})" for i in found]
     lines += [f"plugin enabled in {scope} settings" for scope in plugin_enabled()]
-    return lines or ["[problem] not installed: run `acecode install`"]
+    return (lines + _several_places()) or ["[problem] not installed: run `acecode install`"]
+
+
+def _several_places() -> list[str]:
+    """A warning naming every place acecode's hooks are in, when there is more than one."""
+    from acecode.agents.claude_code.install import install_places, several_places_note
+
+    first, *rest = several_places_note(install_places()) or [""]
+    return [f"[warning] {first}", *rest] if first else []
 
 
 def _on_playbook(

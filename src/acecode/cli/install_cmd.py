@@ -123,18 +123,23 @@ def install(
     )
     for opt_out in _opt_outs():
         _line(f"note: {opt_out}")
-    from acecode.agents.claude_code.install import plugin_enabled
-
-    plugin_scopes = plugin_enabled()
-    if plugin_scopes:
-        _line(
-            f"warning: the acecode plugin is also enabled ({', '.join(plugin_scopes)} settings); "
-            "every hook would run twice. Disable the plugin or run `acecode uninstall`."
-        )
+    _note_other_places()
     if update.written and scope is Scope.project:
         console.print(
             "the project hooks call `acecode` from PATH: each teammate needs acecode installed"
         )
+
+
+def _note_other_places() -> None:
+    """Name every place acecode's hooks are in when there is more than one (other scopes,
+    the plugin), and say that acecode still acts once per session."""
+    from acecode.agents.claude_code.install import install_places, several_places_note
+
+    note = several_places_note(install_places())
+    if note:
+        _line(f"warning: {note[0]}")
+        for line in note[1:]:
+            _line(f"  {line}")
 
 
 def _opt_outs() -> list[str]:

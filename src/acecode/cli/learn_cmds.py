@@ -16,8 +16,15 @@ if TYPE_CHECKING:
     from acecode.pipeline.cycle import CycleReport
 
 
+PROJECT_HELP = (
+    "The project, or any folder in it (default: $CLAUDE_PROJECT_DIR, else the current "
+    "folder); its root is found the way git finds a repository."
+)
+
+
 def _use_project(project: Path | None) -> None:
-    """Make ``project`` the project root for everything that follows."""
+    """Make the project ``project`` is in (its root, :mod:`acecode.project_root`) the project
+    of everything that follows."""
     if project is not None:
         os.environ["CLAUDE_PROJECT_DIR"] = str(project.resolve())
 
@@ -103,7 +110,8 @@ def learn(
     ] = False,
     source: Annotated[str, typer.Option(help="Who started the cycle (for the report).")] = "cli",
     project: Annotated[
-        Path | None, typer.Option(help="Project root (default: $CLAUDE_PROJECT_DIR or cwd).")
+        Path | None,
+        typer.Option(help=PROJECT_HELP),
     ] = None,
     playbook: playbook_option = None,
     as_json: Annotated[
@@ -209,7 +217,8 @@ agent_option = Annotated[
 def bootstrap(
     agent: agent_option = "claude-code",
     project: Annotated[
-        Path | None, typer.Option(help="Project root (default: $CLAUDE_PROJECT_DIR or cwd).")
+        Path | None,
+        typer.Option(help=PROJECT_HELP),
     ] = None,
     skip_subagents: Annotated[
         bool, typer.Option("--skip-subagents", help="Learn from main sessions only.")

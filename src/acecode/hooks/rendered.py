@@ -145,15 +145,9 @@ def _limits(project: str, key: list[Any]) -> dict[str, Any]:
 
 def _pins(playbook: str) -> list[str]:
     """The names pinned beside ``playbook``; a broken pins file is reported and ignored."""
-    from acecode.pins import PinsFileError, pins_path, read_pins
+    from acecode.pins import pins_or_none
 
-    try:
-        return read_pins(pins_path(playbook))
-    except PinsFileError as exc:
-        from acecode.diagnostics import warn
-
-        warn(f"{exc}; pins ignored")
-        return []
+    return pins_or_none(playbook)
 
 
 def _topup_index(playbook: dict[str, Any], left_out: list[Any]) -> dict[str, Any]:

@@ -16,7 +16,9 @@ an existing one has the origin appended (UPDATE, a credited duplicate).
 Without a plan entry, a change is described by the writer's ``kind``:
 
 * ``undo``: origins the undone cycle added are removed, entries it removed
-  come back with the records they had, entries it added lose theirs;
+  come back with the records they had, entries it added lose theirs (for an
+  undo of one entry, ``meta["undoes_entry"]``, only that entry's and those
+  merged into it);
 * ``restore``: the restored entry gets back the record retired when it was
   removed (under its new ID when the old one was taken);
 * ``merge`` (the git merge driver): an entry that arrives from the other branch (or whose
@@ -143,7 +145,12 @@ def apply_change(
     change = _Change(ledger, before, after, meta)
     kind = meta.get("kind")
     if kind == "undo":
-        _undo(change, str(meta.get("undoes") or ""))
+        undone = meta.get("undoes_entry")
+        if isinstance(undone, dict):  # one entry and what was merged into it
+            names = {undone.get("name"), *(undone.get("restored") or ())}
+            _undo(change, str(undone.get("cycle") or ""), {n for n in names if isinstance(n, str)})
+        else:
+            _undo(change, str(meta.get("undoes") or ""))
     elif kind == "restore":
         _restore(change, meta.get("restored"))
     else:
@@ -250,8 +257,9 @@ def _journal_follower(playbook_path: Path, ledger: Ledger, skip_cycle: str) -> F
     return follow
 
 
-def _undo(change: _Change, undone: str) -> None:
-    """Take back what cycle ``undone`` recorded (module docstring)."""
+def _undo(change: _Change, undone: str, only: set[str] | None = None) -> None:
+    """Take back what cycle ``undone`` recorded (module docstring); for the entries
+    ``only`` when the undo took back just those."""
     ledger = change.ledger
     returning: dict[str, list[Origin]] = {}
     for name in change.after_texts:
@@ -266,11 +274,13 @@ def _undo(change: _Change, undone: str) -> None:
     # A survivor of a merge the undone cycle made inherited the returning entries' origins.
     handed_on = {origin for origins in returning.values() for origin in origins}
     for name, origins in list(ledger.entries.items()):
-        if any(origin.cycle_id == undone for origin in origins):
+        if (only is None or name in only) and any(o.cycle_id == undone for o in origins):
             ledger.entries[name] = [
                 o for o in origins if o.cycle_id != undone and o not in handed_on
             ]
     ledger.entries.update(returning)
+    if only is not None:
+        return
     # An entry the undone cycle both created and removed (an ADD merged away at once).
     for records in ledger.retired.values():
         records[:] = [

@@ -174,6 +174,34 @@ def plugin_enabled(project: Path | None = None) -> list[str]:
     return scopes
 
 
+def install_places(project: Path | None = None) -> list[str]:
+    """Every place Claude Code runs acecode's hooks from, each named with its file: the
+    settings files holding them (:func:`installations`) and the enabled plugin."""
+    places = [f"{found.path} ({found.scope} scope)" for found in installations(project)]
+    places += [
+        f"the acecode plugin (enabled in {settings_path(scope, project)})"
+        for scope in plugin_enabled(project)
+    ]
+    return places
+
+
+def several_places_note(places: list[str]) -> list[str]:
+    """What to tell the user when acecode's hooks are in more than one place (nothing for
+    one): Claude Code runs them all, and acecode still acts once per event
+    (:mod:`acecode.hooks.claim`), so a team's project install beside a personal user
+    install is fine."""
+    if len(places) < 2:
+        return []
+    return [
+        f"acecode's hooks are in {len(places)} places: {'; '.join(places)}",
+        "Claude Code runs the hooks of every one of them; acecode injects the playbook and "
+        "learns once per session anyway (the first hook claims each event, the others stay "
+        "silent)",
+        "a project install shared with the team beside your own user install is fine; to "
+        "keep one, run `acecode uninstall --scope user|project|local` or disable the plugin",
+    ]
+
+
 __all__ = [
     "HOOK_EVENTS",
     "PLUGIN_EXECUTABLE",
@@ -183,10 +211,12 @@ __all__ = [
     "acecode_executable",
     "hook_entries",
     "install",
+    "install_places",
     "installations",
     "is_acecode_command",
     "plugin_enabled",
     "plugin_hooks_file",
     "settings_path",
+    "several_places_note",
     "uninstall",
 ]

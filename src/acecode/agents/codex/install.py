@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from acecode import paths
 from acecode.agents.base import HookEvent, SettingsFileError, SettingsUpdate
 from acecode.agents.codex.sessions import codex_home
 from acecode.agents.codex.trust import handler_states
@@ -54,7 +55,7 @@ def hooks_path(scope: str, project: Path | None = None) -> Path:
     if scope == "user":
         return codex_home() / "hooks.json"
     if scope == "project":
-        return (project or Path.cwd()).resolve() / ".codex" / "hooks.json"
+        return (project or paths.project_dir()).resolve() / ".codex" / "hooks.json"
     raise ValueError(f"unknown scope {scope!r} for Codex (expected one of {', '.join(SCOPES)})")
 
 
