@@ -84,9 +84,10 @@ def learn(
 
     The report's ``status`` is ``ok``, ``nothing-new``, ``skipped`` or
     ``failed`` (with ``reason``); an LLM failure is a ``failed`` report, not an
-    exception. Raises :class:`LearnInputError` for a missing file or folder or
-    a malformed message, :class:`ProviderInterfaceError` for a ``provider``
-    that lacks ``name``, ``model``, ``timeout`` or an async ``complete``, and
+    exception. Raises :class:`LearnInputError` for a missing file or folder, a
+    file that is not a transcript (no line is a JSON record) or a malformed
+    message, :class:`ProviderInterfaceError` for a ``provider`` that lacks
+    ``name``, ``model``, ``timeout`` or an async ``complete``, and
     :class:`~acecode.store.PlaybookError` when the playbook cannot be read or
     written; all derive from :class:`AcecodeError`.
     """

@@ -121,7 +121,7 @@ def test_pin_and_unpin_find_a_user_entry_by_its_name(layers):
 def test_doctor_checks_the_user_layer_and_names_a_broken_one(layers):
     _project, user = layers
     report = run("doctor", check_exit=None).stdout
-    assert f"user layer\n  {user}: 1 entries" in report
+    assert f"user layer\n  {user}: 1 entry" in report
 
     user.write_text("{not json", encoding="utf-8")
 

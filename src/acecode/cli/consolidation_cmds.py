@@ -20,6 +20,7 @@ from acecode.cli.common import (
     refresh_injection,
     user_option,
 )
+from acecode.wording import counted
 
 
 def stats(
@@ -94,7 +95,7 @@ def stats(
         warn(line)
     if injection is not None and injection["left_out"]:
         warn(
-            f"{injection['left_out']} entries are left out at session start; the per-prompt "
+            f"{counted(injection['left_out'], 'entry')} left out at session start; the per-prompt "
             "top-up adds the ones relevant to each prompt (`acecode doctor` has the details)"
         )
 
@@ -214,15 +215,11 @@ def undo(
         console.print(f"nothing reverted for cycle {result.undone}", markup=False)
         return
     console.print(
-        f"undid cycle {result.undone}: {_count(len(result.reverted), 'entry', 'entries')} "
-        f"reverted ({', '.join(result.reverted)}); recorded as cycle {result.journal_cycle}",
+        f"undid cycle {result.undone}: {counted(len(result.reverted), 'entry')} reverted "
+        f"({', '.join(result.reverted)}); recorded as cycle {result.journal_cycle}",
         markup=False,
         highlight=False,
     )
-
-
-def _count(number: int, one: str, many: str) -> str:
-    return f"{number} {one if number == 1 else many}"
 
 
 def _undo_entry(path: Path, name: str, playbook: Path | None) -> bool:

@@ -14,6 +14,7 @@ from typing import Any
 import typer
 
 from acecode.cli.common import console, playbook_option
+from acecode.wording import counted
 
 TEMPLATES = ("playbook.txt", "reflector.txt", "curator.txt", "reflection.txt")
 # Share of a budget from which doctor warns.
@@ -139,12 +140,30 @@ def _playbook(target: Path, data: dict[str, Any]) -> list[str]:
     health = compute_health(data)
     ratio = health["effectiveness_ratio"]
     return [
-        f"{target}: {health['total_entries']} entries "
+        f"{target}: {counted(health['total_entries'], 'entry')} "
         f"({health['growth_phase']} phase, healthy band 50-150: "
         f"{'yes' if health['in_healthy_band'] else 'no'})",
         f"effectiveness: {'n/a' if ratio is None else f'{ratio:.2f}'}, "
         f"untested entries: {health['untested_entries']}",
+        *_pending_removals(target),
     ]
+
+
+def _pending_removals(target: Path) -> list[str]:
+    """The removals the budget deferred, which the next cycles apply as it allows."""
+    from acecode import paths
+    from acecode.pipeline.deferred_step import load_pending
+
+    problems: list[str] = []
+    pending = load_pending(paths.state_dir_for(target), problems)
+    lines = [f"[warning] {problem}" for problem in problems]
+    if pending:
+        shown = ", ".join(f"{r.describe()} (cycle {r.cycle_id})" for r in pending)
+        lines.append(
+            f"{counted(len(pending), 'removal')} deferred by the removal budget "
+            f"(max_removal_ratio), applied by the next cycles as it allows: {shown}"
+        )
+    return lines
 
 
 def _user_layer() -> list[str]:
@@ -211,8 +230,8 @@ def _outcome_lines(record: dict[str, Any]) -> list[str]:
         head += f": {record['reason']}"
     elif status in outcomes.LEARNED:
         head += (
-            f": {record.get('tags_applied', 0)} tags, "
-            f"{record.get('operations_applied', 0)} operations applied, "
+            f": {counted(record.get('tags_applied', 0), 'tag')}, "
+            f"{counted(record.get('operations_applied', 0), 'operation')} applied, "
             f"{record.get('held_for_review', 0)} held for review, "
             f"entries {record.get('entries_before')} -> {record.get('entries_after')}"
         )
@@ -227,7 +246,8 @@ def _report_lines(report_file: Path) -> list[str]:
     report = json.loads(report_file.read_text(encoding="utf-8"))
     summary = report.get("processing_summary", {})
     lines = [
-        f"report {report_file}: {summary.get('operations_applied', 0)} operations applied, "
+        f"report {report_file}: "
+        f"{counted(summary.get('operations_applied', 0), 'operation')} applied, "
         f"{summary.get('operations_rejected', 0)} rejected, "
         f"entries {summary.get('entries_before')} -> {summary.get('entries_after')}"
     ]
@@ -338,7 +358,7 @@ def doctor(playbook: playbook_option = None) -> None:
         console.print(f"[bold]{title}[/bold]")
         for line in lines:
             console.print(f"  {line}", markup=False, highlight=False, soft_wrap=True)
-    console.print(f"{problems} problem(s) found" if problems else "all good")
+    console.print(f"{counted(problems, 'problem')} found" if problems else "all good")
     if problems:
         raise typer.Exit(1)
 

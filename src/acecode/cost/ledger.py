@@ -36,6 +36,7 @@ from typing import Any
 from acecode import paths
 from acecode.diagnostics import warn
 from acecode.errors import AcecodeError
+from acecode.wording import counted
 
 LEDGER_NAME = "cost-ledger.jsonl"
 RESERVE = "reserve"
@@ -189,7 +190,7 @@ class Ledger:
             if isinstance(record, dict):
                 records.append(record)
         if unreadable:
-            warn(f"{self.path}: skipped {unreadable} unreadable line(s); the rest is used")
+            warn(f"{self.path}: skipped {counted(unreadable, 'unreadable line')}; the rest is used")
         return records
 
     def append(self, record: dict[str, Any]) -> None:

@@ -72,7 +72,9 @@ class Provider(Protocol):
     """What a provider offers: a name for logs, a default model, a per-request
     timeout in seconds, one async call.
 
-    Any object with these attributes can be passed to :func:`acecode.learn`.
+    Any object with these attributes can be passed to :func:`acecode.learn`. One
+    that also has an ``endpoint`` (the URL it calls, or the command it runs) is
+    named by it in progress lines and errors (:func:`endpoint_of`).
     """
 
     name: str
@@ -128,6 +130,19 @@ def check_provider(provider: object) -> None:
         )
 
 
+def endpoint_of(provider: object) -> str | None:
+    """Where ``provider`` sends its requests (its ``endpoint``), or None when it does not say."""
+    endpoint = getattr(provider, "endpoint", None)
+    return endpoint if isinstance(endpoint, str) and endpoint else None
+
+
+def host_of(endpoint: str) -> str:
+    """``127.0.0.1:8080`` of ``http://127.0.0.1:8080/v1``; anything else (a command) as is."""
+    from urllib.parse import urlsplit
+
+    return urlsplit(endpoint).netloc or endpoint
+
+
 class HTTPProvider:
     """What the two SDK-backed providers share: a model, a key, an endpoint, a timeout.
 
@@ -137,6 +152,8 @@ class HTTPProvider:
     name = "http"
     # The model used when none is given (None: the caller must name one).
     default_model: str | None = None
+    # Where the SDK sends requests when no base URL is given.
+    default_base_url = ""
 
     def __init__(
         self,
@@ -150,6 +167,11 @@ class HTTPProvider:
         self.timeout = timeout
         self._api_key = api_key
         self._base_url = base_url
+
+    @property
+    def endpoint(self) -> str:
+        """The base URL requests go to (the SDK's default when none was given)."""
+        return self._base_url or self.default_base_url
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(model={self.model!r}, base_url={self._base_url!r})"

@@ -149,13 +149,18 @@ async def judge_step(
 
 
 async def _ask(pairs: list[Any], report: CycleReport, summary: JudgeSummary) -> list[Any]:
-    """One judge call; its tokens join the cycle's ledger under the role ``judge``."""
+    """One judge call; its tokens join the cycle's ledger under the role ``judge``, and a
+    failure is one of the cycle's warnings."""
     from acecode.llm import usage
     from acecode.redact import redact
+    from acecode.roles.ask import collect_failures
     from acecode.roles.judge import run_judge
 
-    with usage.track() as ledger:
+    with usage.track() as ledger, collect_failures() as failures:
         result = await run_judge([(pair.first, pair.second) for pair in pairs])
+    report.warnings += [
+        f"{failure}; pairs without a verdict merge only if near-verbatim" for failure in failures
+    ]
     combined = usage.UsageLedger.from_dict(report.tokens)
     combined.calls.extend(ledger.calls)
     report.tokens = combined.to_dict()

@@ -40,22 +40,24 @@ async def safety_flags(
     """``{text_key: reason}`` for the texts the safety review flags; ``{}`` when it could not run.
 
     Adds the call to ``report.tokens`` and, on failure, says in
-    ``report.warnings`` that the screen alone decided.
+    ``report.warnings`` why and that the screen alone decided.
     """
     from acecode.llm import usage
+    from acecode.roles.ask import collect_failures
     from acecode.roles.safety_review import run_safety_review
 
     texts = texts_to_review(operations, settings)
     if not texts:
         return {}
-    with usage.track() as ledger:
+    with usage.track() as ledger, collect_failures() as failures:
         result = await run_safety_review(texts)
     combined = usage.UsageLedger.from_dict(report.tokens)
     combined.calls.extend(ledger.calls)
     report.tokens = combined.to_dict()
     if not result["ok"]:
+        why = f" ({'; '.join(failures)})" if failures else ""
         report.warnings.append(
-            "safety review unavailable: the deterministic screen alone decided this cycle"
+            f"safety review unavailable{why}: the deterministic screen alone decided this cycle"
         )
         return {}
     return {text_key(texts[index]): reason for index, reason in result["flags"].items()}

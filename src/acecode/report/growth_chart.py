@@ -22,6 +22,7 @@ from acecode.report.svg import (
     x_axis,
     y_axis,
 )
+from acecode.wording import counted
 
 WIDTH, HEIGHT = 1000, 390
 LEFT, RIGHT = 80, 980  # the plot areas' x extent: room on the left for the y axes
@@ -40,7 +41,7 @@ def _centres(count: int) -> list[float]:
 def _tip(point: CyclePoint) -> str:
     return html.escape(
         f"{point.cycle_id} ({point.kind}, {point.at[:16].replace('T', ' ')}): "
-        f"+{point.added} -{point.removed}, {point.total} entries after it"
+        f"+{point.added} -{point.removed}, {counted(point.total, 'entry')} after it"
     )
 
 

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from acecode.report.data import CyclePoint, ReportData
 from acecode.report.growth_chart import growth_chart
 from acecode.store.provenance import Origin
+from acecode.wording import counted
 
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 _STYLE = """
@@ -130,7 +131,7 @@ def _growth(points: list[CyclePoint]) -> str:
         for p in points[-30:]
     ]
     table = _table(("when", "kind", "cycle", "added", "removed", "entries"), rows, {3, 4, 5})
-    note = f"<p class='meta'>last {len(rows)} of {len(points)} cycles</p>"
+    note = f"<p class='meta'>last {len(rows)} of {counted(len(points), 'cycle')}</p>"
     return growth_chart(points) + note + table
 
 
@@ -170,7 +171,8 @@ def _citations(data: ReportData) -> str:
 
 def _retire(data: ReportData) -> str:
     impact = data.impact
-    title = f"<h3>Not cited or tagged in the last {_e(impact.window_sessions)} sessions</h3>"
+    last = counted(impact.window_sessions, "session")
+    title = f"<h3>Not cited or tagged in the last {_e(last)}</h3>"
     if not impact.retire:
         return title + _empty("Every entry was used (or is too new to judge).")
     rows = [
@@ -187,14 +189,15 @@ def _retire(data: ReportData) -> str:
 
 def _before_after(hit: int, sessions: int) -> str:
     share = f" ({100 * hit / sessions:.0f}%)" if sessions else ""
-    return _e(f"{hit} of {sessions} sessions{share}")
+    return _e(f"{hit} of {counted(sessions, 'session')}{share}")
 
 
 def _failures(data: ReportData) -> str:
     impact = data.impact
     out = [
-        f"<p class='meta'>{_e(impact.sessions)} sessions, {_e(impact.failed_calls)} failed tool "
-        f"calls, {_e(impact.declined_calls)} declined by the user</p>"
+        f"<p class='meta'>{_e(counted(impact.sessions, 'session'))}, "
+        f"{_e(counted(impact.failed_calls, 'failed tool call'))}, "
+        f"{_e(impact.declined_calls)} declined by the user</p>"
     ]
     if impact.entries:
         rows = []
