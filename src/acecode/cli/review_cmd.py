@@ -45,6 +45,7 @@ def _show_pending(playbook: Path | None) -> None:
     from rich.table import Table
 
     from acecode.quarantine.queue import QueueError, list_pending, queue_path
+    from acecode.quarantine.unreviewed import hold_label
 
     try:
         items = list_pending(playbook)
@@ -60,7 +61,7 @@ def _show_pending(playbook: Path | None) -> None:
         proposed = item.operation
         if item.target_ids:
             proposed += " " + ", ".join(item.target_ids)
-        reason = item.rule + (f": {item.detail}" if item.detail else "")
+        reason = hold_label(item.rule) + (f": {item.detail}" if item.detail else "")
         source = item.session or item.transcript or "-"
         table.add_row(item.id, proposed, item.section, reason, source, item.text)
     console.print(table, markup=False, highlight=False)
