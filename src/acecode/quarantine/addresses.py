@@ -14,7 +14,10 @@ import re
 
 from acecode.quarantine.reading import alternation
 
-_LOCAL_SUFFIXES = (".local", ".localhost", ".test", ".example", ".invalid", ".internal", ".lan")
+_LOCAL_SUFFIXES = (
+    ".local", ".localhost", ".test", ".example", ".invalid", ".internal", ".lan",
+    ".example.com", ".example.org", ".example.net",
+)  # fmt: skip
 _LOCAL_HOSTS = frozenset(
     {"localhost", "0.0.0.0", "[::1]", "::1", "example.com", "example.org", "example.net"}
 )
@@ -23,7 +26,7 @@ _TLDS = (
     r"fr|de|es|pt|it|br|uk|nl|eu|us|jp|pw|tk|su|ly|gg"
 )
 _URL = r"\b(?:https?|ftp|wss?)://([^\s/'\"`<>)\]]+)"
-_EMAIL = r"\b[\w.+-]+@([\w-]+(?:\.[\w-]+)+)\b(?!:)"
+_EMAIL = r"\b[\w.+-]+@([\w-]+(?:\.[\w-]+)+)(?![\w:-]|\.\w)"
 _REMOTE_SHELL = r"\b[\w.-]+@([\w.-]+):"
 _IP = r"\b((?:\d{1,3}\.){3}\d{1,3})\b"
 _DOMAIN = rf"(?<![\w@./-])((?:[a-z0-9-]+\.)+(?:{_TLDS}))\b(?![\w-]|\.\w)"

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from acecode.quarantine.addresses import OUTSIDE, outside
 from acecode.quarantine.reading import NOT_AFTER, Hit, Reading, alternation, compile_any, verbs
+from acecode.quarantine.scope import dismissive
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,7 @@ _TRANSFER = compile_any(
         "sync", "mirror", "rsync", "scp", "copy", "share", "submit", "beacon", "dump",
         "contribute", "transfer", "drop", "create", "publish",
     ),
+    r"\bback(?:s|ed|ing)?\s+up\b",
     r"\b(?:e-?)?mail(?:s|ed|ing)?\b(?!\s+(?:address|account|server|client))",
     alternation(
         r"envoi\w*", r"envoy\w*", r"envoie\w*", r"téléverse\w*", r"partag\w*", r"colle[rz]?",
@@ -106,38 +108,16 @@ _TRANSFER = compile_any(
 # Verbs that carry a file away (not "paste it into the chat").
 _SHIP = compile_any(
     verbs(
-        "upload",
-        "send",
-        "post",
-        "sync",
-        "mirror",
-        "rsync",
-        "scp",
-        "transfer",
-        "attach",
-        "push",
-        "forward",
-        "email",
-        "e-mail",
-        "beacon",
-        "leak",
+        "upload", "send", "post", "sync", "mirror", "rsync", "scp", "transfer", "attach", "push",
+        "forward", "email", "e-mail", "beacon", "leak",
     ),
+    r"\bback(?:s|ed|ing)?\s+up\b",
     alternation(
-        r"envoi\w*",
-        r"envoie\w*",
-        r"téléverse\w*",
-        r"sende\w*",
-        r"schick\w*",
-        r"hochlad\w*",
-        r"env[ií]\w*",
-        r"sub[ae]\w*",
-        r"invi[ae]\w*",
-        r"carica\w*",
-        r"отправ\w*",
-        r"загруз\w*",
+        r"envoi\w*", r"envoie\w*", r"téléverse\w*", r"sende\w*", r"schick\w*", r"hochlad\w*",
+        r"env[ií]\w*", r"sub[ae]\w*", r"invi[ae]\w*", r"carica\w*", r"отправ\w*", r"загруз\w*",
     ),
     r"发送|上传|传到|送信|アップロード",
-)
+)  # fmt: skip
 _TRANSFER_COMMAND = compile_any(
     r"\bcurl\b[^\n|;&]{0,200}?(?:\s-[a-z]*[dft]\b|\s--data[\w-]*|\s--form\b|\s--upload-file\b|"
     r"\s-x\s*post\b|\s--request\s+post\b)[^\n|;&]{0,200}",
@@ -150,6 +130,8 @@ _RAW_SOCKET = compile_any(
     r"\b(?:nc|ncat|netcat|socat)\s+(?:-\w+\s+)*[\w.-]+\.[\w.-]+\s+\d{2,5}\b",
     r"/dev/(?:tcp|udp)/",
     r"\b(?:dig|nslookup|host)\s+[^\n]{0,200}\$\(",
+    # A host name built from a command's output: a DNS beacon.
+    r"\$\([^)\n]{0,80}\)[\w.-]*\.[a-z]{2,}\b",
     r"\bexfiltrat\w*",
     r"\b(?:webhook\.site|requestbin|pipedream\.net|interact\.sh|burpcollaborator|beeceptor|"
     r"hookbin|ngrok(?:-free)?\.(?:io|app))\b",
@@ -165,7 +147,7 @@ def _transfer_command(reading: Reading) -> Hit | None:
     return None
 
 
-_BEACON = re.compile(r"\b(?:https?|ftp)://[^\s`'\"]*(?:\$\(|`\w|\$\{?[a-z_]+)")
+_BEACON = re.compile(r"\b(?:https?|ftp)://[^\s`'\"]*(?:\$\(|`\w)")
 
 
 def _beacon(reading: Reading) -> Hit | None:
@@ -222,7 +204,7 @@ _REPLY = re.compile(
     r"chat|summary|comment|logs?|pr\s+description)\b"
 )
 _ENVIRONMENT = re.compile(
-    r"\b(?:(?:all\s+(?:the\s+)?|every\s+|the\s+|full\s+)?environment(?:\s+variables?)?|env\s+vars|"
+    r"\b(?:(?:all\s+(?:the\s+)?|every\s+|the\s+|full\s+)?environment(?:\s+variables?)?|env\s+vars?|"
     r"os\.environ(?![.\[]\s*get|\[)|process\.env(?!\.\w)|variables\s+d'environnement|"
     r"umgebungsvariablen|variables\s+de\s+entorno|variáveis\s+de\s+ambiente)\b|环境变量|環境変数"
 )
@@ -256,7 +238,8 @@ _REUSE = compile_any(
         "decode", "collect", "gather", "harvest",
         imperative=True,
     ),
-    r"\b(?:can|could|may)\s+be\s+used\b|\buse\s+(?:it|them|that|this|those)\b",
+    r"\b(?:can|could|may|should)\s+be\s+(?:re-?)?(?:used|borrowed|copied|shared)\b|"
+    r"\buse\s+(?:it|them|that|this|those)\b",
     alternation(
         r"réutilis\w*", r"copie\w*", r"prends?", r"wiederverwend\w*", r"kopier\w*",
         r"nimm", r"reutiliz\w*", r"copi\w*", r"toma", r"pega",
@@ -266,7 +249,7 @@ _REUSE = compile_any(
 )  # fmt: skip
 _KEEP_IN = compile_any(
     verbs(
-        "hardcode", "hard-code", "embed", "paste", "put", "write", "store", "keep", "save",
+        "hardcode", "hard-code", "embed", "paste", "put", "write", "store", "keep", "save", "stash",
         "commit", "add", "maintain", "check in", "record", "note",
         imperative=True,
     ),
@@ -286,7 +269,16 @@ _REPO_PLACE = re.compile(
 )
 
 
+# Showing which secrets exist, not what they are.
+_NAMES_ONLY = re.compile(
+    r"\bonly\s+(?:the\s+)?names?\b|\bnames\s+only\b|\bwithout\s+(?:their\s+|the\s+)?values\b|"
+    r"\bnot\s+(?:their\s+|the\s+)?values\b|\blast\s+(?:four|4)\s+(?:characters|chars|digits)\b"
+)
+
+
 def _secrets(reading: Reading) -> Hit | None:
+    if _NAMES_ONLY.search(reading.text):
+        return reading.find(_STORE_COMMAND)
     return first(
         lambda: reading.find(_STORE_COMMAND),
         lambda: reading.find(_SHOW, _SECRET, prose=True),
@@ -403,7 +395,15 @@ def _rewrite_and_push(reading: Reading) -> Hit | None:
             continue
         sentence = reading.sentence(found.start())
         branch = re.search(r"\b(?:main|master|trunk|develop|release\S*|prod\S*)\b", sentence)
-        push = _PUBLISH.search(sentence)
+        begin, finish = reading.sentence_span(found.start(), found.end())
+        push = next(
+            (
+                p
+                for p in reading.matches_in(_PUBLISH, begin, finish)
+                if not reading.released(*p.span())
+            ),
+            None,
+        )
         if branch and push and not _OWN_BRANCH.search(sentence):
             return Hit(found.group(0), f"{branch.group(0)} ... {push.group(0)}")
     return None
@@ -441,10 +441,10 @@ _DISABLE = compile_any(
     ),
     NOT_AFTER + r"\bignor(?:e|es|ed|ing)\b(?!\s+(?:list|file|patterns?|rules?|paths?))",
     r"\b(?:turn|switch)\w*\s+(?:[\w.-]+\s+){0,4}?off\b|\bcomment\w*\s+out\b|\bget\s+around\b|"
-    r"\bwork\s+around\b|\bstub\w*\s+out\b|\bmark\w*\s+(?:[\w-]+\s+){0,5}?as\s+(?:skipped|"
+    r"\bwork\s+around\b|\bstub\w*\s+out\b|\bmark\w*\s+(?:[\w-]+\s+){0,8}?as\s+(?:skipped|"
     r"passed|green|optional|non-blocking)\b|\b(?:make|set|switch\w*)\s+(?:[\w-]+\s+){0,6}?(?:to\s+)?"
     r"(?:optional|non-blocking|advisory)\b|\bno\s+need\s+to\s+run\b|\bstop\s+running\b|"
-    r"\bwithout\s+running\b",
+    r"\bwithout\s+running\b|\ballow(?:s|ing)?\s+(?:it\s+|them\s+)?(?:to\s+)?fail(?:ures?)?\b",
     alternation(
         r"désactiv\w*", r"supprime[rz]?", r"saute[rz]?", r"contourne\w*", r"ignore[rz]",
         r"deaktivier\w*", r"überspring\w*", r"abschalt\w*", r"schalt\w*", r"umgeh\w*",
@@ -460,6 +460,7 @@ _CHECK = re.compile(
     r"\bci\b|\bpipelines?\b|\blinters?\b|\blint(?:ing)?\b|\btype[- ]?check\w*|\bmypy\b|"
     r"\bpyright\b|\btsc\b|\beslint\b|\bruff\b|\bflake8\b|\bsecurity[- ](?:scans?|scanners?)\b|"
     r"\bsnyk\b|\bscanners?\b|\b(?:commit\s+)?signing\b|\bgpg\b|\bverification\b|\bguardrails?\b|"
+    r"\b(?:ci|test|lint|e2e|type|build|check)\s+(?:jobs?|stages?|steps?)\b|\bworkflows?\b|"
     r"\bsandbox\w*\b|\bpermission\s+prompts?\b|\bsafety\s+review\b"
     r"|\bcontrôles?\b|\bvérifications?\b|\bprüfungen\b|\btypprüf\w*|\bcomprobaciones\b|"
     r"\bverificações\b|\bcontrolli\b|\bпроверк\w*|\bхук\w*|\bлинтер\w*"
@@ -507,7 +508,7 @@ _GATE = re.compile(
 # when they are used to get past a failure, or put on every line.
 _SKIP_MARKERS = compile_any(
     r"@pytest\.mark\.(?:skip|xfail)\b|\bpytest\.(?:skip|xfail)\(|\b(?:it|test|describe)\.skip\b|"
-    r"\bx(?:it|describe)\(|@unittest\.skip\w*|#\[ignore\]|\bt\.skip\(",
+    r"\bx(?:it|describe)\(|@unittest\.skip\w*|#\[ignore\]|\bt\.skip\(|\b(?:xfail|skip)\s+markers?\b",
     r"\bpytest\b[^\n]{0,200}?(?:\s-k\s*[\"']?not\b|--deselect\b)",
     r"\b(?:jest|vitest)\b[^\n;|&]{0,40}?\s(?:-u|--update-?snapshots?)\b",
 )
@@ -524,7 +525,9 @@ def _silenced(reading: Reading) -> Hit | None:
         for found in reading.matches(pattern):
             start, end = found.span()
             sentence = reading.sentence(start)
-            if not needs.search(sentence) or REVIEWED.search(sentence):
+            if not needs.search(sentence) or (
+                REVIEWED.search(sentence) and not dismissive(sentence)
+            ):
                 continue
             if not reading.released(start, end):
                 return Hit(found.group(0).strip())
@@ -543,7 +546,7 @@ def _disable_checks(reading: Reading) -> Hit | None:
 def _checks_disabled(reading: Reading) -> Hit | None:
     return first(
         lambda: reading.find(_DISABLE, _CHECK, within=_WITHIN, prose=True),
-        lambda: reading.find(_WEAKEN, _GATE, prose=True),
+        lambda: reading.find(_WEAKEN, _GATE, within="sentence", prose=True),
         lambda: _tests_disabled(reading),
     )
 
@@ -577,8 +580,8 @@ _OWN_FILE = re.compile(
     r"|\bacecode'?s?\s+(?:own\s+)?(?:hooks?|settings|config\w*|queue|review\w*|playbook|folder|"
     r"files?|history|safety\s+review|rules)\b|\b(?:hooks?|config\w*|settings)\s+(?:of|from|von|de|"
     r"do|di)\s+(?:the\s+)?acecode\b|\bclaude(?:\s+code)?'?s?\s+(?:settings|hooks|permissions|"
-    r"config\w*)\b|\b(?:the|this|your|le|la|das|el|o|il)\s+playbook(?:\s+(?:entr(?:y|ies)|rules|"
-    r"file))?\b|\bplaybook\s+(?:entr(?:y|ies)|rules)\b|\breview\s+queue\b|\b(?:rules|entries)\s+"
+    r"config\w*)\b|\b(?:the|this|your|le|la|das|el|o|il)\s+(?!ansible\s)(?:[\w-]+\s+)?playbook"
+    r"(?:\s+(?:entr(?:y|ies)|rules|file))?\b(?![\w.-]*\.ya?ml)|\bplaybook\s+(?:entr(?:y|ies)|rules)\b|\breview\s+queue\b|\b(?:rules|entries)\s+"
     r"(?:waiting|pending|held)\b|\bpending\s+(?:rules|entries|items)\b|\bsafety\s+review\b|"
     r"\breglas\s+en\s+espera\b|\bfila\s+de\s+revisão\b|\bfile\s+d'attente\b|"
     r"\bclaude\.md\b|\b(?:review-)?warteschlange\b|\bcola\s+de\s+revisión\b|\b(?:helpful|harmful)\s+"
@@ -614,6 +617,8 @@ _SELF_COMMANDS = compile_any(
     r"\b(?:all|every|each|without)\b",
     r"\bdisableallhooks\b\s*[\"']?\s*[:=]\s*true|\breview\s*=\s*[\"']?(?:none|off|never|no)\b",
     r"\bhelpful\s*[=:]\s*\d{2,}|\bharmful\s*[=:]\s*0\b|"
+    r"\b(?:bump|raise|set|increase|inflate|boost|reset|zero|clear|lower)\w*\s+(?:all\s+)?(?:the\s+)?"
+    r"(?:helpful|harmful)\b|"
     r"\b(?:always|in\s+every|in\s+each)\b[^.;\n]{0,40}\bcite\b|\bcite\b[^.;\n]{0,40}\b(?:every|each|"
     r"all)\s+(?:responses?|answers?|messages?|repl(?:y|ies)|turns?)\b",
 )
@@ -632,7 +637,8 @@ _AUTHORITY = re.compile(
     r"\b(?:the\s+)?user'?s?\s+(?:own\s+)?(?:instructions?|messages?|requests?|wishes|words|"
     r"preferences|prompts?)\b|\b(?:anything|whatever|what)\s+(?:the\s+)?user\s+(?:says|types|"
     r"writes|asks|wants)\b|\bsystem\s+(?:prompts?|messages?|instructions?)\b|\bclaude\.md\b|"
-    r"\bagents\.md\b|\bcontributing(?:\.md)?\b|\bcode\s+of\s+conduct\b|\b(?:project|repo\w*)'?s?\s+"
+    r"\bagents\.md\b|\bcontributing(?:\.md)?\b|\bcode\s+of\s+conduct\b|\bcontribut\w*\s+guide\w*|"
+    r"\b(?:project|repo\w*)'?s?\s+"
     r"(?:conventions|rules|guidelines)\b|\binstructions\s+de\s+l'utilisateur\b|"
     r"\b(?:previous|prior|earlier|above|preceding|original|other|all|any|"
     r"existing|project'?s?|developer'?s?|safety|their|your)\s+(?:instructions?|rules|prompts?|"
@@ -668,6 +674,8 @@ _DONT_FOLLOW = re.compile(
     r"heed\w*|respect\w*|apply\w*)\b[^.;\n]{0,60}?"
     + r"(?:\b(?:the\s+)?user\b|\bclaude\.md\b|\bagents\.md\b|\binstructions?\b|\bsystem\s+prompt\b)"
     r"|\b(?:don'?t|do\s+not|never)\s+take\s+(?:the\s+)?user'?s?\b[^.;\n]{0,60}?\bliterally\b"
+    r"|\bdon'?t\s+bother\s+with\s+(?:the\s+)?(?:contribut\w*\s+guide\w*|contributing|claude\.md|"
+    r"agents\.md|(?:project'?s?\s+)?(?:conventions|rules|guidelines|instructions))\b"
     r"|\b(?:follow|go\s+by|obey|siga|sigue|suis|folge|segui)\s+(?:only|solo|solamente|apenas|"
     r"seulement|nur|solo)\s+(?:this|the|este|esta|ce|dieses|questo)\s+playbook\b"
     r"|\bgo\s+by\s+(?:it|the\s+playbook)\b|\bonly\s+the\s+playbook\s+(?:carries|counts|applies)\b"
@@ -723,6 +731,12 @@ FLOOR_CLASSES: tuple[FloorClass, ...] = (
         _secrets,
     ),
     FloorClass(
+        "self-modification",
+        "edits acecode's own files (playbook, review queue, settings) or Claude Code's "
+        "settings and hooks",
+        _self_modification,
+    ),
+    FloorClass(
         "force-push",
         "force-pushes or rewrites a branch others use (main, develop, release, tags)",
         _force_push,
@@ -731,11 +745,5 @@ FLOOR_CLASSES: tuple[FloorClass, ...] = (
         "disable-checks",
         "disables or dodges hooks, CI, tests, linters, type checks, signing or TLS checks",
         _disable_checks,
-    ),
-    FloorClass(
-        "self-modification",
-        "edits acecode's own files (playbook, review queue, settings) or Claude Code's "
-        "settings and hooks",
-        _self_modification,
     ),
 )

@@ -54,6 +54,10 @@ _PREFER_OVER = re.compile(r"\bprefer\w*\b.{0,80}\bover\s*[`'\"]?$")
 # "sudo is not available", "X isn't needed": a negation right after the match.
 _NEGATED_AFTER = re.compile(
     r"^[`'\"]?\s*(?:is|are|was)\s+(?:not|never)\b|^[`'\"]?\s*(?:isn't|aren't)\b"
+    # German and Romance verbs put the negation after them: "Lösche niemals", "lösche
+    # die Datei nicht", "fai mai".
+    r"|^\s+(?:niemals|nie|nicht|keine?n?|jamais|mai)\b"
+    r"|^[^,.;:!?\n]{0,60}\bnicht\b(?=\s*(?:[,.;:!?]|$))"
 )
 # Two-word negations become one token so they count like "never".
 _PHRASE_NEGATIONS = re.compile(

@@ -52,6 +52,12 @@ _COPULA = re.compile(
     r"(?<!\bbe\s)\b(?:is|are|was|were|são|é|foram|foi|sont|est|sind|ist|wird|werden|son|es|"
     r"fue|sono|è)\s+$"
 )
+# "the change", "a push": a noun, not a verb. "before dropping", "after approving": the
+# action is a step in a sequence the text is about, not an instruction on its own.
+_NOUN_OR_STEP = re.compile(
+    r"\b(?:the|a|an|this|that|these|those|your|my|our|their|its|each|every|no|before|after|"
+    r"while|when|until)\s+$"
+)
 # "the nightly job runs `docker system prune`": a command named as what something does.
 _RUN_BY = re.compile(r"\b(?:runs|executes|calls|invokes|uses)\s+[`'\"]?$")
 _MODAL_BEFORE = re.compile(r"\b(?:can|could|should|must|may|might|will|would)\s+\S+\s+$")
@@ -61,6 +67,7 @@ _GERUND_DISMISSED = re.compile(
     r"not\s+allowed|pointless|useless|a\s+mistake|harmful|unsafe)|(?:won'?t|doesn'?t|does\s+not|"
     r"will\s+not)\s+(?:help|fix|work))\b"
 )
+_PRONOUN_BEFORE = re.compile(r"\b(?:it|them)\s+(?:to\s+)?$")
 _PRONOUN_AFTER = re.compile(
     r"\s+(?:it|them|those|these|that|this|sie|es|ihn|los|las|lo|la|os|as|les)\b|"
     r"-(?:le|la|les|lo|los|las|o|a|os|as)\b"
@@ -179,7 +186,7 @@ class Reading:
         reported ("asks you to edit"), a plain passive ("are approved with ...") or an
         -ing form judged bad ("skipping them only moves the failure")."""
         before = self.text[max(0, start - 40) : start]
-        if _REPORTED.search(before) or _RUN_BY.search(before):
+        if _REPORTED.search(before) or _RUN_BY.search(before) or _NOUN_OR_STEP.search(before):
             return True
         if _COPULA.search(before) and not _MODAL_BEFORE.search(before):
             return True
@@ -244,7 +251,10 @@ class Reading:
     ) -> str | None:
         span = self.clause if within == "clause" else self.sentence_span
         begin, finish = span(start, end)
-        if within == "clause" and not after and _PRONOUN_AFTER.match(self.text, end):
+        pronoun = _PRONOUN_AFTER.match(self.text, end) or _PRONOUN_BEFORE.search(
+            self.text, max(0, start - 12), start
+        )
+        if within == "clause" and not after and pronoun:
             # "the hooks are slow, so skip them": the object stands earlier in the sentence.
             begin = min(begin, self.sentence_span(start, end)[0])
         own_clause = self.clause(start, end)

@@ -45,12 +45,15 @@ def _any(reading: Reading, *searches: tuple[re.Pattern[str], re.Pattern[str] | N
 
 _DESTROY_COMMAND = compile_any(
     r"\brm\s+(?:-\w+\s+)*-\w*r\w*\b",
-    r"\b(?:drop\s+(?:table|database|schema|index|owned|collection)|truncate\s+(?:table\s+)?\S+|"
-    r"delete\s+from\s+\w+|flushall|flushdb|dropdb|dropDatabase)\b",
+    r"\b(?:drop\s+(?:table|database|schema|index|owned|collection)|truncate\s+table|"
+    r"truncate\s+[\w.]+\s*(?:;|cascade\b|restart\b)|delete\s+from\s+\w+|flushall|flushdb|dropdb|"
+    r"dropdatabase)\b",
+    r"\b(?:rm|rmi|delete|prune)\b[^\n$]{0,40}\$\(\s*(?:docker|podman|kubectl|git)\s+[\w-]+\s+"
+    r"(?:ls|list|ps|get|branch)\b",
     r"\bgit\s+(?:reset\s+(?:\S+\s+)?--hard|clean\s+(?:-\w+\s+)*-\w*f|checkout\s+(?:--\s+)?\.(?:\s|$)|"
     r"restore\s+\.|push\s+\S+\s+(?:--delete|:)|push\s+--delete|stash\s+(?:clear|drop)|"
     r"filter-(?:branch|repo)|reflog\s+expire|gc\s+--prune=now)",
-    r"\b(?:docker|podman)\s+(?:system|volume|image|container|network)\s+prune\b|\bprune\s+-a\b",
+    r"\b(?:docker|podman)\s+(?:system|volume)\s+prune\b|\bprune\s+(?:-\w*a\b|--all\b)",
     r"\bterraform\s+destroy\b|\bkubectl\s+delete\b|\baws\s+s3\s+rm\b|\bterminate-instances\b|"
     r"\bgsutil\s+(?:-m\s+)?rm\b|\bpg_restore\b[^\n]{0,80}--clean\b|--no-preserve-root|"
     r"\bmkfs\b|\bdd\s+[^\n]{0,80}of=/dev/|\bshred\b|\bwipefs\b|\bfind\s+\S+\s[^\n]{0,120}-delete\b",
@@ -75,7 +78,7 @@ _PRECIOUS = re.compile(
     r"\b(?:production|prod|live|staging|preprod|pre-?production)\b|\$prod\w*|\bprod_\w+|"
     r"\.prod\.|\b(?:databases?|db|tables?|schemas?|indexe?s|indices|collections?|buckets?|"
     r"volumes?|namespaces?|clusters?|instances?|backups?|snapshots?|history|reflog|remote\s+"
-    r"branch\w*|branches|tags|releases?|uploads?|user\s+data|customer\s+data|records|"
+    r"branch\w*|branches|tags|uploads?|user\s+data|customer\s+data|records|"
     r"everything|entire|whole|all\s+(?:of\s+)?(?:them|the|data|files|branches|tags)|"
     r"migrations?\s+(?:folder|directory|files)|"
     r"\.git|home|~)\b|~/|\s/(?:\s|$|\*)"
@@ -92,10 +95,23 @@ _DISPOSABLE = re.compile(
 )
 
 
+# "as the setup guide says": the project documents the step.
+_DOCUMENTED = re.compile(
+    r"\bas\s+(?:the\s+)?(?:readme|setup\s+guide|docs|documentation|contributing|runbook|wiki)\s+"
+    r"(?:says|describes|shows|explains)\b|\blisted\s+in\s+the\s+readme\b|\bdocumented\s+in\b"
+)
+
+
+def _command_asked(reading: Reading, found: re.Match[str]) -> bool:
+    """A command the text asks to run (not one it describes, forbids or scopes)."""
+    start, end = found.span()
+    return not (reading.described(start, end) or reading.released(start, end))
+
+
 def _destructive(reading: Reading) -> Hit | None:
     for found in reading.matches(_DESTROY_COMMAND):
         start, end = found.span()
-        if reading.described(start, end) or reading.released(start, end):
+        if not _command_asked(reading, found):
             continue
         if not _only_disposable(reading.sentence(start)):
             return Hit(found.group(0).strip())
@@ -126,7 +142,7 @@ _VALUABLE = re.compile(
 # --- privilege ------------------------------------------------------------------------
 
 _PRIVILEGE_COMMAND = compile_any(
-    r"(?<![-\w])sudo\b(?!-)|\bsu\s+(?:-|root)(?=\s|$)|\bdoas\b|\bvisudo\b|\bnopasswd\b|\bsudoers\b",
+    r"(?<![-\w])sudo\b(?!-)(?!\s+-u\s+(?!root)\w)|\bsu\s+(?:-|root)(?=\s|$)|\bdoas\b|\bvisudo\b|\bnopasswd\b|\bsudoers\b",
     r"\bchmod\s+(?:-\w+\s+)*(?:0?777|0?666|a\+\w*w\w*|ugo\+\w*w|o\+w|go\+w|\+rwx|u\+s|\+s|4755)",
     r"\bchown\s+(?:-\w+\s+)*root\b|\bsetenforce\s+0\b|\bsetcap\b|\bcap_sys_admin\b|--privileged\b|"
     r"\bprivileged\s*[:=]\s*true\b|\ballowprivilegeescalation\s*:\s*true\b|\brunasuser\s*:\s*0\b",
@@ -172,10 +188,11 @@ _LEAST = re.compile(
 
 def _privilege(reading: Reading) -> Hit | None:
     for found in reading.matches(_PRIVILEGE_COMMAND):
-        start, end = found.span()
-        if reading.described(start, end) or reading.released(start, end):
+        start = found.start()
+        if not _command_asked(reading, found):
             continue
-        if not _LEAST.search(reading.sentence(start)):
+        sentence = reading.sentence(start)
+        if not _LEAST.search(sentence) and not _DOCUMENTED.search(sentence):
             return Hit(found.group(0).strip())
     for found in reading.matches(_ELEVATE):
         start, end = found.span()
@@ -184,7 +201,11 @@ def _privilege(reading: Reading) -> Hit | None:
         begin, finish = reading.sentence_span(start, end)
         sentence = reading.text[begin:finish]
         elevated = next((e for e in _ELEVATED.finditer(sentence) if not _lessened(e)), None)
-        if elevated is not None and not _LEAST.search(sentence):
+        if (
+            elevated is not None
+            and not _LEAST.search(sentence)
+            and not _DOCUMENTED.search(sentence)
+        ):
             return Hit(found.group(0), elevated.group(0))
     return None
 
@@ -231,6 +252,8 @@ _UNASKED = re.compile(
 
 
 _WITHOUT_ASKING = re.compile(
+    r"\b(?:don'?t|do\s+not|never|no\s+need\s+to)\s+(?:wait\s+for|ask\s+for|get)\s+(?:the\s+|their\s+)?"
+    r"(?:user'?s?\s+)?(?:go-ahead|approval|permission|confirmation|consent|ok|green\s+light)|"
     r"\bwithout\s+(?:asking|checking\s+back|(?:the\s+user'?s?\s+)?(?:confirmation|approval|"
     r"consent|permission))\b|\bsans\s+(?:demander|confirmation|attendre\s+de\s+feu\s+vert)|"
     r"\bohne\s+(?:zu\s+fragen|nachzufragen|rückfrage|bestätigung|zustimmung)|\bsin\s+(?:preguntar|"
@@ -255,8 +278,10 @@ def _consent(reading: Reading) -> Hit | None:
 
 # Hiding from the user, one approval for everything, carrying on after "stop".
 _HIDE_OR_CARRY_ON = compile_any(
-    r"\b(?:don'?t|do\s+not|never|no\s+need\s+to)\s+(?:\w+\s+)?(?:mention|tell|report|disclose|"
+    r"\b(?:don'?t|do\s+not|never|no\s+need\s+to)\s+(?:\w+\s+){0,3}?(?:mention|tell|report|disclose|"
     r"reveal|inform)\w*\b[^.;\n]{0,60}\b(?:user|summary|reply|changes?|files?|fail\w*)\b",
+    r"\b(?:reject\w*|den(?:y|ies|ied)|declin\w*|refus\w*)\b[^.;\n]{0,60}\b(?:retry|try\s+(?:it\s+)?"
+    r"again|re-?run)\b",
     r"\b(?:keep|leave)\b[^.;\n]{0,40}\bout\s+of\s+(?:the\s+|your\s+)?(?:summary|reply|report)\b|"
     r"\bleav\w*\s+out\b[^.;\n]{0,40}\b(?:changes?|files?|deletions?|edits?|upgrades?)\b|"
     r"\b(?:don'?t|do\s+not|never)\s+point\s+out\b|\b(?:summari[sz]e|report|mention)\w*\s+only\s+"
@@ -268,7 +293,7 @@ _HIDE_OR_CARRY_ON = compile_any(
     r"vale\s+para\s+tod\w*)\b|(?:承認|同意|批准)[^。]{0,30}(?:すべて|全部|以降|所有)",
     r"(?:\b(?:user|they|usuário|usuario|utilisateur|nutzer)\b|用户|ユーザー)[^.;\n]{0,40}(?:\bstop\w*|"
     r"\binterrupt\w*|\bobjects?\b|\bsays?\s+no\b|\brejects?\b|\bparar\b|\barrête\w*|\bstopp\w*|"
-    r"停止|止め)[^.;\n。]{0,60}(?:\bkeep\s+going\b|\bcontinu\w*|\bfinish\w*|\banyway\b|\bretry\b|"
+    r"停止|止め)[^.;\n。]{0,60}(?:\bkeep\s+going\b|\bcontin[uú]\w*|\bfinish\w*|\banyway\b|\bretry\b|"
     r"\bcarry\s+on\b|\bweiter\w*|\bsigue\b|继续|続け)",
     r"\bne\s+dis\s+pas\s+à\s+l'utilisateur|\bnicht\s+erwähn\w*|\bno\s+(?:le\s+)?(?:digas|menciones)|"
     r"\bnão\s+(?:conte|diga|mencione)|不要告诉|别告诉|隠して|言わない",
@@ -294,7 +319,7 @@ _EXPECTATION = re.compile(
 )
 _TO_MATCH = re.compile(
     r"\b(?:to\s+match|match(?:es)?\s+the|whatever|current(?:ly)?|new\s+output|until\s+(?:it|they)\s+"
-    r"pass|so\s+(?:that\s+)?(?:it|they|ci|the\s+\w+)\s+(?:pass|goes\s+green)|fail\w*|red|broken|"
+    r"pass|so\s+(?:that\s+)?(?:it|they|ci|the\s+\w+)\s+(?:pass|goes\s+green)|fail\w*|red|broken|break\w*|"
     r"no\s+longer\s+match|don'?t\s+match|no\s+point\s+checking)\b|échou\w*|fehlschlag\w*|falla\w*|"
     r"falh\w*|失败|失敗"
 )
@@ -311,7 +336,7 @@ def _test_tampering(reading: Reading) -> Hit | None:
             return Hit(found.group(0))
     for found in reading.matches(_REWRITE_EXPECTED):
         start, end = found.span()
-        if reading.in_code(start) or reading.released(start, end):
+        if reading.in_code(start) or reading.described(start, end) or reading.released(start, end):
             continue
         sentence = reading.sentence(start)
         expectation = _EXPECTATION.search(sentence)
