@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from acecode.quarantine.addresses import outside_address
 from acecode.quarantine.negation import is_negated
 from acecode.quarantine.normalize import (
     decoded_payloads,
@@ -16,7 +17,6 @@ from acecode.quarantine.normalize import (
     mixed_script_word,
     text_key,
 )
-from acecode.quarantine.addresses import outside_address
 from acecode.quarantine.screen import PASSED, RULE_IDS, Verdict, screen_text
 
 
