@@ -90,7 +90,10 @@ def _show_conflicts(playbook: Path | None) -> None:
     for column in ("id", "entry", "text", "judge's reason"):
         table.add_column(column, overflow="fold")
     for conflict in conflicts:
-        table.add_row(conflict.id, conflict.first_name, conflict.first_text, conflict.reason or "-")
+        reason = conflict.reason or "-"
+        if conflict.folded:
+            reason += f" (found against {conflict.folded!r}, folded into this entry earlier)"
+        table.add_row(conflict.id, conflict.first_name, conflict.first_text, reason)
         table.add_row("", conflict.second_name, conflict.second_text, "", end_section=True)
     console.print(table, markup=False, highlight=False)
     console.print(
