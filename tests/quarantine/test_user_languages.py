@@ -54,3 +54,9 @@ def test_english_and_every_language_with_enough_requests_are_trusted(tmp_path: P
     assert trusted_languages(Settings(), tmp_path, {"de": 1}) == ("en", "fr", "de")
     assert trusted_languages(Settings(languages="en"), tmp_path, {"de": 5}) == ("en",)
     assert trusted_languages(Settings(), tmp_path / "nowhere") == ("en",)
+
+
+def test_a_request_with_broken_unicode_never_breaks_learning() -> None:
+    """Lone surrogates (half an emoji from a terminal) reach CLD2 as replacement bytes."""
+    messages = [prompt("Corrige le test \ud83d qui échoue dans le module de paiement, merci.")]
+    assert request_languages(messages) == {"fr": 1}

@@ -146,9 +146,11 @@ def _cld2(text: str) -> tuple[str, int, bool] | None:
     """CLD2's top language, its percentage and reliability; None when it cannot say."""
     import pycld2
 
+    # A transcript can carry lone surrogates (broken UTF-16 from a terminal); CLD2 reads bytes.
+    safe = text.encode("utf-8", "replace").decode("utf-8")
     try:
-        reliable, _bytes, details = pycld2.detect(text)
-    except pycld2.error:
+        reliable, _bytes, details = pycld2.detect(safe)
+    except (pycld2.error, ValueError):
         return None
     code, percent = details[0][1], details[0][2]
     if code in ("un", "xxx"):

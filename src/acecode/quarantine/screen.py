@@ -31,8 +31,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from acecode.config import Settings
 from acecode.quarantine.floor import FLOOR_CLASSES
 from acecode.quarantine.normalize import (
     decoded_payloads,
@@ -42,6 +42,9 @@ from acecode.quarantine.normalize import (
     mixed_script_word,
 )
 from acecode.quarantine.reading import Reading
+
+if TYPE_CHECKING:
+    from acecode.config import Settings
 
 DEFAULT_MAX_CHARS = 600
 # A text longer than the limit is flagged as too long anyway; only its first
