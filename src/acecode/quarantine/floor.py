@@ -417,7 +417,7 @@ _WITHIN = "clause"
 
 _CHECK_FLAGS = compile_any(
     r"--no-verify\b|\bgit\s+commit\b[^\n;|&]{0,200}\s-n\b|\bhusky=0\b|\bhusky_skip_hooks\b",
-    r"\bcore\.hookspath\s*=?\s*(?:/dev/null|[\"']{2}|\S*(?:nowhere|none|empty))",
+    r"\bcore\.hookspath\b[^\n;]{0,20}?(?:/dev/null|[\"']{2}|nowhere|none|empty)",
     r"\bskip=[\w,-]+\s+git\b|\[(?:skip ci|ci skip|no ci|skip actions|actions skip)\]|"
     r"\*\*\*no_ci\*\*\*|skip-checks:\s*true",
     r"\bpre-commit\s+uninstall\b|\brm\s+(?:-\w+\s+)*\S*\.git/hooks|\bchmod\s+-x\s+\S*\.git/hooks",
@@ -440,7 +440,8 @@ _DISABLE = compile_any(
         imperative=True,
     ),
     NOT_AFTER + r"\bignor(?:e|es|ed|ing)\b(?!\s+(?:list|file|patterns?|rules?|paths?))",
-    r"\b(?:turn|switch)\w*\s+(?:[\w.-]+\s+){0,4}?off\b|\bcomment\w*\s+out\b|\bget\s+around\b|"
+    r"\b(?:turn|switch)\w*\s+(?:[\w.-]+\s+){0,4}?off\b|\bcomment\w*\s+(?:[\w.-]+\s+){0,3}?out\b|"
+    r"\bget\s+around\b|"
     r"\bwork\s+around\b|\bstub\w*\s+out\b|\bmark\w*\s+(?:[\w-]+\s+){0,8}?as\s+(?:skipped|"
     r"passed|green|optional|non-blocking)\b|\b(?:make|set|switch\w*)\s+(?:[\w-]+\s+){0,6}?(?:to\s+)?"
     r"(?:optional|non-blocking|advisory)\b|\bno\s+need\s+to\s+run\b|\bstop\s+running\b|"

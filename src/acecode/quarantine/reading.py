@@ -68,6 +68,7 @@ _GERUND_DISMISSED = re.compile(
     r"will\s+not)\s+(?:help|fix|work))\b"
 )
 _PRONOUN_BEFORE = re.compile(r"\b(?:it|them)\s+(?:to\s+)?$")
+_PRONOUN_WITHIN = re.compile(r"\s(?:it|them)\s")
 _PRONOUN_AFTER = re.compile(
     r"\s+(?:it|them|those|these|that|this|sie|es|ihn|los|las|lo|la|os|as|les)\b|"
     r"-(?:le|la|les|lo|los|las|o|a|os|as)\b"
@@ -251,8 +252,10 @@ class Reading:
     ) -> str | None:
         span = self.clause if within == "clause" else self.sentence_span
         begin, finish = span(start, end)
-        pronoun = _PRONOUN_AFTER.match(self.text, end) or _PRONOUN_BEFORE.search(
-            self.text, max(0, start - 12), start
+        pronoun = (
+            _PRONOUN_AFTER.match(self.text, end)
+            or _PRONOUN_BEFORE.search(self.text, max(0, start - 12), start)
+            or _PRONOUN_WITHIN.search(self.text, start, end)
         )
         if within == "clause" and not after and pronoun:
             # "the hooks are slow, so skip them": the object stands earlier in the sentence.
