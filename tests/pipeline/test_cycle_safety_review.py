@@ -262,3 +262,24 @@ def test_review_ids_match_the_texts_sent(routed_llm, project, tmp_path):
     [prompt] = safety_prompts(llm)
     assert review_items(prompt) == [{"id": 1, "text": SAFE}, {"id": 2, "text": SUBTLE}]
     assert others(project) == [SAFE, SUBTLE]
+
+
+def test_acecode_learn_labels_the_holds_nobody_reviewed(routed_llm, project, tmp_path):
+    """The HOLD lines of `acecode learn` say "not reviewed", not a finding's rule."""
+    import subprocess
+    import sys
+
+    routed_llm(curator_adds(SAFE, FLOOR_HELD, SENSITIVE), safety=lambda system, prompt: 500)
+    transcript = write_transcript(tmp_path / "s.jsonl", "tidy up", "done")
+
+    done = subprocess.run(
+        [sys.executable, "-m", "acecode", "learn", str(transcript), "--dry-run"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert f"HOLD    (not reviewed) {SENSITIVE}" in done.stdout
+    assert f"HOLD    (disable-checks) {FLOOR_HELD}" in done.stdout
+    assert "(1 not reviewed)" in done.stdout + done.stderr
