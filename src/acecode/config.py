@@ -32,9 +32,14 @@ class Settings:
     review: str = "flagged"
     # Longest rule text accepted into the playbook (characters).
     max_rule_chars: int = 600
-    # Natural languages the project's rules may be written in (ISO 639-1 codes,
-    # comma-separated or a TOML list); a rule mostly in another language is held.
-    languages: str = "en"
+    # Natural languages the project's rules may be written in without a safety review
+    # (ISO 639-1 codes, comma-separated or a TOML list). Empty: English and the languages
+    # of your own requests in the sessions learned (.claude/acecode/languages.json).
+    # A rule in another language waits for a human unless the safety review passed it.
+    languages: str = ""
+    # Least severity ("low", "medium" or "high") at which a flag of the LLM safety review
+    # holds a rule for a human; a lower flag is only reported.
+    review_severity: str = "medium"
     # Token budget of the condensed transcript given to the reflector.
     transcript_budget_tokens: int = 20_000
     # Share of entries one cycle may remove (delete + prune + merge-away).

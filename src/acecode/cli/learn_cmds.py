@@ -42,10 +42,11 @@ def _describe(report: CycleReport) -> list[str]:
 def _changes(report: dict[str, Any]) -> list[str]:
     """One layer's changes (``CycleReport.as_dict`` or its ``user_layer``)."""
     from acecode.consolidation.deferred import describe_operation
+    from acecode.quarantine.unreviewed import hold_label
 
     lines = []
     for item in report["held_for_review"]:
-        lines.append(f"  HOLD    ({item['rule']}) {item['text']}")
+        lines.append(f"  HOLD    ({hold_label(item['rule'])}) {item['text']}")
     dedup = (report["curation"] or {}).get("de_duplication_results", {})
     for decision in dedup.get("ladder_decisions", []):
         if decision["action"] != "add":

@@ -94,6 +94,12 @@ class CycleReport:
     tags_skipped: list[dict[str, Any]] = field(default_factory=list)
     held_for_review: list[dict[str, Any]] = field(default_factory=list)
     dropped_by_review: list[dict[str, Any]] = field(default_factory=list)
+    # Safety-review flags below ``review_severity``: noted, not held.
+    review_notes: list[dict[str, str]] = field(default_factory=list)
+    # The languages of the user's requests in this session, and the languages a rule may
+    # be in without a review (acecode.quarantine.user_languages).
+    request_languages: dict[str, int] = field(default_factory=dict)
+    languages: list[str] = field(default_factory=list)
     operations: list[dict[str, Any]] = field(default_factory=list)
     # Removals the budget deferred this cycle (GuardResult.deferred items, with the reason).
     deferred: list[dict[str, Any]] = field(default_factory=list)
@@ -197,6 +203,7 @@ class CycleReport:
             "operations_applied": sum(1 for op in self.operations if op.get("applied")),
             "operations_deferred": len(self.deferred),
             "held_for_review": len(self.held_for_review),
+            "not_reviewed": _not_reviewed(self.held_for_review),
             "entries_before": self.entries_before,
             "entries_after": self.entries_after,
             "report_file": self.report_file,
@@ -222,16 +229,26 @@ def _layer_outcome(layer: dict[str, Any] | None) -> dict[str, Any] | None:
     }
 
 
+def _not_reviewed(held: list[dict[str, Any]]) -> int:
+    """How many of the held texts wait only because no safety review passed them."""
+    from acecode.quarantine.unreviewed import is_not_reviewed
+
+    return sum(is_not_reviewed(item["rule"]) for item in held)
+
+
 def _counts(report: dict[str, Any]) -> str:
     """What a layer's report did, in numbers, for the summary line."""
     applied = sum(1 for op in report["operations"] if op.get("applied"))
     skipped = len(report["operations"]) - applied
     deferred = len(report.get("deferred") or ())
     later = f"{deferred} deferred by the removal budget, " if deferred else ""
+    waiting = _not_reviewed(report["held_for_review"])
+    not_reviewed = f" ({waiting} not reviewed)" if waiting else ""
     return (
         f"{wording.counted(len(report['tags_applied']), 'tag')}, "
         f"{wording.counted(applied, 'operation')} applied, {skipped} skipped, {later}"
-        f"{len(report['held_for_review'])} held for review, {len(report['pruned'])} pruned, "
+        f"{len(report['held_for_review'])} held for review{not_reviewed}, "
+        f"{len(report['pruned'])} pruned, "
         f"entries {report['entries_before']} -> {report['entries_after']}"
     )
 
@@ -333,14 +350,20 @@ async def _reflect_and_curate(
 async def _screen(
     operations: list[Any], snapshot: dict[str, Any], report: CycleReport, settings: Settings
 ) -> list[Any]:
-    """Hold flagged texts for review (a dry run queues nothing); returns what may be applied.
+    """Hold texts for review (a dry run queues nothing); returns what may be applied.
 
-    The screen, then the LLM safety review on what it let through; a dry run
-    goes through the same triage as a real one.
+    The floor, then the LLM safety review on what it let through, then the
+    "not reviewed" holds for what nobody reviewed (:mod:`acecode.quarantine.gate`);
+    a dry run goes through the same triage as a real one.
     """
-    from acecode.pipeline.safety_step import safety_flags
+    from acecode.pipeline.safety_step import safety_review
     from acecode.quarantine.gate import triage_operations
 
+    review = await safety_review(operations, settings, report)
+    report.review_notes += [
+        {"class": note.danger_class, "severity": note.severity, "reason": note.reason}
+        for note in review.notes()
+    ]
     triage = triage_operations(
         operations,
         settings,
@@ -348,7 +371,8 @@ async def _screen(
         playbook_path=report.playbook,
         session=Path(report.transcript).stem,
         transcript=report.transcript,
-        flagged=await safety_flags(operations, settings, report),
+        review=review,
+        languages=tuple(report.languages),
         dry_run=report.dry_run,
     )
     report.held_for_review = [item.as_dict() for item in triage.queued]
@@ -563,6 +587,7 @@ async def _run(
         )
     report.messages_already_learned = min(skip, report.messages)
     messages = session.window(report.messages_already_learned, report.messages)
+    _note_languages(report, messages, state, settings)
     if not messages:
         if report.messages:
             report.finish(outcomes.NOTHING_NEW, "no new messages since the last cycle")
@@ -673,6 +698,7 @@ def _plan_layers(
             model=report.model,
             provider_reason=report.provider_reason,
             provider_endpoint=report.provider_endpoint,
+            languages=report.languages,
         )
         child.entries_before = child.entries_after = entry_count(user_snapshot)
         user_work = _LayerWork(child, user_target, user_snapshot, routed_tags.user, routed_ops.user)
@@ -789,9 +815,23 @@ def _choose_provider(report: CycleReport) -> bool:
     return True
 
 
+def _note_languages(
+    report: CycleReport, messages: list[dict[str, Any]], state: Path, settings: Settings
+) -> None:
+    """The languages of this session's requests, and the ones a rule may be in unreviewed."""
+    from acecode.quarantine.user_languages import request_languages, trusted_languages
+
+    report.request_languages = dict(request_languages(messages))
+    report.languages = list(trusted_languages(settings, state, report.request_languages))
+
+
 def _record_learned(state: Path, session: SessionSource, report: CycleReport) -> None:
     """Mark the transcript's messages as learned, so later cycles reflect on new ones only
-    (a message list has no identity to remember it by)."""
+    (a message list has no identity to remember it by), and keep the languages its
+    requests were written in (:mod:`acecode.quarantine.user_languages`)."""
+    from acecode.quarantine.user_languages import record_request_languages
+
+    record_request_languages(state, report.request_languages, timeout=10.0)
     if not session.tracked:
         return
     try:
