@@ -171,7 +171,7 @@ def test_switch_and_install_in_a_subfolder_write_the_projects_files(
 ) -> None:
     root = tree / "proj"
     run_acecode("off")
-    assert (root / ".claude" / "acecode.toml").is_file()
+    assert "enabled = false" in (root / ".claude" / "acecode" / "switch.toml").read_text()
     run_acecode("on")
     run_acecode("install", "--scope", "project")
     assert "acecode hook" in (root / ".claude" / "settings.json").read_text()

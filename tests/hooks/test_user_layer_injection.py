@@ -132,5 +132,5 @@ def test_a_broken_user_layer_is_named_and_the_project_is_still_injected(project_
     )
     assert run.stderr == ""
     assert user.read_text() == "{not json"
-    again = run_hook("session-start", _start())  # from the cache: still said
+    again = run_hook("session-start", _start("s2"))  # a later session, from the cache: still said
     assert again.output()["systemMessage"] == run.output()["systemMessage"]
