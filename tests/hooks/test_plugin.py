@@ -140,7 +140,8 @@ def test_plugin_command_works_with_acecode_on_path(playbook: Path, home_dir: Pat
 @pytest.mark.parametrize(
     "where",
     [
-        ".local/bin",  # uv tool and pipx put their command links here
+        ".local/bin",  # install.py, uv tool and pipx put their command links here
+        ".local/share/acecode/venv/bin",  # install.py's own environment
         ".local/share/uv/tools/acecode/bin",  # uv tool's own environment
         ".local/share/pipx/venvs/acecode/bin",  # pipx's own environment
     ],
