@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 
 from acecode.control import activity, project_switch, set_project_switch
+from support.hang_guard import HANG_GUARD
 
 
 def acecode(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "acecode", *args], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "acecode", *args], capture_output=True, text=True, timeout=HANG_GUARD
     )
 
 

@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from acecode.agents.claude_code import install as installer
 from acecode.cli.install_cmd import register
 from acecode.hooks import EVENT_ARGUMENTS
+from support.hang_guard import HANG_GUARD
 
 OTHER_SETTINGS = {
     "model": "opus",
@@ -195,7 +196,7 @@ def test_installed_commands_run_the_hooks(project_dir: Path) -> None:
         input=json.dumps({"session_id": "s1", "source": "startup"}).encode(),
         capture_output=True,
         env={k: v for k, v in os.environ.items() if not k.startswith("ACECODE_")},
-        timeout=60,
+        timeout=HANG_GUARD,
     )
     assert proc.returncode == 0, proc.stderr
     context = json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]

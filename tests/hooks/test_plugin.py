@@ -27,6 +27,7 @@ from acecode.agents.claude_code.install import (
     plugin_hooks_file,
 )
 from acecode.hooks import EVENT_ARGUMENTS
+from support.hang_guard import HANG_GUARD
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGIN = ROOT / "plugin"
@@ -113,7 +114,7 @@ def _run_plugin_hook(
         input=json.dumps(payload).encode(),
         capture_output=True,
         env=env,
-        timeout=60,
+        timeout=HANG_GUARD,
     )
 
 

@@ -29,7 +29,7 @@ from installer_support import BARE_PATH, INSTALLER, NEW_SHELLS, REPO, in_new_she
 
 import acecode
 from acecode.agents.claude_code.install import HOOK_EVENTS
-from support.hang_guard import HANG_GUARD, INSTALL_HANG_GUARD
+from support.hang_guard import HANG_GUARD, LONG_HANG_GUARD
 
 pytestmark = pytest.mark.slow
 
@@ -106,7 +106,7 @@ def run_line(line: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedP
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
-        timeout=INSTALL_HANG_GUARD,
+        timeout=LONG_HANG_GUARD,
         check=False,
     )
     assert result.returncode == 0, f"`{line}` failed:\n{result.stdout}\n{result.stderr}"
@@ -222,7 +222,7 @@ def test_without_ensurepip_the_venv_gets_pip_from_the_pythons_own_pip(
         env=env,
         capture_output=True,
         text=True,
-        timeout=INSTALL_HANG_GUARD,
+        timeout=LONG_HANG_GUARD,
         check=False,
     )
 

@@ -20,6 +20,7 @@ from acecode.playbook.schema import iter_entries
 from acecode.quarantine.queue import list_pending
 from acecode.store import load_playbook, save_playbook
 from acecode.store.history import list_cycles
+from support.hang_guard import HANG_GUARD
 from support.pipeline import is_curator, write_transcript
 from support.playbooks import entry
 
@@ -265,7 +266,7 @@ def test_learn_dry_run_prints_the_user_layers_changes_under_their_own_heading(
         [sys.executable, "-m", "acecode", "learn", str(transcript), "--dry-run"],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG_GUARD,
     ).stdout
 
     project_line = f"ADD     ctx-001: {PROJECT_RULE}"
