@@ -10,6 +10,7 @@ in ``HOME`` decide what ``PATH`` holds.
 from __future__ import annotations
 
 import importlib.util
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -27,6 +28,8 @@ NEW_SHELLS = {
     "sh login": ["sh", "-l", "-c"],  # /etc/profile, then ~/.profile
     "bash interactive": ["bash", "-i", "-c"],  # ~/.bashrc
 }
+if shutil.which("zsh"):
+    NEW_SHELLS["zsh login"] = ["zsh", "-l", "-c"]  # ~/.zshenv, /etc/zsh/zprofile, ~/.zprofile
 
 
 def load_installer() -> ModuleType:

@@ -83,13 +83,15 @@ def test_uninstall_restores_the_users_files_exactly_and_deletes_the_ones_it_made
     original = "alias ll='ls -l'\n\n# keep this\n"
     bashrc.write_text(original)
     layout = layout_for(home_dir)
-    installer.put_on_path(layout, {})
+    added = installer.put_on_path(layout, {})
 
     removed = installer.take_off_path(layout, {})
 
-    assert set(removed) == {bashrc, home_dir / ".profile"}
+    assert bashrc in added and home_dir / ".profile" in added
+    assert set(removed) == set(added)
     assert bashrc.read_text() == original
-    assert not (home_dir / ".profile").exists()  # it held nothing but the block
+    made = [file for file in added if file != bashrc]
+    assert not any(file.exists() for file in made)  # they held nothing but the block
     assert str(home_dir / ".local" / "bin") not in new_shell_path(
         NEW_SHELLS["bash login"], home_dir
     )
