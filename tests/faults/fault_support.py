@@ -254,6 +254,7 @@ def permission_bits_enforced() -> tuple[Callable[[], None] | None, str | None]:
             capture_output=True,
             text=True,
             check=False,
+            timeout=HANG_GUARD,
         )
     except (OSError, subprocess.SubprocessError) as exc:
         return None, f"running as root and cannot drop CAP_DAC_OVERRIDE in a child: {exc}"

@@ -204,7 +204,12 @@ def test_acecode_off_in_the_project_stops_the_user_layer_too(routed_llm, layers,
             {"type": "ADD", "text": PREFERENCE, "section": "USER PREFERENCES", "scope": "user"},
         )
     )
-    subprocess.run([sys.executable, "-m", "acecode", "off"], check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "acecode", "off"],
+        check=True,
+        capture_output=True,
+        timeout=HANG_GUARD,
+    )
 
     report = run_cycle_sync(write_transcript(tmp_path / "s.jsonl", "x", "y"))
 

@@ -23,7 +23,9 @@ GIT_ID = ("-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.g
 
 
 def git(repo: Path, *args: str) -> None:
-    subprocess.run(["git", *GIT_ID, *args], cwd=repo, check=True, capture_output=True)
+    subprocess.run(
+        ["git", *GIT_ID, *args], cwd=repo, check=True, capture_output=True, timeout=HANG_GUARD
+    )
 
 
 def write(root: Path, files: dict[str, str]) -> None:
