@@ -10,7 +10,8 @@ not be there. So this script, standard library only:
 2. links the ``acecode`` command into ``${XDG_BIN_HOME:-~/.local/bin}``;
 3. makes sure new shells find that folder: a marked block in ``~/.profile`` (sh,
    and bash logins when there is no ``~/.bash_profile``), in ``~/.bash_profile`` or
-   ``~/.bash_login`` when one exists, in ``~/.bashrc`` and, for zsh, in ``~/.zshenv``;
+   ``~/.bash_login`` when one exists, in ``~/.bashrc`` and, where zsh is used or
+   installed, in ``~/.zshenv``;
 4. runs ``acecode install``, whose hooks name the venv's ``acecode`` by its full
    path, so they work even when Claude Code's PATH lacks ``~/.local/bin``.
 
@@ -361,6 +362,11 @@ def uninstall(layout: Layout, environ: Mapping[str, str]) -> None:
         codex_home = Path(environ.get("CODEX_HOME") or layout.home / ".codex")
         if (codex_home / "hooks.json").exists():
             _run([str(layout.venv_acecode), "uninstall", "--agent", "codex"])
+    else:
+        print(
+            f"no {layout.shown(layout.venv_acecode)} to take the hooks out with: if "
+            "~/.claude/settings.json still runs `acecode hook ...`, delete those entries"
+        )
     if owned_link(layout):
         layout.link.unlink()
         print(f"removed {layout.shown(layout.link)}")
