@@ -2,7 +2,7 @@
 
 The root conftest already isolates ``HOME`` and the project (``CLAUDE_PROJECT_DIR``);
 ``run_hook`` adds the hook's stdin and extra environment and returns what
-Claude Code would see: exit code, stdout, stderr and the wall time.
+Claude Code would see: exit code, stdout and stderr.
 """
 
 from __future__ import annotations
@@ -11,10 +11,11 @@ import json
 import os
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from support.hang_guard import HANG_GUARD
 
 ACECODE = [sys.executable, "-m", "acecode"]
 
@@ -26,7 +27,6 @@ class HookRun:
     returncode: int
     stdout: str
     stderr: str
-    seconds: float
 
     def output(self) -> dict[str, Any]:
         """The JSON object printed for Claude Code."""
@@ -51,20 +51,14 @@ def run_hook(
         k: v for k, v in os.environ.items() if not k.startswith("ACECODE_") and k not in drop_env
     }
     full_env.update(env or {})
-    started = time.perf_counter()
     proc = subprocess.run(
         command or [*ACECODE, "hook", event],
         input=data,
         capture_output=True,
         env=full_env,
-        timeout=60,
+        timeout=HANG_GUARD,
     )
-    return HookRun(
-        proc.returncode,
-        proc.stdout.decode(),
-        proc.stderr.decode(),
-        time.perf_counter() - started,
-    )
+    return HookRun(proc.returncode, proc.stdout.decode(), proc.stderr.decode())
 
 
 def write_playbook(project: Path, sections: dict[str, list[dict[str, Any]]]) -> Path:

@@ -14,7 +14,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 from acecode.agents.claude_code.sessions import sessions_dir
+from support.hang_guard import HANG_GUARD, wait_until
 
 RULE = "Run the test suite with make test, not pytest directly."
 REFLECTION = {"analysis": "make test works, bare pytest failed", "bullet_tags": []}
@@ -92,7 +92,7 @@ def _acecode(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
         capture_output=True,
         text=True,
         env=full,
-        timeout=120,
+        timeout=HANG_GUARD,
     )
 
 
@@ -118,16 +118,13 @@ def _failing_bash_session(path: Path) -> Path:
     return path
 
 
-def _wait_for_line(log: Path, needle: str, timeout: float = 60.0) -> str:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if log.exists():
-            for line in log.read_text().splitlines():
-                if needle in line:
-                    return line
-        time.sleep(0.1)
-    raise AssertionError(
-        f"no line with {needle!r} in {log}:\n{log.read_text() if log.exists() else ''}"
+def _wait_for_line(log: Path, needle: str) -> str:
+    def line() -> str | None:
+        lines = log.read_text().splitlines() if log.exists() else []
+        return next((line for line in lines if needle in line), None)
+
+    return wait_until(
+        line, lambda: f"a line with {needle!r} in {log}:\n{log.read_text() if log.exists() else ''}"
     )
 
 

@@ -21,11 +21,12 @@ from acecode.agents.claude_code.sessions import find_sessions, sessions_dir
 from acecode.hooks import context
 from acecode.project_root import find_project_root
 from acecode_cli import run_acecode
+from support.hang_guard import HANG_GUARD
 from support.pipeline import write_transcript
 
 
 def git(*args: str, cwd: Path) -> None:
-    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, timeout=120)
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, timeout=HANG_GUARD)
 
 
 @pytest.fixture

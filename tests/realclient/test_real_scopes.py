@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import time
 from pathlib import Path
 
 from claude_driver import ClaudeHome
@@ -26,6 +25,7 @@ from test_real_learning import MISSING_DIR, MISSING_MODULE, curation_for, wait_f
 from test_real_plugin_launcher import install_plugin
 
 from acecode import outcomes
+from support.hang_guard import HANG_GUARD, wait_until
 
 LEARNED_RULE = "Check that a folder exists with test -d before listing it."
 
@@ -52,19 +52,21 @@ def _allow_bash(claude: ClaudeHome) -> None:
     claude.settings_file.write_text(json.dumps(settings))
 
 
-def _wait_for_cycles(project: Path, count: int, timeout: float = 120) -> list[dict]:
+def _wait_for_cycles(project: Path, count: int) -> list[dict]:
     """The learning cycles recorded for ``project`` once there are ``count`` of them."""
     state = project / ".claude" / "acecode"
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        records = outcomes.read_outcomes(state)
-        if len(records) >= count:
-            return records
-        time.sleep(0.25)
     log = state / "logs" / "learn.log"
-    raise AssertionError(
-        f"{count} cycle(s) expected in {state}; learn.log:\n"
-        + (log.read_text() if log.exists() else "(none)")
+
+    def enough() -> list[dict]:
+        records = outcomes.read_outcomes(state)
+        return records if len(records) >= count else []
+
+    return wait_until(
+        enough,
+        lambda: (
+            f"{count} cycle(s) in {state}; learn.log:\n"
+            + (log.read_text() if log.exists() else "(none)")
+        ),
     )
 
 
@@ -110,7 +112,7 @@ def test_a_session_started_in_a_subfolder_uses_and_teaches_the_projects_playbook
     claude: ClaudeHome, server: MessagesServer, project_dir: Path
 ) -> None:
     server.responder = _failing_session_script()
-    subprocess.run(["git", "init", "-q"], cwd=project_dir, check=True, timeout=60)
+    subprocess.run(["git", "init", "-q"], cwd=project_dir, check=True, timeout=HANG_GUARD)
     write_playbook(project_dir)
     deeper = project_dir / "sub" / "deeper"
     deeper.mkdir(parents=True)
