@@ -12,7 +12,10 @@ screen:
 - settings acecode ignores (a typo, a wrong type), named by file and key;
 - no LLM provider, or a budget that stops learning;
 - learned rules waiting in the review queue (they reach no session until
-  approved), and a last learning cycle that failed.
+  approved), and a last learning cycle that failed;
+- a project playbook with entries this machine did not write, at first sight,
+  and entries that arrived later and are held for review
+  (:mod:`acecode.arrivals.announce`).
 
 The lines go into the SessionStart output's ``systemMessage``, which Claude
 Code shows to the user (``SessionStart:startup says: ...``) and does not send
@@ -119,11 +122,21 @@ def session_notice(project: str, start: dict[str, Any] | None = None) -> str | N
         *mine["config_ignored"],
         *user.get("config_ignored", ()),
         *learning,
+        *_arrivals(project, start),
         *_review_and_failure(project, bool(learning)),
     ]
     if when_active and _active(project, start):
         lines += when_active
     return "\n".join(PREFIX + line for line in lines) if lines else None
+
+
+def _arrivals(project: str, start: dict[str, Any] | None) -> list[str]:
+    """The lines about entries that arrived with the repository (only where some did)."""
+    if start is None or not start.get("arrivals"):
+        return []
+    from acecode.arrivals.announce import arrival_lines
+
+    return arrival_lines(project, start)
 
 
 def _active(project: str, start: dict[str, Any] | None) -> bool:

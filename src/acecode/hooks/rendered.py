@@ -16,9 +16,12 @@ Both carry the same key, made of every input: acecode's version, the
 user's template override and the packaged template, of the pins file and of
 the files that hold the on/off switch and the settings (the two
 ``acecode.toml`` and the local ``switch.toml``), the environment variables of
-the two budgets, and the ``stat`` of the user layer and its pins
-(:mod:`acecode.layers`): a cycle in any project that changes the user layer
-thus invalidates every project's cache. The key is taken *before*
+the two budgets and of the floor's two settings, the ``stat`` of the user layer
+and its pins (:mod:`acecode.layers`): a cycle in any project that changes the
+user layer thus invalidates every project's cache; and the ``stat`` of the
+record of this machine's decisions about texts (``arrivals.tsv``, see
+:mod:`acecode.arrivals`), so that approving an entry that arrived with the
+repository injects it at the next session. The key is taken *before*
 rendering, so a playbook saved meanwhile just causes one more render on the
 next hook.
 
@@ -27,7 +30,9 @@ notice (:mod:`acecode.hooks.notice`) to say: a project playbook that cannot be
 read (``error``: nothing is injected), a user layer that cannot be read
 (``user_layer_error``: the project's entries are), and the project's
 configuration problems (``config_off``: a switch file that cannot be read, so
-acecode is off; ``config_ignored``: settings it ignores). All of them depend
+acecode is off; ``config_ignored``: settings it ignores), and the entries that
+arrived from elsewhere and are held (``arrivals``: they are left out of both
+files, :mod:`acecode.arrivals.split`). All of them depend
 only on files in the key, so a broken file costs one render, not one per
 session. A miss in the ``SessionStart`` hook renders only its own file; the
 index (tokenising every entry) is built by the first prompt that needs it, or
@@ -55,8 +60,18 @@ PINS_NAME = "pins.json"  # acecode.pins.PINS_NAME; a test keeps them equal
 DEFAULT_AGENT = "claude-code"
 SWITCH_NAME = "acecode.toml"  # acecode.control.CONFIG_NAME; a test keeps them equal
 LOCAL_SWITCH_NAME = "switch.toml"  # acecode.control.SWITCH_NAME; a test keeps them equal
-# The settings the rendering reads, as environment variables (see acecode.config).
-SETTING_VARIABLES = ("ACECODE_INJECTION_BUDGET_CHARS", "ACECODE_TOPUP_BUDGET_CHARS")
+# The settings the rendering reads, as environment variables (see acecode.config): the
+# two budgets, and the floor's two settings for the entries that arrived (acecode.arrivals).
+SETTING_VARIABLES = (
+    "ACECODE_INJECTION_BUDGET_CHARS",
+    "ACECODE_TOPUP_BUDGET_CHARS",
+    "ACECODE_MAX_RULE_CHARS",
+    "ACECODE_LANGUAGES",
+)
+ARRIVALS_NAME = "arrivals.tsv"  # acecode.arrivals.marks.MARKS_NAME; a test keeps them equal
+# The floor's settings by default (acecode.config.Settings; a test keeps them equal).
+DEFAULT_MAX_RULE_CHARS = 600
+DEFAULT_LANGUAGES = "en"
 # Where each input sits in the key.
 _PLAYBOOK, _PROJECT_SWITCH, _USER_SWITCH, _ENVIRONMENT, _USER_LAYER = 1, 5, 6, 7, 8
 _LOCAL_SWITCH = 10
@@ -101,6 +116,7 @@ def inputs_key(project: str) -> list[Any]:
         stat_key(user_playbook_file()),
         stat_key(_user_pins()),
         stat_key(local_switch),
+        stat_key(state_path(project, ARRIVALS_NAME)),
     ]
 
 
@@ -124,8 +140,9 @@ def _template_text() -> str:
 
 
 def _limits(project: str, key: list[Any]) -> dict[str, Any]:
-    """Whether acecode is active here, the two budgets and the project's configuration
-    problems (``config_off``, ``config_ignored``: see the module docstring).
+    """Whether acecode is active here, the two budgets, the floor's settings for arrived
+    entries and the project's configuration problems (``config_off``,
+    ``config_ignored``: see the module docstring).
 
     Without switch files and budget variables, that is "active, defaults, no
     problems" (what ``acecode.control.activity`` and
@@ -145,6 +162,8 @@ def _limits(project: str, key: list[Any]) -> dict[str, Any]:
             "reason": "",
             "budget": DEFAULT_INJECTION_BUDGET,
             "topup_budget": DEFAULT_TOPUP_BUDGET,
+            "max_rule_chars": DEFAULT_MAX_RULE_CHARS,
+            "languages": DEFAULT_LANGUAGES,
             "config_off": [],
             "config_ignored": [],
         }
@@ -162,6 +181,8 @@ def _limits(project: str, key: list[Any]) -> dict[str, Any]:
         "reason": state.reason,
         "budget": settings.injection_budget_chars,
         "topup_budget": settings.topup_budget_chars,
+        "max_rule_chars": settings.max_rule_chars,
+        "languages": settings.languages,
         **as_notices(project_problems(root)),
     }
 
@@ -197,7 +218,8 @@ def _topup_index(playbook: dict[str, Any], left_out: list[Any]) -> dict[str, Any
 def _both_layers(path: str, start: dict[str, Any]) -> tuple[dict[str, Any], list[str], str]:
     """The project layer at ``path`` and the user layer as one playbook, their pins, and
     where to read them; the user layer alone when ``path`` is that layer. A user layer
-    that cannot be read is left out and named in ``start["user_layer_error"]``."""
+    that cannot be read is left out and named in ``start["user_layer_error"]``. The
+    project layer's held arrivals are left out (:func:`_without_held_arrivals`)."""
     from acecode.layers import combine, is_user_layer
     from acecode.store.reading import read_playbook
 
@@ -205,11 +227,25 @@ def _both_layers(path: str, start: dict[str, Any]) -> tuple[dict[str, Any], list
     if is_user_layer(path):
         return read_playbook(path), _pins(path), path
     playbook = read_playbook(path) if os.path.exists(path) else None
+    if playbook is not None:
+        playbook = _without_held_arrivals(path, playbook, start)
     mine = _user_layer(user, start) if os.path.exists(user) else None
     if mine is None:
         return combine(playbook, None), _pins(path), path
     where = f"{path} and {user}" if playbook is not None else user
     return combine(playbook, mine), [*_pins(path), *_pins(user)], where
+
+
+def _without_held_arrivals(path: str, playbook: dict[str, Any], start: dict[str, Any]) -> dict:
+    """``playbook`` without the entries that arrived from elsewhere and are held
+    (:mod:`acecode.arrivals.split`); when any arrived, their counts and the held ones
+    go into ``start["arrivals"]`` for the session-start notice."""
+    from acecode.arrivals.split import split_arrivals
+
+    split = split_arrivals(path, playbook, start["max_rule_chars"], start["languages"])
+    if split.arrived:
+        start["arrivals"] = split.summary()
+    return split.playbook
 
 
 def _user_layer(user: str, start: dict[str, Any]) -> dict[str, Any] | None:
