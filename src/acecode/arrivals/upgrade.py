@@ -7,8 +7,10 @@ before and after. So when the record is created, every text that a change in
 the journal *gave* an entry counts as known: the text of an entry the change
 created, or a text it changed to. Left out:
 
-- changes that kept an entry's text (a learning cycle crediting an entry that
-  arrived with a pull changed its counters, not its text);
+- texts the same cycle had before, in any entry: a learning cycle that credited
+  an entry that arrived with a pull changed its counters, not its text, and one
+  that renamed it shows in the journal as a removal and an addition of the same
+  text;
 - cycles of kind ``merge`` (the merge driver brings in a teammate's texts: they
   are arrivals like those of a fast-forward pull), ``undo`` and ``restore``
   (they bring back texts that were in the file before; whether those were
@@ -31,12 +33,12 @@ JOURNAL_NAME = "history.sqlite"  # acecode.store.journal.JOURNAL_NAME (a test ke
 NOT_WRITTEN_HERE = ("merge", "undo", "restore")
 
 _QUERY = (
-    "SELECT json_extract(changes.after_entry, '$.text') FROM changes "
-    "JOIN cycles ON cycles.seq = changes.seq "
+    "SELECT json_extract(made.after_entry, '$.text') FROM changes AS made "
+    "JOIN cycles ON cycles.seq = made.seq "
     f"WHERE cycles.kind NOT IN ({', '.join('?' * len(NOT_WRITTEN_HERE))}) "
-    "AND changes.after_entry IS NOT NULL "
-    "AND (changes.before_entry IS NULL OR json_extract(changes.before_entry, '$.text') "
-    "IS NOT json_extract(changes.after_entry, '$.text'))"
+    "AND made.after_entry IS NOT NULL "
+    "AND NOT EXISTS (SELECT 1 FROM changes AS had WHERE had.seq = made.seq "
+    "AND json_extract(had.before_entry, '$.text') = json_extract(made.after_entry, '$.text'))"
 )
 
 
