@@ -91,9 +91,7 @@ def test_first_sight_is_said_once_and_later_held_arrivals_get_one_line(
     project_dir: Path, provider_configured: dict
 ) -> None:
     path = write_playbook(project_dir, {PAT: [entry("pat-001", PYTEST, 3)]}, arrived=True)
-    assert _notice(run_hook("session-start", _start())) == [
-        "acecode: " + first_sight_line(1, 1, 0)
-    ]
+    assert _notice(run_hook("session-start", _start())) == ["acecode: " + first_sight_line(1, 1, 0)]
     assert _notice(run_hook("session-start", _start())) == []
     # a pull brings a dangerous entry and a benign one
     data = json.loads(path.read_text())
@@ -111,9 +109,7 @@ def test_a_compaction_says_nothing_and_announces_nothing(
     _cloned(project_dir)
     compact = run_hook("session-start", {"session_id": "s1", "source": "compact"})
     assert PIPE not in compact.context() and _notice(compact) == []
-    assert _notice(run_hook("session-start", _start())) == [
-        "acecode: " + first_sight_line(4, 4, 2)
-    ]
+    assert _notice(run_hook("session-start", _start())) == ["acecode: " + first_sight_line(4, 4, 2)]
 
 
 def test_held_arrivals_never_reach_the_topup(project_dir: Path, provider_configured: dict) -> None:
