@@ -159,9 +159,16 @@ def ensure_marks(state_dir: str, key: bytes) -> None:
     create_marks(state_dir, first_known(state_dir, key))
 
 
-def load_marks(state_dir: str, key: bytes) -> Marks:
+def load_marks(state_dir: str, key: bytes, create: bool = True) -> Marks:
     """The record, created first when missing; when it cannot be created, what can be
-    read (nothing known)."""
+    read (nothing known). ``create=False`` writes nothing: a missing record reads as
+    what it would be created with."""
+    if not create and not os.path.exists(marks_file(state_dir)):
+        from acecode.arrivals.upgrade import first_known
+
+        marks = Marks()
+        marks.known.update(first_known(state_dir, key))
+        return marks
     with contextlib.suppress(OSError):
         ensure_marks(state_dir, key)
     return read_marks(state_dir)

@@ -121,16 +121,21 @@ def _without(playbook: dict[str, Any], held: list[Arrival]) -> dict[str, Any]:
 
 
 def split_arrivals(
-    playbook_path: str, playbook: dict[str, Any], max_chars: int, languages: str
+    playbook_path: str,
+    playbook: dict[str, Any],
+    max_chars: int,
+    languages: str,
+    write: bool = True,
 ) -> Split:
     """Split ``playbook`` (read from ``playbook_path``) as the module docstring says;
-    ``max_chars`` and ``languages`` are the project's floor settings."""
+    ``max_chars`` and ``languages`` are the project's floor settings. ``write=False``
+    writes nothing in the state folder (``acecode doctor``)."""
     from acecode.playbook.schema import iter_entries
 
     entries = list(iter_entries(playbook))
     key = machine_key()
     state = state_dir_of(playbook_path)
-    marks = load_marks(state, key) if key is not None else Marks()
+    marks = load_marks(state, key, create=write) if key is not None else Marks()
     arrived = []
     for section, entry in entries:
         # Without a key nothing is known; the unkeyed fingerprint only tells texts apart.
@@ -139,7 +144,7 @@ def split_arrivals(
             arrived.append(Arrival(section, entry, tag))
     if arrived:
         texts = list(dict.fromkeys(arrival.text for arrival in arrived))
-        verdicts = floor_verdicts(state, key, texts, max_chars, languages)
+        verdicts = floor_verdicts(state, key, texts, max_chars, languages, write)
         for arrival in arrived:
             _hold(arrival, marks, verdicts[arrival.text])
     split = Split(playbook, len(entries), arrived)

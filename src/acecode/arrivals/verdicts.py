@@ -76,10 +76,15 @@ def _usable(value: Any) -> bool:
 
 
 def floor_verdicts(
-    state_dir: str, key: bytes | None, texts: list[str], max_chars: int, languages: str
+    state_dir: str,
+    key: bytes | None,
+    texts: list[str],
+    max_chars: int,
+    languages: str,
+    write: bool = True,
 ) -> dict[str, Verdict]:
     """The floor's verdict on each of ``texts``: from the cache, else screened now and
-    cached (``key`` None: screened, never cached)."""
+    cached (``key`` None or ``write=False``: screened, not cached)."""
     if key is None:
         return {text: screen(text, max_chars, languages) for text in texts}
     scope = floor_scope(max_chars, languages)
@@ -94,7 +99,7 @@ def floor_verdicts(
             value = list(screen(text, max_chars, languages))
         current[tag] = value
         found[text] = (value[0], value[1], value[2])
-    if any(tag not in cached for tag in current):
+    if write and any(tag not in cached for tag in current):
         _write(path, current, cached)
     return found
 

@@ -215,11 +215,14 @@ def _topup_index(playbook: dict[str, Any], left_out: list[Any]) -> dict[str, Any
     }
 
 
-def _both_layers(path: str, start: dict[str, Any]) -> tuple[dict[str, Any], list[str], str]:
+def _both_layers(
+    path: str, start: dict[str, Any], write: bool = True
+) -> tuple[dict[str, Any], list[str], str]:
     """The project layer at ``path`` and the user layer as one playbook, their pins, and
     where to read them; the user layer alone when ``path`` is that layer. A user layer
     that cannot be read is left out and named in ``start["user_layer_error"]``. The
-    project layer's held arrivals are left out (:func:`_without_held_arrivals`)."""
+    project layer's held arrivals are left out (:func:`_without_held_arrivals`; ``write``
+    False: without writing their records)."""
     from acecode.layers import combine, is_user_layer
     from acecode.store.reading import read_playbook
 
@@ -228,7 +231,7 @@ def _both_layers(path: str, start: dict[str, Any]) -> tuple[dict[str, Any], list
         return read_playbook(path), _pins(path), path
     playbook = read_playbook(path) if os.path.exists(path) else None
     if playbook is not None:
-        playbook = _without_held_arrivals(path, playbook, start)
+        playbook = _without_held_arrivals(path, playbook, start, write)
     mine = _user_layer(user, start) if os.path.exists(user) else None
     if mine is None:
         return combine(playbook, None), _pins(path), path
@@ -236,13 +239,15 @@ def _both_layers(path: str, start: dict[str, Any]) -> tuple[dict[str, Any], list
     return combine(playbook, mine), [*_pins(path), *_pins(user)], where
 
 
-def _without_held_arrivals(path: str, playbook: dict[str, Any], start: dict[str, Any]) -> dict:
+def _without_held_arrivals(
+    path: str, playbook: dict[str, Any], start: dict[str, Any], write: bool = True
+) -> dict:
     """``playbook`` without the entries that arrived from elsewhere and are held
     (:mod:`acecode.arrivals.split`); when any arrived, their counts and the held ones
     go into ``start["arrivals"]`` for the session-start notice."""
     from acecode.arrivals.split import split_arrivals
 
-    split = split_arrivals(path, playbook, start["max_rule_chars"], start["languages"])
+    split = split_arrivals(path, playbook, start["max_rule_chars"], start["languages"], write)
     if split.arrived:
         start["arrivals"] = split.summary()
     return split.playbook
@@ -267,6 +272,7 @@ def _render(
     with_index: bool,
     path: str | None = None,
     agent: str = DEFAULT_AGENT,
+    write: bool = True,
 ) -> tuple[dict, dict]:
     """The contents of the cache and (when asked, else ``{}``) of the index, for ``key``.
 
@@ -274,7 +280,8 @@ def _render(
     together with the user layer; the settings and the switches are the
     project's, the pins those beside each layer. The text is measured as
     ``agent``'s cap counts and never exceeds that cap. A project layer that
-    cannot be read gives no text and its reason in ``error``.
+    cannot be read gives no text and its reason in ``error``. ``write=False``
+    leaves the state folder as it is (the arrivals' records are not written).
     """
     limits = _limits(project, key)
     if agent != DEFAULT_AGENT:
@@ -293,7 +300,7 @@ def _render(
     from acecode.store.errors import PlaybookError
 
     try:
-        playbook, pinned, where = _both_layers(path or playbook_file(project), start)
+        playbook, pinned, where = _both_layers(path or playbook_file(project), start, write)
     except PlaybookError as exc:
         start["error"] = str(exc)
         return start, dict(start)
@@ -315,7 +322,7 @@ def _render(
 def render_uncached(project: str, playbook: str) -> dict[str, Any]:
     """What :func:`session_start` would give if ``playbook`` were the project's, not cached
     (for ``acecode doctor`` and ``stats`` run on another ``--playbook``)."""
-    return _render(project, inputs_key(project), with_index=False, path=playbook)[0]
+    return _render(project, inputs_key(project), with_index=False, path=playbook, write=False)[0]
 
 
 def read_cache_file(path: str) -> dict[str, Any] | None:
@@ -387,7 +394,7 @@ def session_start(project: str, agent: str = DEFAULT_AGENT, write: bool = True) 
     cached = _cached(project, name, key)
     if cached is not None:
         return cached
-    start, _ = _render(project, key, with_index=False, agent=agent)
+    start, _ = _render(project, key, with_index=False, agent=agent, write=write)
     if write:
         write_cache_file(state_path(project, name), start)
     return start
