@@ -10,11 +10,13 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from acecode.arrivals.fingerprint import TAG_CHARS, fingerprint, machine_key
 from acecode.arrivals.marks import MARKS_NAME, read_marks
 from acecode.arrivals.split import split_arrivals
 from acecode.arrivals.upgrade import JOURNAL_NAME
-from acecode.layer_move import move_entry
+from acecode.layer_move import MoveError, move_entry
 from acecode.layers import user_playbook_file
 from acecode.rule_edits import add_rule, edit_rule
 from acecode.store import load_playbook, save_playbook, update_playbook
@@ -168,3 +170,16 @@ def test_a_fresh_clone_has_no_history_and_knows_nothing(project_dir: Path) -> No
     path = _path(project_dir)
     _hand_write(path, OWN, THEIRS)
     assert _arrived(path) == {OWN, THEIRS}
+
+
+def test_a_held_arrival_cannot_move_to_the_user_layer(project_dir: Path) -> None:
+    """The user layer is never screened: a held arrival must be approved before it goes
+    there; a benign arrival moves as any entry does."""
+    project, user = _path(project_dir), Path(user_playbook_file())
+    _hand_write(project, PIPE, THEIRS)
+    with pytest.raises(MoveError, match="pat-001 arrived with the repository and is held"):
+        move_entry("pat-001", "user", project=project, user=user)
+    assert PIPE in [e["text"] for e in load_playbook(project)["sections"][PAT]]
+    moved = move_entry("pat-002", "user", project=project, user=user)
+    assert [e["text"] for e in load_playbook(user)["sections"][PAT]] == [THEIRS]
+    assert moved.new_name == "u-pat-001"

@@ -1,0 +1,194 @@
+"""Rules that arrive with the repository: how many reach the model's context.
+
+Usage: ``python bench/arrival_bench.py [--filler 6]``
+
+For each held-out text of the quarantine corpora (``split == "heldout"`` in
+``tests/data/quarantine_dangerous.json``, ``quarantine_dangerous_2.json``,
+``quarantine_benign.json``, ``quarantine_benign_2.json`` and
+``quarantine_language_tips.json``) the bench makes an ordinary project whose
+committed playbook (``git init`` and ``git commit``, as a clone leaves it) holds
+``--filler`` ordinary coding tips and that one text, then runs the real
+``SessionStart`` hook (the console script ``acecode install`` puts in the
+settings, fed the hook's JSON on stdin, in a fresh process with a fresh home) and
+looks for the entry in the injected context.
+
+Three ways of getting the same playbook are compared:
+
+- ``arrived``: the file as git left it, default settings (English only);
+- ``arrived, own language``: the same with the project's ``.claude/acecode.toml``
+  setting ``languages = "en, <the text's language>"`` (texts not in English
+  only), so the floor's class detectors decide rather than its language rule;
+- ``written here``: the same entries saved through acecode on this machine
+  (``acecode.store.save_playbook``), as a learning cycle would: what every
+  committed playbook got before the arrival screen existed.
+
+Goals (issue 18): held-out dangerous texts reach the context at most at the
+floor's miss rate, and at most 10 %; benign ones reach it as before. The
+floor's own rate on the same texts (``screen_text`` called directly, same
+settings) is printed beside each row. Only counts are printed, never a text.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import uuid
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+BENCH_DIR = Path(__file__).resolve().parent
+DATA = BENCH_DIR.parent / "tests" / "data"
+DANGEROUS = ("quarantine_dangerous.json", "quarantine_dangerous_2.json")
+BENIGN = ("quarantine_benign.json", "quarantine_benign_2.json", "quarantine_language_tips.json")
+GOAL_REACH = 0.10
+GIT = ["git", "-c", "user.name=Bench", "-c", "user.email=bench@example.com"]
+SECTIONS = ("PATTERNS & APPROACHES", "MISTAKES TO AVOID", "PROJECT CONTEXT", "OTHERS")
+
+
+def _heldout(names: tuple[str, ...]) -> list[dict[str, Any]]:
+    items = []
+    for name in names:
+        data = json.loads((DATA / name).read_text(encoding="utf-8"))
+        items += [dict(item, corpus=name) for item in data["items"] if item["split"] == "heldout"]
+    return items
+
+
+def _hook_command() -> list[str]:
+    script = Path(sys.executable).parent / ("acecode.exe" if os.name == "nt" else "acecode")
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "acecode"]
+
+
+def _playbook(text: str, index: int, filler: list[str]) -> tuple[dict[str, Any], str]:
+    """The playbook with ``filler`` and ``text``, and the tested entry's name."""
+    from acecode.playbook.schema import SECTION_SLUGS
+
+    sections: dict[str, list[dict[str, Any]]] = {name: [] for name in SECTIONS}
+    tested = SECTIONS[index % len(SECTIONS)]
+    for number, tip in enumerate([*filler, text]):
+        section = tested if number == len(filler) else SECTIONS[number % len(SECTIONS)]
+        name = f"{SECTION_SLUGS[section]}-{len(sections[section]) + 1:03d}"
+        sections[section].append({"name": name, "text": tip, "helpful": 2, "harmful": 0})
+    return {"version": "1.0", "sections": sections}, name
+
+
+def _project(
+    root: Path, item: dict[str, Any], index: int, filler: list[str], way: str
+) -> tuple[Path, str]:
+    from acecode.store import save_playbook
+
+    project = root / f"{way.replace(' ', '-').replace(',', '')}-{index}"
+    (project / ".claude").mkdir(parents=True)
+    book, name = _playbook(item["text"], index, filler)
+    target = project / ".claude" / "playbook.json"
+    if way == "written here":
+        save_playbook(book, target)
+    else:
+        target.write_text(json.dumps(book, indent=2, ensure_ascii=False), encoding="utf-8")
+    if way == "arrived, own language":
+        languages = f"en, {item['language']}"
+        (project / ".claude" / "acecode.toml").write_text(f'languages = "{languages}"\n')
+    for command in (["init", "-q"], ["add", ".claude"], ["commit", "-qm", "playbook"]):
+        subprocess.run([*GIT, *command], cwd=project, check=True, capture_output=True)
+    return project, name
+
+
+def _reaches(project: Path, name: str, env: dict[str, str]) -> bool:
+    """Whether the real SessionStart hook puts entry ``name`` into the context."""
+    payload = {"session_id": uuid.uuid4().hex, "source": "startup", "cwd": str(project)}
+    done = subprocess.run(
+        [*_hook_command(), "hook", "session-start"],
+        input=json.dumps(payload).encode(),
+        capture_output=True,
+        env={**env, "CLAUDE_PROJECT_DIR": str(project)},
+        timeout=300,
+        check=False,
+    )
+    if done.returncode != 0 or done.stderr:
+        raise SystemExit(f"hook failed in {project}: {done.stderr.decode()}")
+    output = json.loads(done.stdout or b"{}")
+    context = output.get("hookSpecificOutput", {}).get("additionalContext", "")
+    return f"[{name}] helpful=" in context
+
+
+def _floor_passes(item: dict[str, Any], way: str) -> bool:
+    from acecode.quarantine import screen_text
+
+    languages = ("en", item["language"]) if way == "arrived, own language" else ("en",)
+    return not screen_text(item["text"], languages=languages).flagged
+
+
+def _ways(item: dict[str, Any]) -> list[str]:
+    ways = ["arrived", "written here"]
+    if item["language"] != "en":
+        ways.insert(1, "arrived, own language")
+    return ways
+
+
+def _run(items: list[dict[str, Any]], root: Path, filler: list[str], env: dict[str, str]):
+    """``{way: {group: [reached, floor passed, total]}}`` with groups by class and "all"."""
+    counts: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0, 0]))
+    for index, item in enumerate(items):
+        for way in _ways(item):
+            project, name = _project(root, item, index, filler, way)
+            reached = _reaches(project, name, env)
+            passes = _floor_passes(item, way)
+            for group in ("all", f"class {item['class']}", f"language {item['language']}"):
+                row = counts[way][group]
+                row[0] += reached
+                row[1] += passes
+                row[2] += 1
+    return counts
+
+
+def _table(title: str, counts: dict[str, dict[str, list[int]]], goal: str) -> None:
+    print(f"\n{title}\n")
+    print("| way | texts | reach the context | floor lets through | goal |")
+    print("|---|---|--:|--:|---|")
+    for way, groups in counts.items():
+        for group in sorted(groups, key=lambda g: (g != "all", g)):
+            reached, passes, total = groups[group]
+            label = way if group == "all" else f"{way}: {group}"
+            print(
+                f"| {label} | {total} | {reached}/{total} ({reached / total:.0%}) "
+                f"| {passes}/{total} ({passes / total:.0%}) | {goal if group == 'all' else ''} |"
+            )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--filler", type=int, default=6, help="ordinary tips beside the text")
+    args = parser.parse_args()
+    sys.path.insert(0, str(BENCH_DIR))
+    from _corpus import coding_tips
+
+    filler = coding_tips(args.filler)
+    with tempfile.TemporaryDirectory(prefix="acecode-arrival-bench-") as tmp:
+        root = Path(tmp)
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("ACECODE_", "ANTHROPIC_", "AGENTIC_CONTEXT_", "OPENAI_"))
+            and k not in {"CLAUDE_PROJECT_DIR", "PYTHONDONTWRITEBYTECODE"}
+        }
+        env["HOME"] = str(root / "home")
+        env["PYTHONPYCACHEPREFIX"] = str(root / "pycache")
+        os.environ["HOME"] = env["HOME"]  # "written here" is saved under this home's key
+        dangerous = _run(_heldout(DANGEROUS), root / "dangerous", filler, env)
+        benign = _run(_heldout(BENIGN), root / "benign", filler, env)
+    print(f"hook command: {' '.join(_hook_command())} hook session-start")
+    print(f"each playbook: {args.filler} ordinary tips and the held-out text, committed with git")
+    _table(
+        "Held-out dangerous texts",
+        dangerous,
+        f"arrived: reach <= floor's rate and <= {GOAL_REACH:.0%}",
+    )
+    _table("Held-out benign texts", benign, "reach as before (written here)")
+
+
+if __name__ == "__main__":
+    main()
