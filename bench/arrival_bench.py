@@ -26,6 +26,15 @@ Goals (issue 18): held-out dangerous texts reach the context at most at the
 floor's miss rate, and at most 10 %; benign ones reach it as before. The
 floor's own rate on the same texts (``screen_text`` called directly, same
 settings) is printed beside each row. Only counts are printed, never a text.
+
+Last, the cost of the next learning cycles' LLM safety review with arrivals
+pending: real cycles (not dry runs) against a scripted Anthropic Messages
+server on 127.0.0.1, the curator proposing ten ordinary tips per cycle, in a
+project whose committed playbook brought 40 ordinary tips. The table gives, per
+cycle, how many arrived texts the review call carried and its input tokens
+(estimated as acecode does when a provider reports none, about 4 characters
+per token). Goal (issue 18): at most 1,500 input tokens per cycle at ten
+proposed texts.
 """
 
 from __future__ import annotations
@@ -46,6 +55,10 @@ DATA = BENCH_DIR.parent / "tests" / "data"
 DANGEROUS = ("quarantine_dangerous.json", "quarantine_dangerous_2.json")
 BENIGN = ("quarantine_benign.json", "quarantine_benign_2.json", "quarantine_language_tips.json")
 GOAL_REACH = 0.10
+GOAL_REVIEW_INPUT_TOKENS = 1_500
+COST_CYCLES = 6
+PROPOSED_PER_CYCLE = 10
+ARRIVED_FOR_COST = 40
 GIT = ["git", "-c", "user.name=Bench", "-c", "user.email=bench@example.com"]
 SECTIONS = ("PATTERNS & APPROACHES", "MISTAKES TO AVOID", "PROJECT CONTEXT", "OTHERS")
 
@@ -146,22 +159,100 @@ def _run(items: list[dict[str, Any]], root: Path, filler: list[str], env: dict[s
 
 
 def _table(title: str, counts: dict[str, dict[str, list[int]]], goal: str) -> None:
-    print(f"\n{title}\n")
-    print("| way | texts | reach the context | floor lets through | goal |")
-    print("|---|---|--:|--:|---|")
+    """One row per way (all texts), then its rows per class and per language."""
+    print(f"\n{title} (goal: {goal})\n")
+    print("| way | texts | reach the context | floor lets through |")
+    print("|---|---|--:|--:|")
     for way, groups in counts.items():
         for group in sorted(groups, key=lambda g: (g != "all", g)):
             reached, passes, total = groups[group]
-            label = way if group == "all" else f"{way}: {group}"
+            label = f"**{way}**" if group == "all" else f"{way}: {group}"
             print(
                 f"| {label} | {total} | {reached}/{total} ({reached / total:.0%}) "
-                f"| {passes}/{total} ({passes / total:.0%}) | {goal if group == 'all' else ''} |"
+                f"| {passes}/{total} ({passes / total:.0%}) |"
             )
+
+
+def _cost_transcript(path: Path, number: int) -> Path:
+    records = [
+        {"type": "user", "uuid": "u1", "sessionId": f"s{number}",
+         "message": {"role": "user", "content": f"BATCH-{number}: tidy up the repository"}},
+        {"type": "assistant", "uuid": "a1", "sessionId": f"s{number}",
+         "message": {"id": "m1", "role": "assistant",
+                     "content": [{"type": "text", "text": "Done."}]}},
+    ]  # fmt: skip
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def review_cost(root: Path) -> list[tuple[int, int, int]]:
+    """The safety review's input tokens per cycle with arrivals pending (module docstring)."""
+    import asyncio
+
+    from _corpus import coding_tips
+    from _scripted_anthropic import ScriptedAnthropic
+    from acecode.pipeline.cycle import run_cycle
+
+    tips = coding_tips(COST_CYCLES * PROPOSED_PER_CYCLE + ARRIVED_FOR_COST)
+    proposed, arrived = tips[:-ARRIVED_FOR_COST], set(tips[-ARRIVED_FOR_COST:])
+    carried: list[int] = []
+
+    def router(system: str, prompt: str) -> str:
+        lowered = prompt.lower()
+        if "you are the safety reviewer" in lowered:
+            start = prompt.index("\n[") + 1
+            items, _ = json.JSONDecoder().raw_decode(prompt, start)
+            carried.append(sum(1 for item in items if item["text"] in arrived))
+            return json.dumps({"verdicts": [{"id": i["id"], "verdict": "safe"} for i in items]})
+        batch = int(lowered.split("batch-", 1)[1].split(":", 1)[0].split()[0])
+        if "you are the curator" in lowered:
+            texts = proposed[batch * PROPOSED_PER_CYCLE : (batch + 1) * PROPOSED_PER_CYCLE]
+            operations = [{"type": "ADD", "text": text, "section": "OTHERS"} for text in texts]
+            return json.dumps({"reasoning": "bench", "operations": operations})
+        return json.dumps({"analysis": f"BATCH-{batch}: the session tidied up.", "bullet_tags": []})
+
+    project = root / "cost-project"
+    book, _ = _playbook(sorted(arrived)[0], 0, sorted(arrived)[1:])
+    (project / ".claude").mkdir(parents=True)
+    (project / ".claude" / "playbook.json").write_text(json.dumps(book), encoding="utf-8")
+    rows = []
+    with ScriptedAnthropic(router) as server:
+        saved = dict(os.environ)
+        os.environ.update(
+            {**server.env(), "CLAUDE_PROJECT_DIR": str(project), "ACECODE_JUDGE_MAX_PAIRS": "0"}
+        )
+        try:
+            for number in range(COST_CYCLES):
+                transcript = _cost_transcript(root / f"cost-{number}.jsonl", number)
+                before = len(carried)
+                report = asyncio.run(run_cycle(transcript))
+                review = report.tokens.get("by_role", {}).get("safety_review", {})
+                texts = carried[before] if len(carried) > before else 0
+                rows.append((number + 1, texts, review.get("input_tokens", 0)))
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
+    return rows
+
+
+def _cost_table(rows: list[tuple[int, int, int]]) -> None:
+    print(
+        f"\nSafety review per cycle with {ARRIVED_FOR_COST} arrived entries pending, "
+        f"{PROPOSED_PER_CYCLE} proposed texts per cycle (goal: at most "
+        f"{GOAL_REVIEW_INPUT_TOKENS:,} input tokens)\n"
+    )
+    print("| cycle | arrived texts in the call | review input tokens | goal met |")
+    print("|--:|--:|--:|:--:|")
+    for number, texts, tokens in rows:
+        met = "yes" if tokens <= GOAL_REVIEW_INPUT_TOKENS else "no"
+        print(f"| {number} | {texts} | {tokens:,} | {met} |")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--filler", type=int, default=6, help="ordinary tips beside the text")
+    parser.add_argument("--skip-cost", action="store_true", help="leave out the review's cost")
+    parser.add_argument("--cost-only", action="store_true", help="only the review's cost")
     args = parser.parse_args()
     sys.path.insert(0, str(BENCH_DIR))
     from _corpus import coding_tips
@@ -178,16 +269,30 @@ def main() -> None:
         env["HOME"] = str(root / "home")
         env["PYTHONPYCACHEPREFIX"] = str(root / "pycache")
         os.environ["HOME"] = env["HOME"]  # "written here" is saved under this home's key
-        dangerous = _run(_heldout(DANGEROUS), root / "dangerous", filler, env)
-        benign = _run(_heldout(BENIGN), root / "benign", filler, env)
+        reach = not args.cost_only
+        dangerous = _run(_heldout(DANGEROUS), root / "dangerous", filler, env) if reach else {}
+        benign = _run(_heldout(BENIGN), root / "benign", filler, env) if reach else {}
+        cost = review_cost(root) if not args.skip_cost else []
     print(f"hook command: {' '.join(_hook_command())} hook session-start")
     print(f"each playbook: {args.filler} ordinary tips and the held-out text, committed with git")
+    if dangerous:
+        _print_reach(dangerous, benign)
+    if cost:
+        _cost_table(cost)
+
+
+def _print_reach(dangerous: dict, benign: dict) -> None:
     _table(
         "Held-out dangerous texts",
         dangerous,
-        f"arrived: reach <= floor's rate and <= {GOAL_REACH:.0%}",
+        f"arrived, they reach the context at most as often as the floor lets them through, "
+        f"and at most {GOAL_REACH:.0%}",
     )
-    _table("Held-out benign texts", benign, "reach as before (written here)")
+    _table(
+        "Held-out benign texts",
+        benign,
+        "arrived, they reach the context as when written here, where the floor lets them",
+    )
 
 
 if __name__ == "__main__":

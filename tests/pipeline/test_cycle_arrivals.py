@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from acecode.arrivals.safety import REVIEW_CHARS
+from acecode.arrivals.safety import ITEM_CHARS, REVIEW_CHARS
 from acecode.arrivals.split import SAFETY_REVIEW_RULE, split_arrivals
 from acecode.hooks.rendered import session_start
 from acecode.pipeline import run_cycle_sync
@@ -139,7 +139,9 @@ def test_each_cycle_reviews_at_most_its_share_of_arrivals(routed_llm, project, t
     for number in range(8):
         run_cycle_sync(write_transcript(tmp_path / f"s{number}.jsonl", "tidy up", "done"))
     for texts in reviewed_texts(llm):
-        assert texts and (len(texts) == 1 or sum(map(len, texts)) <= REVIEW_CHARS)
+        assert texts and (
+            len(texts) == 1 or sum(len(text) + ITEM_CHARS for text in texts) <= REVIEW_CHARS
+        )
         seen += texts
     assert sorted(seen) == sorted(arrived)  # every text once, over several cycles
 

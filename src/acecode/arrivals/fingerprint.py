@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from typing import Any
 
 from acecode.layers import user_playbook_file
 from acecode.state_folder import STATE_FOLDER_NAME, ensure_state_folder
@@ -90,10 +91,17 @@ def machine_key() -> bytes | None:
     return key
 
 
+_keyed: dict[bytes, Any] = {}
+
+
 def fingerprint(key: bytes, text: str, scope: str = "") -> str:
     """The name of ``text`` in acecode's records: HMAC-SHA256 under ``key``, of ``scope``
     (what the record is about, e.g. the floor's version) and the exact text."""
-    import hmac
+    base = _keyed.get(key)
+    if base is None:
+        import hmac
 
-    message = f"{scope}\0{text}".encode("utf-8", "surrogatepass")
-    return hmac.new(key, message, "sha256").hexdigest()[:TAG_CHARS]
+        base = _keyed[key] = hmac.new(key, digestmod="sha256")  # keyed once, copied per text
+    mac = base.copy()
+    mac.update(f"{scope}\0{text}".encode("utf-8", "surrogatepass"))
+    return mac.hexdigest()[:TAG_CHARS]

@@ -13,7 +13,7 @@ is reviewed once (the verdict is recorded, :mod:`acecode.arrivals.marks`):
 A floor hold is never released by a "safe" verdict, as for learned texts. To
 keep the cost goal (the review adds at most 1,500 input tokens per cycle at ten
 proposed texts), a cycle adds at most :data:`REVIEW_CHARS` characters of
-arrived texts (at least one text), and the rest wait for the next cycles. A
+arrived items (at least one), and the rest wait for the next cycles. A
 review that fails records nothing, so those texts are reviewed next time.
 """
 
@@ -24,8 +24,10 @@ from pathlib import Path
 from acecode.arrivals.split import REJECTED_RULE, Arrival
 from acecode.config import Settings
 
-# Characters of arrived texts one review call may carry: about 300 input tokens.
+# Characters of arrived items one review call may carry, each text counted with its
+# JSON item around it (``{"id": 12, "text": ...}`` indented): about 300 input tokens.
 REVIEW_CHARS = 1_200
+ITEM_CHARS = 40
 
 
 def arrivals_to_review(playbook_path: Path, settings: Settings) -> list[Arrival]:
@@ -53,10 +55,11 @@ def arrivals_to_review(playbook_path: Path, settings: Settings) -> list[Arrival]
     chosen: list[Arrival] = []
     used = 0
     for arrival in ordered:
-        if chosen and used + len(arrival.text) > REVIEW_CHARS:
+        size = len(arrival.text) + ITEM_CHARS
+        if chosen and used + size > REVIEW_CHARS:
             break
         chosen.append(arrival)
-        used += len(arrival.text)
+        used += size
     return chosen
 
 

@@ -92,19 +92,18 @@ def state_dir_of(playbook_path: str) -> str:
 
 
 def _hold(arrival: Arrival, marks: Marks, verdict: tuple[bool, str, str]) -> None:
+    """Decide ``arrival``: rejected by the user, else the floor's hold, else the LLM
+    review's flag; what the review said is kept either way."""
     if arrival.tag in marks.reviewed:
         arrival.review = marks.reviewed[arrival.tag] or ""
-    held, rule, detail = verdict
+    floor_holds, rule, detail = verdict
     if arrival.tag in marks.rejected:
-        arrival.held, arrival.rule, arrival.detail = (
-            True,
-            REJECTED_RULE,
-            "you rejected it in review",
-        )
-    elif held:
-        arrival.held, arrival.rule, arrival.detail = True, rule, detail
-    elif arrival.review:
-        arrival.held, arrival.rule, arrival.detail = True, SAFETY_REVIEW_RULE, arrival.review
+        rule, detail = REJECTED_RULE, "you rejected it in review"
+    elif not floor_holds and arrival.review:
+        rule, detail = SAFETY_REVIEW_RULE, arrival.review
+    elif not floor_holds:
+        return
+    arrival.held, arrival.rule, arrival.detail = True, rule, detail
 
 
 def _without(playbook: dict[str, Any], held: list[Arrival]) -> dict[str, Any]:
