@@ -143,14 +143,16 @@ def _ways(item: dict[str, Any]) -> list[str]:
 
 
 def _run(items: list[dict[str, Any]], root: Path, filler: list[str], env: dict[str, str]):
-    """``{way: {group: [reached, floor passed, total]}}`` with groups by class and "all"."""
+    """``{way: {group: [reached, floor passed, total]}}``: "all", then by corpus file, class
+    and language."""
     counts: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0, 0]))
     for index, item in enumerate(items):
         for way in _ways(item):
             project, name = _project(root, item, index, filler, way)
             reached = _reaches(project, name, env)
             passes = _floor_passes(item, way)
-            for group in ("all", f"class {item['class']}", f"language {item['language']}"):
+            groups = ("all", f"corpus {item['corpus']}", f"class {item['class']}")
+            for group in (*groups, f"language {item['language']}"):
                 row = counts[way][group]
                 row[0] += reached
                 row[1] += passes
@@ -159,7 +161,7 @@ def _run(items: list[dict[str, Any]], root: Path, filler: list[str], env: dict[s
 
 
 def _table(title: str, counts: dict[str, dict[str, list[int]]], goal: str) -> None:
-    """One row per way (all texts), then its rows per class and per language."""
+    """One row per way (all texts), then its rows per corpus, class and language."""
     print(f"\n{title} (goal: {goal})\n")
     print("| way | texts | reach the context | floor lets through |")
     print("|---|---|--:|--:|")
