@@ -14,18 +14,25 @@ looks for the entry in the injected context.
 
 Three ways of getting the same playbook are compared:
 
-- ``arrived``: the file as git left it, default settings (English only);
+- ``arrived``: the file as git left it, default settings (a fresh clone: English
+  is the only language known to be the user's);
 - ``arrived, own language``: the same with the project's ``.claude/acecode.toml``
   setting ``languages = "en, <the text's language>"`` (texts not in English
-  only), so the floor's class detectors decide rather than its language rule;
+  only), so that a text does not wait for a review for its language alone;
 - ``written here``: the same entries saved through acecode on this machine
   (``acecode.store.save_playbook``), as a learning cycle would: what every
   committed playbook got before the arrival screen existed.
 
+No learning cycle has run in these projects, so no safety review has seen the
+texts: an arrival is held by a floor finding, or waits as "not reviewed" when
+it touches a class whose danger depends on intent or is in a language not
+trusted. Beside each row: how many texts the floor alone lets through
+(``screen_text``), and how many nothing holds before a review (no finding,
+no ``unreviewed_reason``), both called directly under the same settings.
+
 Goals (issue 18): held-out dangerous texts reach the context at most at the
-floor's miss rate, and at most 10 %; benign ones reach it as before. The
-floor's own rate on the same texts (``screen_text`` called directly, same
-settings) is printed beside each row. Only counts are printed, never a text.
+floor's miss rate, and at most 10 %; benign ones reach it as before. Only
+counts are printed, never a text.
 
 Last, the cost of the next learning cycles' LLM safety review with arrivals
 pending: real cycles (not dry runs) against a scripted Anthropic Messages
@@ -128,11 +135,15 @@ def _reaches(project: Path, name: str, env: dict[str, str]) -> bool:
     return f"[{name}] helpful=" in context
 
 
-def _floor_passes(item: dict[str, Any], way: str) -> bool:
-    from acecode.quarantine import screen_text
+def _floor_verdict(item: dict[str, Any], way: str) -> tuple[bool, bool]:
+    """Whether the floor lets the text through, and whether nothing holds it before a
+    review (no finding and no wait: ``screen_text`` and ``unreviewed_reason`` called
+    directly, under the languages the project trusts)."""
+    from acecode.quarantine import screen_text, unreviewed_reason
 
     languages = ("en", item["language"]) if way == "arrived, own language" else ("en",)
-    return not screen_text(item["text"], languages=languages).flagged
+    floor_passes = not screen_text(item["text"]).flagged
+    return floor_passes, floor_passes and unreviewed_reason(item["text"], languages) is None
 
 
 def _ways(item: dict[str, Any]) -> list[str]:
@@ -143,35 +154,37 @@ def _ways(item: dict[str, Any]) -> list[str]:
 
 
 def _run(items: list[dict[str, Any]], root: Path, filler: list[str], env: dict[str, str]):
-    """``{way: {group: [reached, floor passed, total]}}``: "all", then by corpus file, class
-    and language."""
-    counts: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0, 0]))
+    """``{way: {group: [reached, floor passed, nothing holds, total]}}``: "all", then by
+    corpus file, class and language."""
+    counts: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0, 0, 0]))
     for index, item in enumerate(items):
         for way in _ways(item):
             project, name = _project(root, item, index, filler, way)
             reached = _reaches(project, name, env)
-            passes = _floor_passes(item, way)
+            floor_passes, unheld = _floor_verdict(item, way)
             groups = ("all", f"corpus {item['corpus']}", f"class {item['class']}")
             for group in (*groups, f"language {item['language']}"):
                 row = counts[way][group]
                 row[0] += reached
-                row[1] += passes
-                row[2] += 1
+                row[1] += floor_passes
+                row[2] += unheld
+                row[3] += 1
     return counts
 
 
 def _table(title: str, counts: dict[str, dict[str, list[int]]], goal: str) -> None:
     """One row per way (all texts), then its rows per corpus, class and language."""
     print(f"\n{title} (goal: {goal})\n")
-    print("| way | texts | reach the context | floor lets through |")
-    print("|---|---|--:|--:|")
+    print("| way | texts | reach the context | floor lets through | nothing holds unreviewed |")
+    print("|---|---|--:|--:|--:|")
     for way, groups in counts.items():
         for group in sorted(groups, key=lambda g: (g != "all", g)):
-            reached, passes, total = groups[group]
+            reached, passes, unheld, total = groups[group]
             label = f"**{way}**" if group == "all" else f"{way}: {group}"
             print(
                 f"| {label} | {total} | {reached}/{total} ({reached / total:.0%}) "
-                f"| {passes}/{total} ({passes / total:.0%}) |"
+                f"| {passes}/{total} ({passes / total:.0%}) "
+                f"| {unheld}/{total} ({unheld / total:.0%}) |"
             )
 
 

@@ -19,7 +19,7 @@ from hook_helpers import run_hook, write_playbook
 
 from acecode.arrivals.announce import first_sight_line, later_line
 from acecode.arrivals.fingerprint import fingerprint, machine_key
-from acecode.arrivals.verdicts import VERDICTS_NAME, floor_scope
+from acecode.arrivals.verdicts import VERDICTS_NAME, VERSION, floor_scope
 from acecode.quarantine import screen_text
 from acecode.store import load_playbook, save_playbook, update_playbook
 from support.playbooks import entry
@@ -170,10 +170,10 @@ def test_records_made_with_another_machines_key_count_for_nothing(
     book = load_playbook(path)
     book["sections"][MIS] = [entry("mis-001", EXFIL, 1)]
     path.write_text(json.dumps(book))  # EXFIL arrives by hand
-    scope = floor_scope(600, "en")
+    scope = floor_scope(600, ("en",))  # the defaults: English, nothing else learned yet
     cache = project_dir / ".claude" / "acecode" / VERDICTS_NAME
     cache.write_text(
-        json.dumps({"version": 1, "verdicts": {fingerprint(key, EXFIL, scope): [False, "", ""]}})
+        json.dumps({"version": VERSION, "verdicts": {fingerprint(key, EXFIL, scope): ["", "", ""]}})
     )
     here = run_hook("session-start", _start())
     assert PIPE in here.context() and EXFIL in here.context()
@@ -208,7 +208,7 @@ def test_a_changed_playbook_reuses_the_verdicts_without_loading_the_floor(
         if line.startswith("import time:") and "|" in line
     }
     assert "acecode.arrivals.split" in imported  # it did render
-    assert "acecode.quarantine" not in imported  # but screened nothing again
+    assert {"acecode.quarantine.screen", "acecode.quarantine.floor"} & imported == set()
 
 
 def test_without_a_machine_key_nothing_is_trusted(

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from acecode.config import load_settings
-from acecode.quarantine import screen_text
+from acecode.quarantine import screen_text, unreviewed_reason
 from acecode.quarantine.gate import triage_operations
 from acecode.quarantine.normalize import text_key
 from acecode.quarantine.queue import is_rejected, list_pending
@@ -127,8 +127,9 @@ def test_a_rejected_arrival_stays_out_when_the_floor_would_pass_it(
     project_dir: Path, provider_configured: dict
 ) -> None:
     french = "Lancez les tests avec pytest -q depuis la racine du dépôt avant chaque commit."
-    assert screen_text(french).rule == "foreign-language"
-    assert not screen_text(french, languages=("en", "fr")).flagged
+    assert not screen_text(french).flagged  # no finding: it waits for a review (a language)
+    assert unreviewed_reason(french, ("en",)) is not None
+    assert unreviewed_reason(french, ("en", "fr")) is None
     path = project_dir / ".claude" / "playbook.json"
     path.parent.mkdir()
     entries = [entry("pat-001", PYTEST, 1), entry("pat-002", french, 1)]
@@ -172,3 +173,19 @@ def test_an_id_prefix_shared_by_a_queued_text_and_an_arrival_is_refused(
     assert "Rejected" in run_acecode("review", "reject", _id(arrived)).stdout
     assert "Rejected" in run_acecode("review", "reject", _id(queued)).stdout
     assert list_pending() == [] and is_rejected(queued) and is_rejected(arrived)
+
+
+def test_an_arrival_nobody_reviewed_is_listed_as_not_reviewed(
+    project_dir: Path, provider_configured: dict
+) -> None:
+    demo = "Run terraform destroy on the staging stack after each demo."
+    assert not screen_text(demo).flagged and unreviewed_reason(demo, ("en",)) is not None
+    path = project_dir / ".claude" / "playbook.json"
+    path.parent.mkdir()
+    entries = [entry("pat-001", PYTEST, 1), entry("pat-002", demo, 1)]
+    path.write_text(json.dumps({"version": "1.0", "sections": {PAT: entries}}))
+    assert demo not in _injected()
+    row = next(line for line in run_acecode("review").stdout.splitlines() if _id(demo) in line)
+    assert "not reviewed: touches" in row and "pat-002" in row
+    run_acecode("review", "approve", _id(demo))
+    assert demo in _injected()

@@ -48,8 +48,11 @@ class HeldArrival:
 
     @property
     def reason(self) -> str:
-        """Why it is held, and the safety review's opinion when there is one."""
-        reason = self.rule + (f": {self.detail}" if self.detail else "")
+        """Why it is held ("not reviewed" for a wait, else the rule), and the safety
+        review's opinion when there is one."""
+        from acecode.quarantine.unreviewed import hold_label
+
+        reason = hold_label(self.rule) + (f": {self.detail}" if self.detail else "")
         if self.review is not None and self.rule != SAFETY_REVIEW_RULE:
             reason += f"; safety review: {self.review or 'safe'}"
         return reason

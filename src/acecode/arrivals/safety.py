@@ -5,12 +5,16 @@ which reads intent, sees it at the next learning cycle, in the same call as the
 cycle's own proposed texts (``acecode.pipeline.safety_step``). Each arrived text
 is reviewed once (the verdict is recorded, :mod:`acecode.arrivals.marks`):
 
-- held entries first, so the person deciding in ``acecode review`` sees the
-  model's opinion next to the floor's rule;
-- then the entries the floor let through: one the review flags is held from the
-  next session on, under the rule ``safety-review`` with the model's reason.
+- held entries first: one held as "not reviewed" (it touches a class whose
+  danger depends on intent, or is in a language the user does not write in)
+  is injected from the next session on once the review passes it; for a floor
+  finding, the person deciding in ``acecode review`` sees the model's opinion
+  next to the floor's rule;
+- then the entries nothing held: one the review flags at or above
+  ``review_severity`` is held from the next session on, under the rule
+  ``safety-review`` with the model's class, severity and reason.
 
-A floor hold is never released by a "safe" verdict, as for learned texts. To
+A floor finding is never released by a "safe" verdict, as for learned texts. To
 keep the cost goal (the review adds at most 1,500 input tokens per cycle at ten
 proposed texts), a cycle adds at most :data:`REVIEW_CHARS` characters of
 arrived items (at least one), and the rest wait for the next cycles. A
@@ -19,10 +23,15 @@ review that fails records nothing, so those texts are reviewed next time.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from acecode.arrivals.split import REJECTED_RULE, Arrival
 from acecode.config import Settings
+
+if TYPE_CHECKING:
+    from acecode.roles.safety_review import ReviewVerdict
 
 # Characters of arrived items one review call may carry, each text counted with its
 # JSON item around it (``{"id": 12, "text": ...}`` indented): about 300 input tokens.
@@ -63,19 +72,28 @@ def arrivals_to_review(playbook_path: Path, settings: Settings) -> list[Arrival]
     return chosen
 
 
-def record_reviews(playbook_path: Path, arrivals: list[Arrival], flags: dict[int, str]) -> int:
-    """Record the review's verdict on each of ``arrivals`` (``flags``: position -> reason);
-    returns how many entries the review flagged that the floor had let through."""
+def record_reviews(
+    playbook_path: Path,
+    arrivals: list[Arrival],
+    verdicts: Mapping[int, ReviewVerdict],
+    threshold: str,
+) -> int:
+    """Record the review's verdict on each of ``arrivals`` it answered (``verdicts``: position
+    -> verdict): a flag at or above ``threshold`` holds, anything else passes. Returns how
+    many entries the review holds that nothing held before."""
     from acecode.arrivals.fingerprint import machine_key
     from acecode.arrivals.marks import FLAG, SAFE, add_marks
     from acecode.paths import state_dir_for
 
     key = machine_key()
-    if key is None or not arrivals:
+    answered = [(arrivals[index], verdict) for index, verdict in sorted(verdicts.items())]
+    if key is None or not answered:
         return 0
     lines = [
-        (arrival.tag, FLAG, flags[index]) if index in flags else (arrival.tag, SAFE, "")
-        for index, arrival in enumerate(arrivals)
+        (arrival.tag, FLAG, verdict.describe())
+        if verdict.at_least(threshold)
+        else (arrival.tag, SAFE, "")
+        for arrival, verdict in answered
     ]
     try:
         add_marks(str(state_dir_for(playbook_path)), key, lines)
@@ -84,4 +102,5 @@ def record_reviews(playbook_path: Path, arrivals: list[Arrival], flags: dict[int
 
         warn(f"the safety review's verdicts on arrived entries were not recorded ({exc})")
         return 0
-    return sum(1 for index, arrival in enumerate(arrivals) if index in flags and not arrival.held)
+    holds = [arrival for arrival, verdict in answered if verdict.at_least(threshold)]
+    return sum(1 for arrival in holds if not arrival.held)

@@ -5,9 +5,12 @@ An entry *arrived* when its exact text is not known on this machine
 merge or an edit acecode did not make. An arrived entry is *held* (left out of
 the injection and the top-up, and listed in ``acecode review``) when
 
-- the floor holds its text (:mod:`acecode.arrivals.verdicts`), or
+- the user rejected it in review, or
+- the floor holds its text (a finding, :mod:`acecode.arrivals.verdicts`), or
 - the learning cycle's LLM safety review flagged it (:mod:`acecode.arrivals.safety`), or
-- the user rejected it in review.
+- no review has passed it yet and it touches a class whose danger depends on
+  intent or is in a language the user does not write in ("not reviewed", as
+  for a learned text nobody could review).
 
 Everything else arrived is injected as before. The user layer is never split:
 it lives in the home folder, outside any repository, and only this machine
@@ -21,7 +24,7 @@ from typing import Any
 
 from acecode.arrivals.fingerprint import fingerprint, machine_key
 from acecode.arrivals.marks import Marks, load_marks
-from acecode.arrivals.verdicts import floor_verdicts
+from acecode.arrivals.verdicts import FINDING, WAITS, floor_verdicts
 from acecode.state_folder import STATE_FOLDER_NAME
 
 REJECTED_RULE = "rejected"
@@ -91,18 +94,18 @@ def state_dir_of(playbook_path: str) -> str:
     return os.path.join(os.path.dirname(os.path.abspath(playbook_path)), STATE_FOLDER_NAME)
 
 
-def _hold(arrival: Arrival, marks: Marks, verdict: tuple[bool, str, str]) -> None:
-    """Decide ``arrival``: rejected by the user, else the floor's hold, else the LLM
-    review's flag; what the review said is kept either way."""
+def _hold(arrival: Arrival, marks: Marks, verdict: tuple[str, str, str]) -> None:
+    """Decide ``arrival`` in the order of the module docstring; what the review said is
+    kept either way."""
     if arrival.tag in marks.reviewed:
         arrival.review = marks.reviewed[arrival.tag] or ""
-    floor_holds, rule, detail = verdict
+    kind, rule, detail = verdict
     if arrival.tag in marks.rejected:
         rule, detail = REJECTED_RULE, "you rejected it in review"
-    elif not floor_holds and arrival.review:
+    elif kind != FINDING and arrival.review:
         rule, detail = SAFETY_REVIEW_RULE, arrival.review
-    elif not floor_holds:
-        return
+    elif not kind or (kind == WAITS and arrival.review is not None):
+        return  # it passes, or it waited for a review that passed it
     arrival.held, arrival.rule, arrival.detail = True, rule, detail
 
 
@@ -127,7 +130,8 @@ def split_arrivals(
     write: bool = True,
 ) -> Split:
     """Split ``playbook`` (read from ``playbook_path``) as the module docstring says;
-    ``max_chars`` and ``languages`` are the project's floor settings. ``write=False``
+    ``max_chars`` and ``languages`` are the project's settings (``languages`` "": the
+    languages of the user's own requests). ``write=False``
     writes nothing in the state folder (``acecode doctor``)."""
     from acecode.playbook.schema import iter_entries
 

@@ -1,22 +1,30 @@
-"""The floor's verdicts on arrived texts, cached by text: ``<state folder>/arrival-verdicts.json``.
+"""The quarantine's verdicts on arrived texts, cached by text in the state folder.
+
+The file is ``<state folder>/arrival-verdicts.json``.
+
+An arrived text is judged as a learned one would be when no LLM review has
+passed it yet (``acecode.quarantine``):
+
+- a *finding* of the floor (``screen_text``): held, and no review releases it;
+- a *wait* (``unreviewed_reason``): the text touches a class whose danger
+  depends on intent, or is in a language the user does not write in; it is
+  held as "not reviewed" until the learning cycle's safety review passes it;
+- otherwise it passes.
 
 Screening costs about half a millisecond of CPU per text, and loading the
 floor several times the injection hook's whole budget, so a verdict is
 computed once per text and kept::
 
-    {"version": 1, "verdicts": {"<fingerprint>": [held, "rule", "detail"]}}
+    {"version": 2, "verdicts": {"<fingerprint>": ["finding" | "waits" | "", "rule", "detail"]}}
 
 The fingerprint (:mod:`acecode.arrivals.fingerprint`) covers the text and what
 the verdict depends on besides it: acecode's version, the ``stat`` of the
-floor's source files and the two settings the floor reads (``max_rule_chars``
-and ``languages``). A new floor or other settings thus simply miss, and a file
-written anywhere else (or with another key) is never believed.
-
-The floor is called only through its public entry,
-``acecode.quarantine.screen_text``, and only for texts the cache does not
-answer. The file keeps the verdicts of the texts just asked about first, then
-older ones up to :data:`KEEP`, so switching between branches does not screen
-their texts again.
+quarantine's source files, ``max_rule_chars`` and the languages the user
+writes in (``user_languages.trusted_languages``). A new floor or other
+settings thus simply miss, and a file written anywhere else (or with another
+key) is never believed. The file keeps the verdicts of the texts just asked
+about first, then older ones up to :data:`KEEP`, so switching between
+branches does not screen their texts again.
 """
 
 from __future__ import annotations
@@ -28,14 +36,28 @@ import acecode
 from acecode.arrivals.fingerprint import fingerprint
 
 VERDICTS_NAME = "arrival-verdicts.json"
-VERSION = 1
+VERSION = 2
 KEEP = 20_000
+FINDING = "finding"
+WAITS = "waits"
+KINDS = (FINDING, WAITS, "")
 
-# A verdict: whether the floor holds the text, its rule and detail.
-Verdict = tuple[bool, str, str]
+# A verdict: its kind (FINDING, WAITS or "" for a pass), the rule and its detail.
+Verdict = tuple[str, str, str]
 
 
-def floor_scope(max_chars: int, languages: str) -> str:
+def trusted_languages(languages: str, state_dir: str) -> tuple[str, ...]:
+    """The languages an arrived text may be in without a review: the ``languages``
+    setting, else English and the languages of the user's own requests."""
+    from pathlib import Path
+
+    from acecode.config import Settings
+    from acecode.quarantine.user_languages import trusted_languages as trusted
+
+    return trusted(Settings(languages=languages), Path(state_dir))
+
+
+def floor_scope(max_chars: int, languages: tuple[str, ...]) -> str:
     """What a verdict depends on besides the text (see the module docstring)."""
     folder = os.path.join(os.path.dirname(acecode.__file__), "quarantine")
     stats = []
@@ -46,16 +68,20 @@ def floor_scope(max_chars: int, languages: str) -> str:
                 stats.append(f"{entry.name}:{st.st_mtime_ns}:{st.st_size}")
     except OSError:
         pass
-    return "|".join([acecode.__version__, str(max_chars), languages, *stats])
+    return "|".join([acecode.__version__, str(max_chars), ",".join(languages), *stats])
 
 
-def screen(text: str, max_chars: int, languages: str) -> Verdict:
-    """The floor's verdict on one text, under the project's settings."""
-    from acecode.quarantine import screen_text
-    from acecode.quarantine.language import parse_languages
+def screen(text: str, max_chars: int, languages: tuple[str, ...]) -> Verdict:
+    """The quarantine's verdict on one text nobody reviewed, under the project's settings."""
+    from acecode.quarantine import screen_text, unreviewed_reason
 
-    verdict = screen_text(text, max_chars=max_chars, languages=parse_languages(languages))
-    return bool(verdict.flagged), verdict.rule, verdict.detail
+    found = screen_text(text, max_chars=max_chars)
+    if found.flagged:
+        return FINDING, found.rule, found.detail
+    waits = unreviewed_reason(text, languages)
+    if waits is not None:
+        return WAITS, waits.rule, waits.detail
+    return "", "", ""
 
 
 def _read(path: str) -> dict[str, Any]:
@@ -70,7 +96,7 @@ def _usable(value: Any) -> bool:
     return (
         isinstance(value, list)
         and len(value) == 3
-        and isinstance(value[0], bool)
+        and value[0] in KINDS
         and all(isinstance(part, str) for part in value[1:])
     )
 
@@ -83,11 +109,13 @@ def floor_verdicts(
     languages: str,
     write: bool = True,
 ) -> dict[str, Verdict]:
-    """The floor's verdict on each of ``texts``: from the cache, else screened now and
-    cached (``key`` None or ``write=False``: screened, not cached)."""
+    """The verdict on each of ``texts`` (``languages``: the setting, "" for the user's
+    own): from the cache, else screened now and cached (``key`` None or ``write=False``:
+    screened, not cached)."""
+    trusted = trusted_languages(languages, state_dir)
     if key is None:
-        return {text: screen(text, max_chars, languages) for text in texts}
-    scope = floor_scope(max_chars, languages)
+        return {text: screen(text, max_chars, trusted) for text in texts}
+    scope = floor_scope(max_chars, trusted)
     path = os.path.join(state_dir, VERDICTS_NAME)
     cached = _read(path)
     found: dict[str, Verdict] = {}
@@ -96,7 +124,7 @@ def floor_verdicts(
         tag = fingerprint(key, text, scope)
         value = cached.get(tag)
         if not _usable(value):
-            value = list(screen(text, max_chars, languages))
+            value = list(screen(text, max_chars, trusted))
         current[tag] = value
         found[text] = (value[0], value[1], value[2])
     if write and any(tag not in cached for tag in current):

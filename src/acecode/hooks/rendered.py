@@ -69,9 +69,10 @@ SETTING_VARIABLES = (
     "ACECODE_LANGUAGES",
 )
 ARRIVALS_NAME = "arrivals.tsv"  # acecode.arrivals.marks.MARKS_NAME; a test keeps them equal
-# The floor's settings by default (acecode.config.Settings; a test keeps them equal).
+# The quarantine's settings by default (acecode.config.Settings; a test keeps them equal):
+# "" languages are the user's own (acecode.quarantine.user_languages).
 DEFAULT_MAX_RULE_CHARS = 600
-DEFAULT_LANGUAGES = "en"
+DEFAULT_LANGUAGES = ""
 # Where each input sits in the key.
 _PLAYBOOK, _PROJECT_SWITCH, _USER_SWITCH, _ENVIRONMENT, _USER_LAYER = 1, 5, 6, 7, 8
 _LOCAL_SWITCH = 10
