@@ -16,7 +16,7 @@ Both carry the same key, made of every input: acecode's version, the
 user's template override and the packaged template, of the pins file and of
 the files that hold the on/off switch and the settings (the two
 ``acecode.toml`` and the local ``switch.toml``), the environment variables of
-the two budgets and of the floor's two settings, the ``stat`` of the user layer
+the two budgets and of the quarantine's two settings, the ``stat`` of the user layer
 and its pins (:mod:`acecode.layers`): a cycle in any project that changes the
 user layer thus invalidates every project's cache; and the ``stat`` of the
 record of this machine's decisions about texts (``arrivals.tsv``, see
@@ -61,7 +61,7 @@ DEFAULT_AGENT = "claude-code"
 SWITCH_NAME = "acecode.toml"  # acecode.control.CONFIG_NAME; a test keeps them equal
 LOCAL_SWITCH_NAME = "switch.toml"  # acecode.control.SWITCH_NAME; a test keeps them equal
 # The settings the rendering reads, as environment variables (see acecode.config): the
-# two budgets, and the floor's two settings for the entries that arrived (acecode.arrivals).
+# two budgets, and the quarantine's two settings for the entries that arrived (acecode.arrivals).
 SETTING_VARIABLES = (
     "ACECODE_INJECTION_BUDGET_CHARS",
     "ACECODE_TOPUP_BUDGET_CHARS",
@@ -141,7 +141,7 @@ def _template_text() -> str:
 
 
 def _limits(project: str, key: list[Any]) -> dict[str, Any]:
-    """Whether acecode is active here, the two budgets, the floor's settings for arrived
+    """Whether acecode is active here, the two budgets, the quarantine's settings for arrived
     entries and the project's configuration problems (``config_off``,
     ``config_ignored``: see the module docstring).
 
