@@ -208,7 +208,8 @@ def test_a_changed_playbook_reuses_the_verdicts_without_loading_the_floor(
         if line.startswith("import time:") and "|" in line
     }
     assert "acecode.arrivals.split" in imported  # it did render
-    assert {"acecode.quarantine.screen", "acecode.quarantine.floor"} & imported == set()
+    heavy = {"acecode.quarantine.screen", "acecode.quarantine.floor", "acecode.config"}
+    assert {*heavy, "acecode.quarantine.user_languages"} & imported == set()
 
 
 def test_without_a_machine_key_nothing_is_trusted(
@@ -224,3 +225,30 @@ def test_without_a_machine_key_nothing_is_trusted(
     run = run_hook("session-start", _start())
     assert (run.returncode, run.stderr) == (0, "")
     assert PYTEST in run.context() and PIPE not in run.context()
+
+
+def test_a_forged_list_of_trusted_languages_is_not_believed(
+    project_dir: Path, provider_configured: dict
+) -> None:
+    """The verdict cache keeps the languages the user writes in; one written elsewhere
+    (no valid tag) cannot make a text in another language skip its wait for a review."""
+    from acecode.arrivals.verdicts import LANGUAGES_FILE
+    from acecode.hooks.rendered import stat_key
+    from acecode.quarantine import unreviewed_reason
+    from acecode.quarantine.user_languages import LANGUAGES_FILE as QUARANTINE_LANGUAGES_FILE
+
+    assert LANGUAGES_FILE == QUARANTINE_LANGUAGES_FILE
+    french = "Lancez les tests avec pytest -q depuis la racine du dépôt avant chaque commit."
+    assert not screen_text(french).flagged and unreviewed_reason(french, ("en",)) is not None
+    write_playbook(
+        project_dir, {PAT: [entry("pat-001", PYTEST, 1), entry("pat-002", french, 1)]}, arrived=True
+    )
+    state = project_dir / ".claude" / "acecode"
+    state.mkdir(parents=True, exist_ok=True)
+    stamp = ["", stat_key(str(state / LANGUAGES_FILE))]
+    forged = {"stamp": stamp, "trusted": ["en", "fr"], "tag": "0" * 32}
+    (state / VERDICTS_NAME).write_text(
+        json.dumps({"version": VERSION, "languages": forged, "verdicts": {}})
+    )
+    run = run_hook("session-start", _start())
+    assert PYTEST in run.context() and french not in run.context()

@@ -15,7 +15,9 @@ Screening costs about half a millisecond of CPU per text, and loading the
 floor several times the injection hook's whole budget, so a verdict is
 computed once per text and kept::
 
-    {"version": 2, "verdicts": {"<fingerprint>": ["finding" | "waits" | "", "rule", "detail"]}}
+    {"version": 2,
+     "languages": {"stamp": [...], "trusted": ["en", ...], "tag": "<fingerprint>"},
+     "verdicts": {"<fingerprint>": ["finding" | "waits" | "", "rule", "detail"]}}
 
 The fingerprint (:mod:`acecode.arrivals.fingerprint`) covers the text and what
 the verdict depends on besides it: acecode's version, the ``stat`` of the
@@ -24,7 +26,9 @@ writes in (``user_languages.trusted_languages``). A new floor or other
 settings thus simply miss, and a file written anywhere else (or with another
 key) is never believed. The file keeps the verdicts of the texts just asked
 about first, then older ones up to :data:`KEEP`, so switching between
-branches does not screen their texts again.
+branches does not screen their texts again. The trusted languages themselves
+are kept too, under the machine's key, so that a warm cache loads neither the
+settings nor the floor.
 """
 
 from __future__ import annotations
@@ -36,6 +40,8 @@ import acecode
 from acecode.arrivals.fingerprint import fingerprint
 
 VERDICTS_NAME = "arrival-verdicts.json"
+# acecode.quarantine.user_languages.LANGUAGES_FILE (a test keeps them equal)
+LANGUAGES_FILE = "languages.json"
 VERSION = 2
 KEEP = 20_000
 FINDING = "finding"
@@ -88,8 +94,7 @@ def _read(path: str) -> dict[str, Any]:
     from acecode.hooks.rendered import read_cache_file
 
     data = read_cache_file(path) or {}
-    verdicts = data.get("verdicts") if data.get("version") == VERSION else None
-    return verdicts if isinstance(verdicts, dict) else {}
+    return data if data.get("version") == VERSION else {}
 
 
 def _usable(value: Any) -> bool:
@@ -99,6 +104,37 @@ def _usable(value: Any) -> bool:
         and value[0] in KINDS
         and all(isinstance(part, str) for part in value[1:])
     )
+
+
+def _languages(
+    data: dict[str, Any], key: bytes, setting: str, state_dir: str
+) -> tuple[tuple[str, ...], dict[str, Any] | None]:
+    """The trusted languages, and the record to cache when they had to be worked out.
+
+    Working them out loads the settings and ``user_languages``, several times a
+    cache hit's cost, so the answer is kept in the file under what it depends on
+    (the setting and the ``stat`` of ``languages.json``) and the machine's key.
+    """
+    from acecode.hooks.rendered import stat_key
+
+    stamp = [setting, stat_key(os.path.join(state_dir, LANGUAGES_FILE))]
+    kept = data.get("languages")
+    if isinstance(kept, dict) and kept.get("stamp") == stamp:
+        trusted = kept.get("trusted")
+        if isinstance(trusted, list) and kept.get("tag") == _languages_tag(key, stamp, trusted):
+            return tuple(trusted), None
+    trusted = list(trusted_languages(setting, state_dir))
+    return tuple(trusted), {
+        "stamp": stamp,
+        "trusted": trusted,
+        "tag": _languages_tag(key, stamp, trusted),
+    }
+
+
+def _languages_tag(key: bytes, stamp: list[Any], trusted: list[Any]) -> str:
+    import json
+
+    return fingerprint(key, json.dumps([stamp, trusted]), "trusted languages")
 
 
 def floor_verdicts(
@@ -112,12 +148,14 @@ def floor_verdicts(
     """The verdict on each of ``texts`` (``languages``: the setting, "" for the user's
     own): from the cache, else screened now and cached (``key`` None or ``write=False``:
     screened, not cached)."""
-    trusted = trusted_languages(languages, state_dir)
     if key is None:
+        trusted = trusted_languages(languages, state_dir)
         return {text: screen(text, max_chars, trusted) for text in texts}
-    scope = floor_scope(max_chars, trusted)
     path = os.path.join(state_dir, VERDICTS_NAME)
-    cached = _read(path)
+    data = _read(path)
+    trusted, worked_out = _languages(data, key, languages, state_dir)
+    scope = floor_scope(max_chars, trusted)
+    cached = data.get("verdicts") if isinstance(data.get("verdicts"), dict) else {}
     found: dict[str, Verdict] = {}
     current: dict[str, list[Any]] = {}
     for text in texts:
@@ -127,12 +165,14 @@ def floor_verdicts(
             value = list(screen(text, max_chars, trusted))
         current[tag] = value
         found[text] = (value[0], value[1], value[2])
-    if write and any(tag not in cached for tag in current):
-        _write(path, current, cached)
+    if write and (worked_out or any(tag not in cached for tag in current)):
+        _write(path, current, cached, worked_out or data.get("languages"))
     return found
 
 
-def _write(path: str, current: dict[str, list[Any]], cached: dict[str, Any]) -> None:
+def _write(
+    path: str, current: dict[str, list[Any]], cached: dict[str, Any], languages: Any
+) -> None:
     from acecode.hooks.rendered import write_cache_file
 
     kept = dict(current)
@@ -140,4 +180,4 @@ def _write(path: str, current: dict[str, list[Any]], cached: dict[str, Any]) -> 
         if len(kept) >= KEEP:
             break
         kept.setdefault(tag, value)
-    write_cache_file(path, {"version": VERSION, "verdicts": kept})
+    write_cache_file(path, {"version": VERSION, "languages": languages, "verdicts": kept})
