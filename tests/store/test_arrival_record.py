@@ -183,3 +183,9 @@ def test_a_held_arrival_cannot_move_to_the_user_layer(project_dir: Path) -> None
     moved = move_entry("pat-002", "user", project=project, user=user)
     assert [e["text"] for e in load_playbook(user)["sections"][PAT]] == [THEIRS]
     assert moved.new_name == "u-pat-001"
+
+
+def test_verdict_kinds_mirror_their_module() -> None:
+    from acecode.arrivals import split, verdicts
+
+    assert (split.FINDING, split.WAITS) == (verdicts.FINDING, verdicts.WAITS)

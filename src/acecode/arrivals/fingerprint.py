@@ -1,12 +1,12 @@
-"""This machine's secret, and the keyed hash (HMAC) that names a text in acecode's records.
+"""This machine's secret, and the keyed hash that names a text in acecode's records.
 
 The records of which texts this machine wrote, approved or screened live in the
 project's state folder, which git ignores. But a repository can still carry
 such files (committed with ``git add -f``, or unpacked from an archive), and a
 record that said "this machine wrote this text" could then let a rule in
-unscreened. So every text is named by an HMAC of the text under a secret that
-never leaves this user's home folder: a record made elsewhere names nothing
-here.
+unscreened. So every text is named by a keyed hash (BLAKE2b in its MAC mode)
+of the text under a secret that never leaves this user's home folder: a record
+made elsewhere names nothing here.
 
 The secret is 32 random bytes, hex-encoded, in
 ``~/.claude/acecode-user/acecode/machine-key`` (mode 0600, beside the user
@@ -15,22 +15,26 @@ atomically: two processes starting at once end up with the same key. When it
 can be neither read nor created (a read-only home), :func:`machine_key` gives
 None and every entry counts as arrived: screened each time, never trusted.
 
-Only ``os`` and, when a key is used, ``hmac`` and ``secrets`` are imported: this
-runs in the injection hook.
+Only ``os`` and BLAKE2b (and ``secrets`` to create a key) are imported: this runs
+in the injection hook.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-from typing import Any
+
+try:  # hashlib's own blake2b, without loading OpenSSL (2 ms of the hook's budget)
+    from _blake2 import blake2b as _blake2b
+except ImportError:  # an interpreter without the module: the same function, slower import
+    from hashlib import blake2b as _blake2b
 
 from acecode.layers import user_playbook_file
 from acecode.state_folder import STATE_FOLDER_NAME, ensure_state_folder
 
 KEY_NAME = "machine-key"
 KEY_BYTES = 32
-# Hex digits kept of each HMAC-SHA256: 128 bits, far beyond any playbook's size.
+# Hex digits of each fingerprint: 128 bits, far beyond any playbook's size.
 TAG_CHARS = 32
 
 _cached: dict[str, bytes] = {}
@@ -91,17 +95,9 @@ def machine_key() -> bytes | None:
     return key
 
 
-_keyed: dict[bytes, Any] = {}
-
-
 def fingerprint(key: bytes, text: str, scope: str = "") -> str:
-    """The name of ``text`` in acecode's records: HMAC-SHA256 under ``key``, of ``scope``
-    (what the record is about, e.g. the floor's version) and the exact text."""
-    base = _keyed.get(key)
-    if base is None:
-        import hmac
-
-        base = _keyed[key] = hmac.new(key, digestmod="sha256")  # keyed once, copied per text
-    mac = base.copy()
-    mac.update(f"{scope}\0{text}".encode("utf-8", "surrogatepass"))
-    return mac.hexdigest()[:TAG_CHARS]
+    """The name of ``text`` in acecode's records: a keyed BLAKE2b hash (a MAC, RFC 7693)
+    under ``key`` of ``scope`` (what the record is about, e.g. the floor's version) and
+    the exact text."""
+    data = f"{scope}\0{text}".encode("utf-8", "surrogatepass")
+    return _blake2b(data, key=key, digest_size=TAG_CHARS // 2).hexdigest()

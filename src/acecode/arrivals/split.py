@@ -24,8 +24,11 @@ from typing import Any
 
 from acecode.arrivals.fingerprint import fingerprint, machine_key
 from acecode.arrivals.marks import Marks, load_marks
-from acecode.arrivals.verdicts import FINDING, WAITS, floor_verdicts
 from acecode.state_folder import STATE_FOLDER_NAME
+
+# The kinds of verdict (acecode.arrivals.verdicts.FINDING and WAITS; a test keeps them
+# equal), here so that a playbook without arrivals never loads that module.
+FINDING, WAITS = "finding", "waits"
 
 REJECTED_RULE = "rejected"
 SAFETY_REVIEW_RULE = "safety-review"  # acecode.quarantine.gate.SAFETY_REVIEW_RULE
@@ -146,6 +149,8 @@ def split_arrivals(
         if key is None or tag not in marks.known:
             arrived.append(Arrival(section, entry, tag))
     if arrived:
+        from acecode.arrivals.verdicts import floor_verdicts
+
         texts = list(dict.fromkeys(arrival.text for arrival in arrived))
         verdicts = floor_verdicts(state, key, texts, max_chars, languages, write)
         for arrival in arrived:
