@@ -134,8 +134,8 @@ def split_arrivals(
 ) -> Split:
     """Split ``playbook`` (read from ``playbook_path``) as the module docstring says;
     ``max_chars`` and ``languages`` are the project's settings (``languages`` "": the
-    languages of the user's own requests). ``write=False``
-    writes nothing in the state folder (``acecode doctor``)."""
+    languages of the user's own requests). ``write=False`` writes nothing in the state
+    folder (``acecode doctor``)."""
     from acecode.playbook.schema import iter_entries
 
     entries = list(iter_entries(playbook))
