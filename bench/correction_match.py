@@ -93,8 +93,10 @@ def main() -> None:
         ("is a correction (messages)", *detection(messages)),
         ("same correction again (rule, message pairs)", *recurrence(messages, rules)),
     ]
-    print(f"{len(messages)} messages, {sum(m['correction'] for m in messages)} corrections, "
-          f"{len(rules)} rules\n")
+    print(
+        f"{len(messages)} messages, {sum(m['correction'] for m in messages)} corrections, "
+        f"{len(rules)} rules\n"
+    )
     print("| question | precision | recall | TP | FP | FN |")
     print("|---|---|---|---|---|---|")
     for label, tp, fp, fn, _ in rows:

@@ -89,12 +89,23 @@ class Settings:
     monthly_budget_usd: float = 0.0
     daily_budget_tokens: int = 0
     monthly_budget_tokens: int = 0
+    # Randomised hold-back (acecode.experiments, docs/impact.md): in each session each
+    # eligible entry is held back with probability holdback_rate, at most holdback_max
+    # entries per session, to measure whether it makes its failure rarer. Opt-in, and read
+    # from ~/.claude/acecode.toml and the environment only: a project must not withhold
+    # rules from a user who did not ask for it.
+    experiments: bool = False
+    holdback_rate: float = 0.2
+    holdback_max: int = 3
 
 
-# Keys a project's .claude/acecode.toml may not set: they spend the user's money.
-USER_ONLY_KEYS = frozenset(
+BUDGET_KEYS = frozenset(
     {"daily_budget_usd", "monthly_budget_usd", "daily_budget_tokens", "monthly_budget_tokens"}
 )
+EXPERIMENT_KEYS = frozenset({"experiments", "holdback_rate", "holdback_max"})
+# Keys a project's .claude/acecode.toml may not set: they spend the user's money, or
+# withhold rules from the user.
+USER_ONLY_KEYS = BUDGET_KEYS | EXPERIMENT_KEYS
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -140,8 +151,9 @@ def load_settings(project: Path | None = None, env: Mapping[str, str] | None = N
     merged = _read_toml(user_file)
     project_values = _read_toml(project_file)
     for name in sorted(USER_ONLY_KEYS & project_values.keys()):
+        what = "budgets" if name in BUDGET_KEYS else "experiments"
         warn(
-            f"ignoring {name} in {project_file}: budgets are set in {user_file} "
+            f"ignoring {name} in {project_file}: {what} are set in {user_file} "
             f"or ACECODE_{name.upper()}, never by a project"
         )
         del project_values[name]
