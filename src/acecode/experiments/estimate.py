@@ -48,6 +48,7 @@ Pure and standard library only: plain data in, plain data out.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -121,6 +122,7 @@ def _words(reduction: float) -> str:
     return f"{100 * -reduction:.0f}% more"
 
 
+@functools.lru_cache(maxsize=1024)
 def holdback_probability(eligible: int, rate: float, most: int) -> float:
     """The chance that one given entry is held back in a session with ``eligible`` entries in
     the draw: each is a candidate with probability ``rate``, and when more than ``most`` are,
@@ -136,42 +138,69 @@ def holdback_probability(eligible: int, rate: float, most: int) -> float:
     return rate * kept
 
 
-def log_likelihoods(sessions: Iterable[Session]) -> list[float]:
-    """The conditional log-likelihood of every ``rho`` on :data:`GRID` (recurrences only;
-    sessions of the same hold-back probability and draw are counted together)."""
+Recurrences = tuple[tuple[tuple[float, bool], int], ...]
+
+
+def recurrences(sessions: Iterable[Session]) -> Recurrences:
+    """What the likelihood depends on: the recurrences counted by hold-back probability and
+    draw (sorted, so equal data give equal keys)."""
     groups = Counter((s.holdback, s.held) for s in sessions if s.recurred and 0 < s.holdback < 1)
+    return tuple(sorted(groups.items()))
+
+
+def log_likelihoods(groups: Recurrences) -> list[float]:
+    """The conditional log-likelihood of every ``rho`` on :data:`GRID`."""
     totals = [0.0] * len(GRID)
-    for (pi, held), count in groups.items():
+    for (pi, held), count in groups:
         for k, rho in enumerate(GRID):
             chance = pi / (pi + (1 - pi) * rho)
             totals[k] += count * math.log(chance if held else 1 - chance)
     return totals
 
 
-def _rejected(loglik: Sequence[float], k: int, alternatives: range) -> bool:
-    """True when the mixture likelihood ratio of ``alternatives`` against ``GRID[k]`` reaches
-    :data:`THRESHOLD`."""
-    if not alternatives:
-        return False
-    base = loglik[k]
-    mixture = sum(math.exp(min(loglik[j] - base, 700.0)) for j in alternatives)
-    return mixture / len(alternatives) >= THRESHOLD
+class _Mixtures:
+    """The mixture likelihood ratios of every grid value against its neighbours, from prefix
+    sums of ``exp(loglik - max)``. A window whose terms all underflow (a value thousands of
+    nats from the best one) is summed exactly instead."""
+
+    def __init__(self, loglik: Sequence[float]) -> None:
+        self.loglik = loglik
+        self.top = max(loglik)
+        self.prefix = [0.0]
+        for value in loglik:
+            self.prefix.append(self.prefix[-1] + math.exp(value - self.top))
+
+    def rejected(self, k: int, start: int, stop: int) -> bool:
+        """True when the mean likelihood ratio of ``GRID[start:stop]`` against ``GRID[k]``
+        reaches :data:`THRESHOLD` (never for an empty range)."""
+        if start >= stop:
+            return False
+        window = self.prefix[stop] - self.prefix[start]
+        gap = self.top - self.loglik[k]
+        if window > 0 and gap < 700:
+            return window * math.exp(gap) / (stop - start) >= THRESHOLD
+        base = self.loglik[k]
+        terms = (math.exp(min(self.loglik[j] - base, 700.0)) for j in range(start, stop))
+        return sum(terms) / (stop - start) >= THRESHOLD
 
 
 def rho_interval(sessions: Sequence[Session]) -> tuple[float, float]:
     """The 90% any-time-valid interval of ``rho`` (see the module docstring): its upper end is
     the largest value the test against smaller values does not reject, its lower end the
     smallest value the test against larger values does not reject."""
-    loglik = log_likelihoods(sessions)
-    last = len(GRID) - 1
-    below = [k for k in range(last + 1) if not _rejected(loglik, k, range(max(0, k - SPAN), k))]
-    above = [
-        k
-        for k in range(last + 1)
-        if not _rejected(loglik, k, range(k + 1, min(last, k + SPAN) + 1))
-    ]
-    # Grid ends have no alternatives on one side, so neither list is ever empty.
-    return GRID[above[0]], GRID[below[-1]]
+    return _interval(recurrences(sessions))
+
+
+@functools.lru_cache(maxsize=4096)
+def _interval(groups: Recurrences) -> tuple[float, float]:
+    """:func:`rho_interval` of the recurrences ``groups`` (cached: an entry whose data did not
+    change since the last refresh costs a lookup)."""
+    mixtures = _Mixtures(log_likelihoods(groups))
+    size = len(GRID)
+    high = max(k for k in range(size) if not mixtures.rejected(k, max(0, k - SPAN), k))
+    low = min(k for k in range(size) if not mixtures.rejected(k, k + 1, min(size, k + SPAN + 1)))
+    # Each grid end has no alternatives on one side, so both are always defined.
+    return GRID[low], GRID[high]
 
 
 def classify(low: float, high: float) -> str:

@@ -21,11 +21,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from acecode.impact.correction import correction_terms, is_correction, same_correction
 from acecode.impact.signature import FailureSignature
 from acecode.store.provenance import Origin
+
+if TYPE_CHECKING:
+    from acecode.experiments.outcomes import Outcome
 
 
 @dataclass(frozen=True)
@@ -51,16 +54,16 @@ class Signature:
             parts.append("correction about: " + " ".join(sorted(self.correction)[:8]))
         return "; ".join(parts)
 
-    def recurred(
-        self, failures: Iterable[FailureSignature], corrections: Iterable[frozenset]
-    ) -> bool:
-        """True when a session with these failed calls and corrections saw it again."""
+    def recurred(self, outcome: Outcome) -> bool:
+        """True when a session with this outcome saw the entry's failure or correction again."""
         from acecode.impact.analysis import matches
 
-        if any(matches(seen, wanted) for seen in failures for wanted in self.failures):
+        if any(wanted.error in outcome.errors for wanted in self.failures) and any(
+            matches(seen, wanted) for seen in outcome.failures for wanted in self.failures
+        ):
             return True
         return bool(self.correction) and any(
-            same_correction(self.correction, words) for words in corrections
+            same_correction(self.correction, words) for words in outcome.corrections
         )
 
 
