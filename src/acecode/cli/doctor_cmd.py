@@ -117,6 +117,14 @@ def _injection(path: Path | None) -> list[str]:
         return [f"[problem] {exc}"]
 
 
+def _experiments(path: Path | None) -> list[str]:
+    """Whether the randomised hold-back runs, and what it concluded so far."""
+    from acecode.experiments.status import summary_lines
+    from acecode.store import resolve_path
+
+    return summary_lines(resolve_path(path))
+
+
 def _templates() -> list[str]:
     from acecode.templates import template_override, user_template_dir
 
@@ -250,6 +258,7 @@ def doctor(playbook: playbook_option = None) -> None:
         ("playbook", lambda: _on_playbook(playbook, _playbook)),
         ("user layer", _user_layer),
         ("injection", lambda: _injection(playbook)),
+        ("experiments", lambda: _experiments(playbook)),
         ("stale rules", lambda: _on_playbook(playbook, _stale)),
         ("prompt templates", _templates),
         ("semantic de-duplication", _embeddings),

@@ -169,7 +169,7 @@ def _print_report(report: ImpactReport, folder: Path, top: int) -> None:
         + (f" (of {report.window} asked)" if report.window_sessions < report.window else "")
     )
     table = Table(title=title)
-    for column in ("entry", "section", "helpful", "harmful", "last cited", "text"):
+    for column in ("entry", "section", "helpful", "harmful", "last cited", "text", "why"):
         table.add_column(column, overflow="fold")
     for item in report.retire:
         table.add_row(
@@ -179,6 +179,7 @@ def _print_report(report: ImpactReport, folder: Path, top: int) -> None:
             str(item.harmful),
             day(item.last_cited) if item.last_cited else "never",
             item.text,
+            item.reason or "not cited or tagged",
         )
     console.print(table if table.row_count else "No retire candidates.")
 

@@ -68,3 +68,14 @@ def write_classes(state: str | os.PathLike[str], entries: dict[str, dict[str, An
     text = json.dumps({"version": VERSION, "entries": entries}, indent=1, sort_keys=True)
     atomic_write_text(Path(path), text + "\n")
     return True
+
+
+def retire_reasons(state: str | os.PathLike[str], live: set[str]) -> dict[str, str]:
+    """The entries of ``live`` measured to have no effect, each with the figure that says so:
+    retire candidates for ``acecode impact``, the report and the curator."""
+    return {
+        name: f"no measurable effect in hold-back experiments: {item.get('figure', '?')} "
+        f"over {item.get('sessions', '?')} sessions"
+        for name, item in sorted(read_classes(state).items())
+        if item["class"] == NO_EFFECT and name in live
+    }

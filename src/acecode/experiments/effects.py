@@ -106,13 +106,8 @@ def before_after(
     if not before or len(before) == len(timed):
         return None
     share = len(before) / len(timed)
-    return estimate(
-        [
-            Session(
-                share,
-                scan.started_at < learned,
-                signature.recurred(scan.failures, scan.corrections),
-            )
-            for scan in timed
-        ]
-    )
+    sessions = []
+    for scan in timed:
+        recurred = signature.recurred(Outcome.of(scan))
+        sessions.append(Session(share, scan.started_at < learned, recurred))
+    return estimate(sessions)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -186,3 +187,33 @@ def refresh_after_learning(playbook_path: Path) -> None:
             prime(str(playbook_path.resolve().parent.parent))
     except Exception as exc:  # learning must never fail on the experiment's bookkeeping
         warn(f"experiment figures not refreshed: {exc}")
+
+
+def summary_lines(playbook_path: Path) -> list[str]:
+    """``acecode doctor``'s lines: on or off, the sessions drawn, the entries concluded (a
+    warning for those that hurt)."""
+    from acecode.cli.effect_view import experiments_line
+    from acecode.config import load_settings
+    from acecode.experiments.classes import HURTS, read_classes
+    from acecode.experiments.exposure import draws, read_exposures
+
+    settings = load_settings(playbook_path.resolve().parent.parent)
+    state = playbook_path.parent / "acecode"
+    drawn = len(draws(read_exposures(state)))
+    lines = [
+        experiments_line(settings.experiments, settings.holdback_rate, settings.holdback_max, drawn)
+    ]
+    concluded = read_classes(state)
+    if concluded:
+        counts = Counter(item["class"] for item in concluded.values())
+        lines.append(
+            "concluded: "
+            + ", ".join(f"{count} {label}" for label, count in sorted(counts.items()))
+            + " (`acecode impact --rules`)"
+        )
+    hurting = sorted(name for name, item in concluded.items() if item["class"] == HURTS)
+    if hurting:
+        lines.append(
+            f"[warning] measured to make their failure more frequent: {', '.join(hurting)}"
+        )
+    return lines

@@ -1,8 +1,10 @@
 """The one line shown to the user at session start when learning needs them.
 
-Two things deserve the user's eye, and only these: learned rules waiting in
-the review queue (they reach no session until approved), and a last learning
-cycle that failed (nothing is being learned until it is fixed). The line goes
+Three things deserve the user's eye, and only these: learned rules waiting in
+the review queue (they reach no session until approved), a last learning
+cycle that failed (nothing is being learned until it is fixed), and rules
+the hold-back experiments measured to make their failure more frequent
+(:mod:`acecode.experiments`; they wait for the user to look at them). The line goes
 into the SessionStart output's ``systemMessage``, which Claude Code shows to
 the user (``SessionStart:startup says: ...``) and does not send to the
 model. It is shown when a session starts, resumes or is cleared, not after a
@@ -50,9 +52,27 @@ def session_notice(project: str) -> str | None:
         reason = outcomes.one_line(str(last.get("reason") or "no reason recorded"), REASON_CHARS)
         log = os.path.join(".claude", "acecode", *outcomes.LOG_PARTS)
         parts.append(f"the last learning cycle failed: {reason} (see {log} or `acecode doctor`)")
+    hurting = measured_to_hurt(state_path(project))
+    if hurting:
+        parts.append(hurting)
     if not parts or not _active(project):
         return None
     return "acecode: " + "; ".join(parts)
+
+
+def measured_to_hurt(state: str) -> str | None:
+    """The part of the notice naming the entries the experiments found harmful, or None."""
+    from acecode.experiments.classes import HURTS, names_in
+
+    names = names_in(state, HURTS)
+    if not names:
+        return None
+    shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    verb = "makes its failure" if len(names) == 1 else "make their failures"
+    return (
+        f"{shown} {verb} more frequent in randomised hold-back experiments: review with "
+        "`acecode impact --rules`, then `acecode edit` or `acecode forget`"
+    )
 
 
 def _active(project: str) -> bool:

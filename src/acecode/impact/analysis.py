@@ -92,6 +92,7 @@ class RetireCandidate:
     helpful: int
     harmful: int
     last_cited: datetime | None
+    reason: str = ""  # why it is a candidate; "" for "not cited or tagged lately"
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
