@@ -151,9 +151,27 @@ def test_a_section_whose_only_entry_is_held_back_loses_its_header(
 
 
 TOOLS = (
-    "prettier black gofmt rustfmt ktlint rubocop shfmt clang swiftformat stylua "
-    "terraform buf sqlfluff yamllint hadolint markdownlint eslint stylelint taplo dprint"
-).split()
+    "prettier",
+    "black",
+    "gofmt",
+    "rustfmt",
+    "ktlint",
+    "rubocop",
+    "shfmt",
+    "clang",
+    "swiftformat",
+    "stylua",
+    "terraform",
+    "buf",
+    "sqlfluff",
+    "yamllint",
+    "hadolint",
+    "markdownlint",
+    "eslint",
+    "stylelint",
+    "taplo",
+    "dprint",
+)
 
 
 def test_the_top_up_never_brings_back_a_held_entry_and_is_recorded(
