@@ -23,28 +23,39 @@ def experiments_line(on: bool, rate: float, most: int, draws: int) -> str:
     )
 
 
-def _arm(sessions: int, recurred: int) -> str:
-    return f"{sessions} ({recurred} recurred)"
+def _arm(label: str, sessions: int, recurred: int) -> str:
+    return f"{label} {sessions} ({recurred} recurred)"
 
 
-def _cells(rule: RuleEffect) -> list[str]:
+def rule_line(rule: RuleEffect, width: int) -> str:
+    """One entry: its sessions and recurrences in each arm, the effect with its 90% interval,
+    the class, the reflector's counters apart, and what counts as a recurrence."""
     effect = rule.effect
+    reflector = f"reflector +{rule.helpful}/-{rule.harmful}"
     if effect is None:
-        return ["-", "-", "no data", rule.label]
-    figure = effect.figure() + (" before/after" if rule.basis == BEFORE_AFTER else "")
-    return [
-        _arm(effect.injected, effect.injected_recurred),
-        _arm(effect.held, effect.held_recurred),
-        figure,
-        rule.label,
-    ]
+        parts = ["no session counted yet", rule.label]
+    elif rule.basis == BEFORE_AFTER:
+        parts = [
+            _arm("after", effect.injected, effect.injected_recurred),
+            _arm("before", effect.held, effect.held_recurred),
+            f"{effect.figure()} (before/after, not randomised)",
+            rule.label,
+        ]
+    else:
+        parts = [
+            _arm("injected", effect.injected, effect.injected_recurred),
+            _arm("held back", effect.held, effect.held_recurred),
+            effect.figure(),
+            rule.label,
+        ]
+    return "  ".join(
+        [rule.entry.ljust(width), *parts, reflector, f"counts: {rule.signature.describe()}"]
+    )
 
 
 def print_rules(rules: list[RuleEffect], header: str) -> None:
-    """The table: injected and held-back sessions with their recurrences, the effect with its
-    90% interval, the class, and the reflector's counters apart."""
-    from rich.table import Table
-
+    """One line per entry (see :func:`rule_line`), under the line saying whether experiments
+    run."""
     console.print(header, markup=False, highlight=False, soft_wrap=True)
     if not rules:
         console.print(
@@ -52,31 +63,12 @@ def print_rules(rules: list[RuleEffect], header: str) -> None:
             markup=False,
         )
         return
-    table = Table(
-        title="Measured effect per entry (injected vs held back; before/after marked: after vs "
-        "before, not randomised)"
-    )
-    for column in (
-        "entry",
-        "injected",
-        "held back",
-        "effect [90% interval]",
-        "class",
-        "reflector +/-",
-        "what counts as a recurrence",
-    ):
-        table.add_column(column, overflow="fold")
+    width = max(len(rule.entry) for rule in rules)
     for rule in rules:
-        table.add_row(
-            rule.entry,
-            *_cells(rule),
-            f"+{rule.helpful}/-{rule.harmful}",
-            rule.signature.describe(),
-        )
-    console.print(table)
+        console.print(rule_line(rule, width), markup=False, highlight=False, soft_wrap=True)
     console.print(
-        "effect: the share of the entry's recurrences it removes (positive: fewer); the "
-        "interval holds at every look (docs/impact.md). Classes: helps, no evidence yet, "
+        "effect: the share of the entry's recurrences it removes (positive: fewer) and its 90% "
+        "interval, valid at every look (docs/impact.md). Classes: helps, no evidence yet, "
         "no measurable effect (neither halves nor doubles), hurts.",
         markup=False,
         highlight=False,

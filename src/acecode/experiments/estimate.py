@@ -109,8 +109,8 @@ class Effect:
         """``62% fewer [18%, 85%]``: the effect and its interval, in words for people."""
         low, high = self.interval
 
-        def pct(value: float) -> str:
-            return f"{100 * value:+.0f}%"
+        def pct(value: float) -> str:  # beyond -100% (more than twice as many): clipped
+            return "<-100%" if value < -1 else f"{100 * value:+.0f}%"
 
         point = "n/a" if self.reduction is None else _words(self.reduction)
         return f"{point} [{pct(low)}, {pct(high)}]"
