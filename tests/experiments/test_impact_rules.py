@@ -19,6 +19,7 @@ from tests.experiments.world import (
     experiments_on,
     exposures,
     origin,
+    run_sessions,
     sessions_folder,
     start_payload,
     write_project,
@@ -42,22 +43,6 @@ def _state(project: Path) -> Path:
     return project / ".claude" / "acecode"
 
 
-def _sessions(project: Path, home: Path, count: int, recurs: dict[str, str]) -> None:
-    """``count`` sessions: the hook draws, then the transcript shows each entry's failure
-    when ``recurs[name]`` says so: ``"held"`` (only when held back) or ``"always"``."""
-    folder = sessions_folder(project, home)
-    for number in range(count):
-        session = f"s-{number:03d}"
-        transcript = folder / f"{session}.jsonl"
-        assert (
-            run_hook("session-start", start_payload(session, project, transcript)).returncode == 0
-        )
-        held = set(exposures(project)[-1].get("held", ()))
-        failing = [n for n, when in recurs.items() if when == "always" or n in held]
-        failing_calls = [n for n in failing if n != CORRECTION[0]]
-        write_session(folder, session, 2 + number / 24, failing_calls, CORRECTION[0] in failing)
-
-
 def _rules(project: Path) -> dict[str, dict[str, Any]]:
     data = json.loads(acecode("impact", "--rules", "--json").stdout)
     return {item["entry"]: item for item in data["rules"]}
@@ -68,7 +53,7 @@ def test_an_entry_whose_failure_comes_back_only_without_it_helps(
 ) -> None:
     write_project(project_dir)
     experiments_on(home_dir, rate=1.0, most=1)
-    _sessions(project_dir, home_dir, 24, {"mis-001": "held", "mis-002": "always"})
+    run_sessions(project_dir, home_dir, 24, {"mis-001": "held", "mis-002": "always"})
     rules = _rules(project_dir)
     drawn = [r for r in exposures(project_dir) if "mis-001" in r["held"]]
     helps = rules["mis-001"]
@@ -91,7 +76,7 @@ def test_a_correction_the_user_repeats_only_without_the_entry_counts_against_it(
 ) -> None:
     write_project(project_dir)
     experiments_on(home_dir, rate=1.0, most=1)
-    _sessions(project_dir, home_dir, 12, {CORRECTION[0]: "held"})
+    run_sessions(project_dir, home_dir, 12, {CORRECTION[0]: "held"})
     rule = _rules(project_dir)[CORRECTION[0]]
     held = rule["effect"]["held"]
     assert rule["signature_kind"] == "correction" and held["sessions"] > 0
@@ -103,7 +88,7 @@ def test_one_line_per_entry_with_both_arms_the_interval_and_the_class(
 ) -> None:
     write_project(project_dir)
     experiments_on(home_dir, rate=1.0, most=1)
-    _sessions(project_dir, home_dir, 6, {"mis-001": "held"})
+    run_sessions(project_dir, home_dir, 6, {"mis-001": "held"})
     lines = acecode("impact", "--rules").stdout.splitlines()
     assert lines[0].startswith("experiments: on (holdback_rate 1, at most 1 held back")
     (line,) = [x for x in lines if x.startswith("mis-001 ")]
@@ -135,7 +120,7 @@ def test_the_background_learner_refreshes_the_classes_after_every_session(
 ) -> None:
     write_project(project_dir)
     experiments_on(home_dir, rate=1.0, most=1)
-    _sessions(project_dir, home_dir, 24, {"mis-001": "held"})
+    run_sessions(project_dir, home_dir, 24, {"mis-001": "held"})
     assert not (_state(project_dir) / "experiments" / "classes.json").exists()
     last = sessions_folder(project_dir, home_dir) / "s-023.jsonl"
     # The cycle is skipped (too small) or fails (no LLM provider here): the refresh runs
@@ -238,7 +223,7 @@ def test_old_records_are_pruned_with_their_outcomes(project_dir: Path, home_dir:
 
     playbook = write_project(project_dir)
     experiments_on(home_dir)
-    _sessions(project_dir, home_dir, 2, {})
+    run_sessions(project_dir, home_dir, 2, {})
     log = _state(project_dir) / "experiments" / "exposures.jsonl"
     old = {**exposures(project_dir)[0], "session": "old", "at": "2020-01-01T00:00:00Z"}
     log.write_text(json.dumps(old) + "\n" + log.read_text())

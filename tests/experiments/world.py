@@ -13,6 +13,8 @@ from typing import Any
 
 from tests.impact.history import SessionWriter
 
+from hooks.hook_helpers import run_hook
+
 LEARNED_AT = "2026-03-01T09:00:00+00:00"
 # name -> (command, error) of the failure each entry was learned from
 FAILURES = {
@@ -113,3 +115,19 @@ def start_payload(
 def exposures(project: Path) -> list[dict[str, Any]]:
     path = project / ".claude" / "acecode" / "experiments" / "exposures.jsonl"
     return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def run_sessions(project: Path, home: Path, count: int, recurs: dict[str, str]) -> None:
+    """``count`` sessions: the hook draws, then the transcript shows each entry's failure
+    when ``recurs[name]`` says so: ``"held"`` (only when held back) or ``"always"``."""
+    folder = sessions_folder(project, home)
+    for number in range(count):
+        session = f"s-{number:03d}"
+        transcript = folder / f"{session}.jsonl"
+        assert (
+            run_hook("session-start", start_payload(session, project, transcript)).returncode == 0
+        )
+        held = set(exposures(project)[-1].get("held", ()))
+        failing = [n for n, when in recurs.items() if when == "always" or n in held]
+        failing_calls = [n for n in failing if n != CORRECTION[0]]
+        write_session(folder, session, 2 + number / 24, failing_calls, CORRECTION[0] in failing)
