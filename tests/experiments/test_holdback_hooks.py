@@ -208,3 +208,44 @@ def test_the_top_up_never_brings_back_a_held_entry_and_is_recorded(
     assert record["event"] == "topup" and record["session"] == "s-1"
     shown = {item.partition("@")[0] for item in record["entries"]}
     assert "pat-002" in shown and all(_line(name, text) for name in shown)
+
+
+def test_a_cache_hit_with_experiments_on_draws_and_records_without_heavy_imports(
+    project_dir: Path, home_dir: Path
+) -> None:
+    import sys
+
+    write_project(project_dir)
+    experiments_on(home_dir, rate=1.0, most=1)
+    run_hook("session-start", start_payload("warm", project_dir))  # renders the cache
+    command = [sys.executable, "-X", "importtime", "-m", "acecode", "hook", "session-start"]
+    run = run_hook("session-start", start_payload("hit", project_dir), command=command)
+    modules = {
+        line.rsplit("|", 1)[1].strip()
+        for line in run.stderr.splitlines()
+        if line.startswith("import time:")
+    }
+    assert "acecode.experiments.draw" in modules  # the draw did run
+    assert exposures(project_dir)[-1]["session"] == "hit"  # and was recorded
+    unwanted = {
+        "acecode.store",
+        "acecode.config",
+        "acecode.control",
+        "acecode.experiments.estimate",
+        "acecode.experiments.plan",
+        "acecode.impact.signature",
+        "acecode.playbook.ranking",
+        "tomllib",
+        "pathlib",
+        "dataclasses",
+        "hashlib",
+        "random",
+    }
+    assert modules & unwanted == set()
+
+
+def test_the_plan_reads_the_provenance_file_the_store_writes() -> None:
+    from acecode.experiments.plan import PROVENANCE
+    from acecode.store.provenance import PROVENANCE_NAME
+
+    assert PROVENANCE == PROVENANCE_NAME

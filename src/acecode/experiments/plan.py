@@ -29,6 +29,8 @@ from typing import Any
 
 from acecode.experiments.files import SALT, experiments_path
 
+PROVENANCE = "provenance.json"  # acecode.store.provenance.PROVENANCE_NAME
+
 
 def entry_version(entry: Mapping[str, Any]) -> str:
     """A short hash of the entry's text: what ``name@version`` records."""
@@ -61,12 +63,24 @@ def project_salt(state: str) -> str:
 
 
 def _provenance(paths: Iterable[str]) -> dict[str, list[Any]]:
-    from acecode.store.provenance import load_provenance
+    """Every entry's origins as raw JSON, from the provenance file beside each playbook: the
+    cache miss needs the evidence only, not the store's validation and redaction (the file
+    is acecode's own, written redacted). A damaged file counts as empty here; the CLI warns."""
+    import json
 
     merged: dict[str, list[Any]] = {}
     for path in paths:
-        if os.path.exists(path):
-            merged.update(load_provenance(path))
+        try:
+            with open(
+                os.path.join(os.path.dirname(path), "acecode", PROVENANCE), encoding="utf-8"
+            ) as handle:
+                entries = json.load(handle).get("entries")
+        except (OSError, ValueError, AttributeError):
+            continue
+        for name, record in entries.items() if isinstance(entries, dict) else ():
+            origins = record.get("origins") if isinstance(record, dict) else None
+            if isinstance(origins, list):
+                merged[name] = [o for o in origins if isinstance(o, dict)]
     return merged
 
 

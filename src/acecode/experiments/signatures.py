@@ -24,11 +24,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from acecode.impact.correction import correction_terms, is_correction, same_correction
-from acecode.impact.signature import FailureSignature
-from acecode.store.provenance import Origin
 
 if TYPE_CHECKING:
     from acecode.experiments.outcomes import Outcome
+    from acecode.impact.signature import FailureSignature
 
 
 @dataclass(frozen=True)
@@ -67,37 +66,51 @@ class Signature:
         )
 
 
-def _corrections(origins: Iterable[Origin]) -> list[str]:
+def _evidence(origin: Any) -> Mapping[str, Any]:
+    """An origin's evidence as a mapping: from an :class:`~acecode.store.provenance.Origin`
+    or from the raw JSON of the provenance file (the injection's cache miss reads it raw,
+    without the store)."""
+    evidence = origin.get("evidence") if isinstance(origin, Mapping) else origin.evidence
+    if isinstance(evidence, Mapping):
+        return evidence
+    return vars(evidence) if evidence is not None else {}
+
+
+def _failures(origins: Iterable[Any]) -> list[Mapping[str, Any]]:
+    found = [_evidence(o) for o in origins]
+    return [e for e in found if e.get("kind") == "failure" and e.get("error")]
+
+
+def _corrections(origins: Iterable[Any]) -> list[str]:
+    requests = [_evidence(o) for o in origins]
     return [
-        o.evidence.request
-        for o in origins
-        if o.evidence.kind == "request" and o.evidence.request and is_correction(o.evidence.request)
+        str(e["request"])
+        for e in requests
+        if e.get("kind") == "request" and e.get("request") and is_correction(str(e["request"]))
     ]
 
 
-def has_signature(entry: Mapping[str, Any], origins: Iterable[Origin]) -> bool:
+def has_signature(entry: Mapping[str, Any], origins: Iterable[Any]) -> bool:
     """True when :func:`signature_of_entry` is not empty (cheaper: no error normalisation)."""
     origins = list(origins)
-    if any(o.evidence.kind == "failure" and o.evidence.error for o in origins):
+    if _failures(origins):
         return True
     requests = _corrections(origins)
     return bool(requests) and bool(correction_terms(str(entry.get("text") or ""), requests))
 
 
-def signature_of_entry(entry: Mapping[str, Any], origins: Iterable[Origin]) -> Signature:
-    """The signature of ``entry`` from its ``origins`` (empty when it has none)."""
+def signature_of_entry(entry: Mapping[str, Any], origins: Iterable[Any]) -> Signature:
+    """The signature of ``entry`` from its ``origins`` (Origin objects or their JSON)."""
     from acecode.impact.signature import signature_of
 
     origins = list(origins)
     failures = tuple(
         dict.fromkeys(
-            signature_of(o.evidence.tool, o.evidence.command, o.evidence.error)
-            for o in origins
-            if o.evidence.kind == "failure" and o.evidence.error
+            signature_of(str(e.get("tool") or ""), str(e.get("command") or ""), str(e["error"]))
+            for e in _failures(origins)
         )
     )
     requests = _corrections(origins)
-    correction = (
-        correction_terms(str(entry.get("text") or ""), requests) if requests else frozenset()
-    )
-    return Signature(failures, correction)
+    if not requests:
+        return Signature(failures)
+    return Signature(failures, correction_terms(str(entry.get("text") or ""), requests))
