@@ -577,14 +577,42 @@ def report(args: argparse.Namespace, tallies: list[Tally], rules: list[Rule]) ->
         ever = sum(len(tally.ever_helps & {r.name for r in members}) for tally in tallies)
         entries = len(members) * len(tallies)
         print(f"| {title} ({entries}) | {' | '.join(cells)} | {100 * ever / entries:.1f}% |")
+    _goals(tallies, rules, looks)
+
+
+def _goals(tallies: list[Tally], rules: list[Rule], looks: list[int]) -> None:
+    """The three goals of the issue, each with its figure and verdict."""
+
+    def verdict(ok: bool) -> str:
+        return "met" if ok else "MISSED"
+
+    print()
+    big = [r for r in rules if r.big]
+    look = 200 if 200 in looks else looks[-1]
+    if big:
+        helps = sum(t.labels[look][r.name] == "helps" for t in tallies for r in big)
+        share = helps / (len(big) * len(tallies))
+        print(
+            f"goal 1, effect >= 50% and base >= 20% classified helps within {look} sessions: "
+            f"{100 * share:.0f}% (goal >= 90%): {verdict(share >= 0.9)}"
+        )
+    null = [r for r in rules if r.effect == 0]
+    if null:
+        ever = sum(len(t.ever_helps & {r.name for r in null}) for t in tallies)
+        share = ever / (len(null) * len(tallies))
+        print(
+            f"goal 2, no-effect entries ever classified helps (every session's refresh and "
+            f"every look): {100 * share:.1f}% (goal <= 5%): {verdict(share <= 0.05)}"
+        )
     extra = sum(t.extra for t in tallies)
     prevented = sum(t.prevented for t in tallies)
-    print(
-        f"\ncost: {extra:.1f} extra expected recurrences from held-back rules that help, against "
-        f"{prevented:.1f} prevented by injecting every rule: {100 * extra / prevented:.1f}%"
-        if prevented
-        else ""
-    )
+    if prevented:
+        share = extra / prevented
+        print(
+            f"goal 3, cost: {extra:.1f} extra expected recurrences from holding back rules that "
+            f"help, against {prevented:.1f} that injecting every rule prevents: "
+            f"{100 * share:.1f}% (goal <= 5%): {verdict(share <= 0.05)}"
+        )
 
 
 def main() -> None:
