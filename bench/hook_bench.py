@@ -39,7 +39,9 @@ hooks still append each session's exposure record.
 Bytecode is cached under a temporary ``PYTHONPYCACHEPREFIX`` (and
 ``PYTHONDONTWRITEBYTECODE`` is cleared) so acecode's modules load from
 ``.pyc`` as in a normal install, not recompiled on every run. ``HOME`` is a
-fresh temporary folder.
+fresh temporary folder. With no LLM provider in the environment every
+``SessionStart`` also says so in its ``systemMessage``, read from the user
+checks' cache (``acecode.hooks.user_checks``), the heavier of the two cases.
 """
 
 from __future__ import annotations
@@ -252,8 +254,8 @@ def main() -> None:
             and not k.startswith("ACECODE_")
         }
         env["PYTHONPYCACHEPREFIX"] = str(workdir / "pycache")
-        # The hooks' claims and the user layer live in the home folder: a fresh one, so the
-        # bench neither reads nor writes the developer's own.
+        # A fresh home: nothing of this machine's ~/.claude (settings, user layer, claims,
+        # the session checks' cache) changes the figures, and the bench writes nothing there.
         env["HOME"] = str(workdir / "home")
         if args.experiments:
             config = workdir / "home" / ".claude" / "acecode.toml"

@@ -234,11 +234,13 @@ def test_the_hook_fast_path_agrees_with_control_and_config(project_dir: Path) ->
     """Without switch files the hook answers "active, defaults" without reading TOML;
     acecode.control and acecode.config must give the same answer."""
     from acecode.config import EXPERIMENT_KEYS, load_settings
+    from acecode.config_check import as_notices, project_problems
     from acecode.control import activity, switch_files
 
     project = str(project_dir)
     key = rendered.inputs_key(project)
-    assert key[rendered._PROJECT_SWITCH] is None and key[rendered._USER_SWITCH] is None
+    switches = (rendered._LOCAL_SWITCH, rendered._PROJECT_SWITCH, rendered._USER_SWITCH)
+    assert all(key[index] is None for index in switches)
     fast = rendered._limits(project, key)
     settings = load_settings(project_dir)
     assert fast == {
@@ -247,6 +249,7 @@ def test_the_hook_fast_path_agrees_with_control_and_config(project_dir: Path) ->
         "budget": settings.injection_budget_chars,
         "topup_budget": settings.topup_budget_chars,
         "experiments": settings.experiments,
+        **as_notices(project_problems(project_dir)),
     }
     assert tuple(map(str, switch_files(project_dir))) == rendered.switch_files(project)
     rendering = ("injection_budget_chars", "topup_budget_chars", *EXPERIMENT_KEYS)
@@ -254,13 +257,14 @@ def test_the_hook_fast_path_agrees_with_control_and_config(project_dir: Path) ->
 
 
 def test_state_file_names_mirror_their_modules(project_dir: Path) -> None:
-    from acecode.control import CONFIG_NAME
+    from acecode.control import CONFIG_NAME, SWITCH_NAME
     from acecode.hooks.context import playbook_file, state_path
     from acecode.pins import PINS_NAME, pins_path
     from acecode.store.provenance import PROVENANCE_NAME
 
     assert rendered.PINS_NAME == PINS_NAME and rendered.SWITCH_NAME == CONFIG_NAME
     assert rendered.PROVENANCE_NAME == PROVENANCE_NAME
+    assert rendered.LOCAL_SWITCH_NAME == SWITCH_NAME
     project = str(project_dir)
     assert pins_path(playbook_file(project)) == state_path(project, PINS_NAME)
 

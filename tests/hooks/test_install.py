@@ -106,7 +106,7 @@ def test_install_twice_then_uninstall_keeps_everything_else(home_dir: Path) -> N
     assert _cli("uninstall").output.count("nothing to change") == 1
 
 
-def test_install_into_a_missing_file_and_uninstall_leaves_an_empty_object(
+def test_uninstall_deletes_a_file_acecode_created_and_leaves_no_empty_object(
     home_dir: Path,
 ) -> None:
     result = _cli("install")
@@ -114,8 +114,59 @@ def test_install_into_a_missing_file_and_uninstall_leaves_an_empty_object(
     path = home_dir / ".claude" / "settings.json"
     assert set(json.loads(path.read_text())["hooks"]) == set(EVENT_ARGUMENTS)
     assert not path.with_name("settings.json.bak").exists()
+    removed = _cli("uninstall")
+    assert removed.exit_code == 0
+    assert f"removed {path}: it held only acecode's hooks" in removed.output
+    assert not path.exists() and not path.with_name("settings.json.bak").exists()
+
+
+def test_uninstall_project_scope_leaves_the_project_as_before_install(
+    project_dir: Path,
+) -> None:
+    """Installed twice (the second run backs up a file of acecode's hooks alone), then
+    uninstalled: no settings.json, no .bak, no empty .claude/."""
+    assert not (project_dir / ".claude").exists()
+    assert _cli("install", "--scope", "project").exit_code == 0
+    settings = project_dir / ".claude" / "settings.json"
+    settings.write_text(settings.read_text().replace('"timeout": 10', '"timeout": 9'))
+    assert _cli("install", "--scope", "project").exit_code == 0  # updates: writes a .bak
+    assert settings.with_name("settings.json.bak").exists()
+
+    result = _cli("uninstall", "--scope", "project")
+
+    assert result.exit_code == 0, result.output
+    assert not (project_dir / ".claude").exists()
+    assert f"removed {settings.with_name('settings.json.bak')}" in result.output
+
+
+def test_uninstall_keeps_the_folder_and_a_backup_with_something_of_the_users(
+    project_dir: Path,
+) -> None:
+    claude = project_dir / ".claude"
+    claude.mkdir()
+    (claude / "playbook.json").write_text('{"version": "1.0", "sections": {}}')
+    assert _cli("install", "--scope", "project").exit_code == 0
+    backup = claude / "settings.json.bak"
+    backup.write_text('{"model": "opus"}')  # an older version the user may want back
+
+    assert _cli("uninstall", "--scope", "project").exit_code == 0
+
+    assert not (claude / "settings.json").exists()
+    assert backup.read_text() == '{"model": "opus"}'
+    assert (claude / "playbook.json").exists()
+
+
+def test_uninstall_writes_an_empty_object_through_a_symlink(home_dir: Path) -> None:
+    """A dotfile manager's link stays a link: its target is rewritten, not removed."""
+    target = home_dir / "dotfiles" / "claude-settings.json"
+    target.parent.mkdir()
+    target.write_text("{}")
+    link = home_dir / ".claude" / "settings.json"
+    link.parent.mkdir()
+    link.symlink_to(target)
+    assert _cli("install").exit_code == 0
     assert _cli("uninstall").exit_code == 0
-    assert json.loads(path.read_text()) == {}
+    assert link.is_symlink() and json.loads(target.read_text()) == {}
 
 
 @pytest.mark.parametrize(

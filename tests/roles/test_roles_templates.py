@@ -26,6 +26,7 @@ FIELDS = {
         "possibly_stale": "- [pat-003] names `src/old.py`, not found in the project",
         "retire_candidates": "- [oth-004] not cited or tagged in the last 20 learned sessions",
         "conflicts": "- [pat-001] and [pat-002]: tabs against spaces",
+        "max_removals": "3 removals",
     },
 }
 LEGACY_OPERATION_FIELDS = {
@@ -106,6 +107,7 @@ def test_scn_cur_011_01_curator_template_structure() -> None:
     assert {op["type"]: set(op) for op in example["operations"]} == OPERATION_FIELDS
     text = rendered("curator.txt")
     assert "At most 10 operations" in text
+    assert "At most 3 removals this cycle" in text
     assert '"operations": []' in text
     for section in SECTION_NAMES:
         assert f'"{section}"' in text

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from acecode.llm.base import Completion, HTTPProvider, LLMRequest, ProviderError
 from acecode.llm.errors import from_sdk_error
-from acecode.llm.settings import DEFAULT_ANTHROPIC_MODEL
+from acecode.llm.settings import ANTHROPIC_DEFAULT_URL, DEFAULT_ANTHROPIC_MODEL
 
 
 class AnthropicProvider(HTTPProvider):
@@ -12,6 +12,7 @@ class AnthropicProvider(HTTPProvider):
 
     name = "anthropic"
     default_model = DEFAULT_ANTHROPIC_MODEL
+    default_base_url = ANTHROPIC_DEFAULT_URL
 
     async def complete(self, request: LLMRequest) -> Completion:
         import anthropic  # lazy: the hook path must not pay for the SDK

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from acecode.llm import usage
-from acecode.llm.base import DEFAULT_MAX_TOKENS, Completion, LLMRequest, Provider
+from acecode.llm.base import DEFAULT_MAX_TOKENS, Completion, LLMRequest, Provider, endpoint_of
 from acecode.llm.registry import provider_spec
 from acecode.llm.retry import LLMCallError, complete_with_retry
 from acecode.llm.settings import ProviderChoice, ProviderConfigError, explain_provider
@@ -52,7 +52,11 @@ def current_choice(env: Mapping[str, str] | None = None) -> ProviderChoice:
     if passed is None:
         return explain_provider(env)
     return ProviderChoice(
-        provider=passed.name, reason=PASSED_REASON, model=passed.model, timeout=passed.timeout
+        provider=passed.name,
+        reason=PASSED_REASON,
+        model=passed.model,
+        timeout=passed.timeout,
+        endpoint=endpoint_of(passed) or "",
     )
 
 
@@ -90,7 +94,7 @@ async def complete(
     )
     try:
         result = await complete_with_retry(
-            provider, request, diagnostic_name=diagnostic_name or role
+            provider, request, diagnostic_name=diagnostic_name or role, role=role
         )
     except LLMCallError as exc:
         usage.record(

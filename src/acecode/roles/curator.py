@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from acecode.redact import redact
 from acecode.roles.ask import as_text, ask_json, dict_items, never_raises
 from acecode.roles.prompt import render_playbook
+from acecode.wording import counted
 
 if TYPE_CHECKING:
     from acecode.dedup.judgements import Conflict
@@ -67,22 +68,36 @@ def default_view(
     )
 
 
+def default_max_removals(playbook: dict[str, Any]) -> int:
+    """The removal budget of a cycle starting from ``playbook`` (``max_removal_ratio``)."""
+    from acecode.config import load_settings
+    from acecode.consolidation.guards import removal_limit
+    from acecode.playbook.schema import entry_count
+
+    return removal_limit(entry_count(playbook), load_settings().max_removal_ratio)
+
+
 @never_raises("curator", empty_curation)
 async def run_curator(
     reflector_output: dict[str, Any],
     playbook: dict[str, Any],
     conflicts: Sequence[Conflict] = (),
     view: CuratorView | None = None,
+    max_removals: int | None = None,
 ) -> dict[str, Any]:
     """Propose ADD/UPDATE/MERGE/DELETE operations from a reflection; never raises.
 
     The curator is shown ``view`` (by default one cut from ``playbook`` within
     ``curator_budget_tokens``); the IDs it may name are those of the view,
-    which the learning cycle enforces (``curator_view.refuse_unseen``).
+    which the learning cycle enforces (``curator_view.refuse_unseen``). It is
+    told how many entries it may remove (``max_removals``, by default the
+    removal budget of ``playbook``); the cycle defers the rest.
     """
     from acecode.playbook.curator_view import render_listed
 
     view = view or default_view(reflector_output, playbook, conflicts)
+    if max_removals is None:
+        max_removals = default_max_removals(playbook)
     shown = "\n".join(filter(None, (render_playbook(view.playbook), view.omitted_line())))
     data = await ask_json(
         role="curator",
@@ -93,6 +108,7 @@ async def run_curator(
             "possibly_stale": redact(render_listed(view.stale)),
             "retire_candidates": redact(render_listed(view.retire)),
             "conflicts": redact(render_conflicts(conflicts)),
+            "max_removals": counted(max_removals, "removal"),
         },
         diagnostic_name="curator",
     )

@@ -25,6 +25,7 @@ from acecode.agents.hooks_file import (
     merge_hooks,
     read_hooks_file,
     remove_hooks,
+    remove_hooks_file,
     write_hooks_file,
 )
 
@@ -118,19 +119,43 @@ def install(
     return update
 
 
-def uninstall(scope: str = "user", project: Path | None = None) -> SettingsUpdate:
-    """Remove every acecode hook, and the settings acecode set, from the file of ``scope``."""
-    path = settings_path(scope, project)
-    data, old_text = read_hooks_file(path)
-    update = SettingsUpdate(path)
-    new_data = {
+def _without_acecode(data: dict[str, Any], update: SettingsUpdate) -> dict[str, Any]:
+    """``data`` without acecode's hooks and the settings acecode set; changes recorded."""
+    kept = {
         key: value
         for key, value in data.items()
         if not (key in INSTALLED_SETTINGS and value is INSTALLED_SETTINGS[key])
     }
-    update.changes += [Change(key, "removed") for key in data if key not in new_data]
-    new_data = remove_hooks(new_data, update)
-    if update.changes:
+    update.changes += [Change(key, "removed") for key in data if key not in kept]
+    return remove_hooks(kept, update)
+
+
+def _only_acecode(path: Path) -> bool:
+    """Whether the settings file at ``path`` holds nothing but acecode's entries."""
+    try:
+        data, text = read_hooks_file(path)
+    except SettingsFileError:
+        return False
+    return text is not None and not _without_acecode(data, SettingsUpdate(path))
+
+
+def uninstall(scope: str = "user", project: Path | None = None) -> SettingsUpdate:
+    """Remove every acecode hook, and the settings acecode set, from the file of ``scope``.
+
+    A file left empty held only what acecode wrote: it is deleted rather than left as
+    ``{}`` (with its backup when that holds only acecode's entries too, and its folder
+    when that is left empty), so a project is left as it was before ``acecode install``.
+    A symlinked file (a dotfile manager's) is kept and written as ``{}``.
+    """
+    path = settings_path(scope, project)
+    data, old_text = read_hooks_file(path)
+    update = SettingsUpdate(path)
+    new_data = _without_acecode(data, update)
+    if not update.changes:
+        return update
+    if not new_data and not path.is_symlink():
+        remove_hooks_file(update, _only_acecode(path.with_name(path.name + ".bak")))
+    else:
         write_hooks_file(update, new_data, old_text)
     return update
 
@@ -155,6 +180,19 @@ def installations(project: Path | None = None) -> list[Installation]:
                 commands.extend(str(hook.get("command")) for hook in ours)
         if events:
             found.append(Installation(scope, path, tuple(events), tuple(commands)))
+    return found
+
+
+def unreadable_settings(project: Path | None = None) -> list[tuple[Path, str]]:
+    """Every settings file (user, project, local) acecode cannot read, with the problem
+    (the file, and the line for invalid JSON): for ``acecode doctor``."""
+    found = []
+    for scope in SCOPES:
+        path = settings_path(scope, project)
+        try:
+            read_hooks_file(path)
+        except SettingsFileError as exc:
+            found.append((path, str(exc).removesuffix("; nothing changed")))
     return found
 
 
@@ -219,4 +257,5 @@ __all__ = [
     "settings_path",
     "several_places_note",
     "uninstall",
+    "unreadable_settings",
 ]

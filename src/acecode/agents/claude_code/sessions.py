@@ -90,6 +90,12 @@ def find_sessions(project: Path, *, include_subagents: bool = True) -> list[Path
     return sorted(found, key=lambda p: (p.stat().st_mtime, str(p)))
 
 
+def transcripts_at(path: Path) -> list[Path]:
+    """``path`` itself when it is a file, else the transcripts in it and below
+    (:func:`transcripts_in`): what a ``--transcripts FILE|FOLDER`` option reads."""
+    return [path] if path.is_file() else transcripts_in(path)
+
+
 def transcripts_in(folder: Path, *, include_subagents: bool = True) -> list[Path]:
     """Every transcript in ``folder`` and below, oldest first (by modification time, then name).
 
