@@ -132,7 +132,8 @@ def test_a_project_cannot_turn_experiments_on_for_its_user(project_dir: Path) ->
     )
     run = run_hook("session-start", start_payload("s-1", project_dir))
     assert all(_line(name, run.context()) for name in ELIGIBLE)
-    assert "ignoring experiments" in run.stderr and "never by a project" in run.stderr
+    assert "experiments ignored: experiments are set in" in run.stderr
+    assert "never by a project" in run.stderr
     assert "drawn" not in exposures(project_dir)[0]
 
 
