@@ -97,7 +97,7 @@ def impact(
 
 def _rules(target: Path, data: dict, folder: Path, since: datetime | None, as_json: bool) -> None:
     from acecode import paths
-    from acecode.agents.claude_code.sessions import transcripts_in
+    from acecode.agents.claude_code.sessions import transcripts_at
     from acecode.cli.effect_view import experiments_line, print_rules, rules_json
     from acecode.config import load_settings
     from acecode.experiments.status import refresh
@@ -106,7 +106,7 @@ def _rules(target: Path, data: dict, folder: Path, since: datetime | None, as_js
 
     settings = load_settings(paths.project_dir())
     measurement, _changed = refresh(target, data)
-    scans = filter_since(scan_transcripts(transcripts_in(folder)), since)
+    scans = filter_since(scan_transcripts(transcripts_at(folder)), since)
     rules = measurement.rules(scans)
     draws = len(measurement.draws)
     if as_json:

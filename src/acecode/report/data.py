@@ -119,15 +119,16 @@ def measured_effects(
     playbook_path: Path, playbook: dict[str, Any], transcripts: Path
 ) -> tuple[list[RuleEffect], str]:
     """The per-entry effects and the line saying whether experiments are on."""
-    from acecode.agents.claude_code.sessions import transcripts_in
+    from acecode.agents.claude_code.sessions import transcripts_at
     from acecode.cli.effect_view import experiments_line
     from acecode.config import load_settings
     from acecode.experiments.status import measure_project
     from acecode.impact.scan import scan_transcripts
 
     settings = load_settings(playbook_path.resolve().parent.parent)
-    measurement = measure_project(playbook_path, playbook, transcripts)
-    rules = measurement.rules(scan_transcripts(transcripts_in(transcripts)))
+    folder = transcripts if transcripts.is_dir() else None  # a single file names no folder
+    measurement = measure_project(playbook_path, playbook, folder)
+    rules = measurement.rules(scan_transcripts(transcripts_at(transcripts)))
     line = experiments_line(
         settings.experiments, settings.holdback_rate, settings.holdback_max, len(measurement.draws)
     )
