@@ -248,3 +248,16 @@ def test_provenance_of_a_new_failure_entry_makes_it_eligible(
     path.write_text(json.dumps(data))
     run_hook("session-start", start_payload("s-2", project_dir))
     assert "pat-001" in exposures(project_dir)[-1]["drawn"]  # the cache saw the change
+
+
+def test_without_experiments_the_learner_still_prunes_the_exposure_log(
+    project_dir: Path, home_dir: Path
+) -> None:
+    write_project(project_dir)
+    run_sessions(project_dir, home_dir, 1, {})
+    log = _state(project_dir) / "experiments" / "exposures.jsonl"
+    old = {**exposures(project_dir)[0], "session": "old", "at": "2020-01-01T00:00:00Z"}
+    log.write_text(json.dumps(old) + "\n" + log.read_text())
+    transcript = sessions_folder(project_dir, home_dir) / "s-000.jsonl"
+    acecode("learn", str(transcript), "--source", "session-end", code=None)
+    assert [r["session"] for r in exposures(project_dir)] == ["s-000"]

@@ -121,11 +121,30 @@ def injected_sessions(records: Iterable[Mapping[str, Any]]) -> dict[str, set[str
     return reached
 
 
+def _oldest(path: Path) -> datetime | None:
+    """The time of the log's first record (the oldest: it is appended to), read alone."""
+    try:
+        with path.open(encoding="utf-8", errors="replace") as handle:
+            first = handle.readline()
+    except OSError:
+        return None
+    try:
+        record = json.loads(first)
+    except ValueError:
+        return None
+    return parse_time(record.get("at")) if isinstance(record, dict) else None
+
+
 def prune(state: Path, now: datetime | None = None, max_age_days: int = MAX_AGE_DAYS) -> int:
-    """Drop the records older than ``max_age_days``; the number dropped."""
+    """Drop the records older than ``max_age_days``; the number dropped. Only the first
+    line is read unless it is old enough to go, so calling this after every session is
+    cheap."""
     path = exposures_file(state)
-    records = read_exposures(state)
     limit = (now or datetime.now(UTC)) - timedelta(days=max_age_days)
+    oldest = _oldest(path)
+    if oldest is not None and oldest >= limit:
+        return 0
+    records = read_exposures(state)
     kept = [r for r in records if (parse_time(r.get("at")) or limit) >= limit]
     if len(kept) == len(records):
         return 0

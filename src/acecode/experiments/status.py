@@ -149,15 +149,20 @@ def measure_project(
 def refresh(playbook_path: Path, playbook: dict[str, Any]) -> tuple[Measurement, bool]:
     """Measure, save the concluded classes, prune the logs; True when the classes changed
     (the caller then re-renders the injection)."""
-    from acecode.experiments import exposure, outcomes
-
     measurement = measure_project(playbook_path, playbook)
     changed = False
     if measurement.draws or os.path.exists(_classes(measurement.state)):
         changed = write_classes(measurement.state, measurement.concluded())
-    if exposure.prune(measurement.state):
-        outcomes.prune(measurement.state, draws(read_exposures(measurement.state)))
+    prune_logs(measurement.state)
     return measurement, changed
+
+
+def prune_logs(state: Path) -> None:
+    """Prune the exposure log by age, and the outcome cache with it."""
+    from acecode.experiments import exposure, outcomes
+
+    if exposure.prune(state):
+        outcomes.prune(state, draws(read_exposures(state)))
 
 
 def _classes(state: Path) -> str:
@@ -177,6 +182,7 @@ def refresh_after_learning(playbook_path: Path) -> None:
 
     try:
         if not load_settings(playbook_path.resolve().parent.parent).experiments:
+            prune_logs(playbook_path.parent / "acecode")  # the exposure log grows anyway
             return
         from acecode.store import load_playbook
 
