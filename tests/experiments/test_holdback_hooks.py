@@ -245,8 +245,11 @@ def test_a_cache_hit_with_experiments_on_draws_and_records_without_heavy_imports
     assert modules & unwanted == set()
 
 
-def test_the_plan_reads_the_provenance_file_the_store_writes() -> None:
+def test_names_the_hook_side_mirrors_agree_with_their_modules() -> None:
+    from acecode.experiments import serve
     from acecode.experiments.plan import PROVENANCE
+    from acecode.hooks import notice
     from acecode.store.provenance import PROVENANCE_NAME
 
     assert PROVENANCE == PROVENANCE_NAME
+    assert serve.SILENT_SOURCES == notice.SILENT_SOURCES

@@ -26,7 +26,7 @@ from acecode.store.provenance import Origin
 
 RANDOMISED = "randomised"
 BEFORE_AFTER = "before/after"
-NO_SIGNATURE = "no signature"
+NO_DATA = "no data"
 
 
 @dataclass
@@ -39,7 +39,7 @@ class RuleEffect:
     helpful: int  # the reflector's counters, shown apart from the measured effect
     harmful: int
     signature: Signature
-    basis: str  # RANDOMISED, BEFORE_AFTER or NO_SIGNATURE
+    basis: str  # RANDOMISED, BEFORE_AFTER or NO_DATA
     effect: Effect | None
     reached: int  # sessions the entry reached (session start or top-up)
 

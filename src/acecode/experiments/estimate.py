@@ -69,8 +69,6 @@ GRID: tuple[float, ...] = tuple(
 _ONE = DOUBLINGS * STEPS_PER_DOUBLING  # GRID[_ONE] == 1.0
 NO_EFFECT_RANGE = (0.5, 2.0)  # rho within this range: neither halves nor doubles
 
-CLASSES = (HELPS, NO_EVIDENCE, NO_EFFECT, HURTS)
-
 
 class Session(NamedTuple):
     """One experiment session of an entry: its hold-back probability, the draw, the outcome."""
@@ -90,7 +88,7 @@ class Effect:
     injected_recurred: int
     reduction: float | None  # 1 - rate_injected / rate_held; None without a held recurrence
     interval: tuple[float, float]  # 90% interval of the reduction, any-time valid
-    label: str  # one of CLASSES
+    label: str  # HELPS, NO_EVIDENCE, NO_EFFECT or HURTS
 
     @property
     def sessions(self) -> int:

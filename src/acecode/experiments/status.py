@@ -23,7 +23,7 @@ from typing import Any
 from acecode.experiments.classes import CONCLUSIVE, write_classes
 from acecode.experiments.effects import (
     BEFORE_AFTER,
-    NO_SIGNATURE,
+    NO_DATA,
     RANDOMISED,
     RuleEffect,
     before_after,
@@ -69,10 +69,10 @@ class Measurement:
             name = entry["name"]
             signature = self.signatures.get(name) or Signature()
             effect = self.effects.get(name)
-            basis = RANDOMISED if effect is not None else NO_SIGNATURE
+            basis = RANDOMISED if effect is not None else NO_DATA
             if effect is None and signature and scans:
                 effect = before_after(signature, self.provenance.get(name, []), scans)
-                basis = BEFORE_AFTER if effect is not None else NO_SIGNATURE
+                basis = BEFORE_AFTER if effect is not None else NO_DATA
             if not signature:
                 continue
             rules.append(
