@@ -253,3 +253,27 @@ def test_names_the_hook_side_mirrors_agree_with_their_modules() -> None:
 
     assert PROVENANCE == PROVENANCE_NAME
     assert serve.SILENT_SOURCES == notice.SILENT_SOURCES
+
+
+def test_only_entries_whose_line_can_be_cut_are_eligible(project_dir: Path) -> None:
+    import json
+
+    from acecode.experiments.plan import plan_fields
+    from acecode.playbook.formatting import format_entry
+
+    playbook_path = write_project(project_dir)
+    playbook = json.loads(playbook_path.read_text())
+    mis = playbook["sections"]["MISTAKES TO AVOID"]
+    text = "## MISTAKES TO AVOID\n" + "\n".join(format_entry(e) for e in mis[:2])
+    limits = {"experiments": True, "holdback_rate": 0.2, "holdback_max": 3}
+    fields = plan_fields(
+        str(project_dir / ".claude" / "acecode"),
+        playbook,
+        text,
+        ["mis-001", "mis-002", "mis-003"],
+        [],
+        limits,
+        [str(playbook_path)],
+    )
+    assert sorted(fields["experiment"]["eligible"]) == ["mis-001", "mis-002"]
+    assert set(fields["versions"]) == {"mis-001", "mis-002", "mis-003"}

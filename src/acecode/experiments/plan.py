@@ -87,6 +87,7 @@ def _provenance(paths: Iterable[str]) -> dict[str, list[Any]]:
 def plan_fields(
     state: str,
     playbook: Mapping[str, Any],
+    text: str,
     injected: list[str],
     pinned: Iterable[str],
     limits: Mapping[str, Any],
@@ -94,8 +95,11 @@ def plan_fields(
 ) -> dict[str, Any]:
     """``versions`` and, with ``limits["experiments"]``, ``experiment`` (module docstring).
 
-    ``state`` is the project's state folder, ``layers`` the playbook files whose
-    provenance counts (the project's and the user layer).
+    ``state`` is the project's state folder, ``text`` the session-start text that
+    holds the ``injected`` entries, ``layers`` the playbook files whose provenance
+    counts (the project's and the user layer). An entry whose line the text does not
+    hold as a line of its own (a template override that formats it otherwise) is not
+    eligible: it could not be cut.
     """
     from acecode.playbook.formatting import format_entry
     from acecode.playbook.schema import iter_entries
@@ -117,8 +121,9 @@ def plan_fields(
         if name in skip or name not in where:
             continue
         section, entry = where[name]
-        if has_signature(entry, provenance.get(name, ())):
-            eligible[name] = [section, format_entry(entry)]
+        line = format_entry(entry)
+        if "\n" + line in text and has_signature(entry, provenance.get(name, ())):
+            eligible[name] = [section, line]
     fields["experiment"] = {
         "salt": project_salt(state),
         "rate": float(limits.get("holdback_rate", 0.0)),

@@ -304,6 +304,7 @@ def _render(
         **plan_fields(
             state_path(project),
             playbook,
+            injection.text,
             injection.injected,
             pinned,
             limits,
