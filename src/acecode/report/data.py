@@ -12,6 +12,7 @@ from typing import Any
 
 from acecode.cost.summary import Summary
 from acecode.diagnostics import warn
+from acecode.experiments.effects import RuleEffect
 from acecode.impact.analysis import ImpactReport
 from acecode.impact.run import run_impact
 from acecode.playbook.schema import SECTION_NAMES
@@ -45,6 +46,9 @@ class ReportData:
     pinned: frozenset[str] = frozenset()
     # This project's LLM spend per day, newest first (the user's cost ledger).
     cost_days: dict[str, Summary] = field(default_factory=dict)
+    # The measured effect per entry (acecode.experiments) and whether experiments run.
+    effects: list[RuleEffect] = field(default_factory=list)
+    experiments: str = ""
 
 
 def growth(cycles: list[Any], entries_now: int) -> list[CyclePoint]:
@@ -95,6 +99,7 @@ def gather(
 
     sections = {name: list(playbook["sections"].get(name, [])) for name in SECTION_NAMES}
     entries_now = sum(len(items) for items in sections.values())
+    effects, experiments = measured_effects(playbook_path, playbook, transcripts)
     return ReportData(
         playbook_path=str(playbook_path),
         generated_at=generated_at,
@@ -105,4 +110,26 @@ def gather(
         pending=[item.as_dict() for item in list_pending(playbook_path)],
         pinned=frozenset(pins_or_none(playbook_path)),
         cost_days=project_cost_days(playbook_path.resolve().parent.parent),
+        effects=effects,
+        experiments=experiments,
     )
+
+
+def measured_effects(
+    playbook_path: Path, playbook: dict[str, Any], transcripts: Path
+) -> tuple[list[RuleEffect], str]:
+    """The per-entry effects and the line saying whether experiments are on."""
+    from acecode.agents.claude_code.sessions import transcripts_at
+    from acecode.cli.effect_view import experiments_line
+    from acecode.config import load_settings
+    from acecode.experiments.status import measure_project
+    from acecode.impact.scan import scan_transcripts
+
+    settings = load_settings(playbook_path.resolve().parent.parent)
+    folder = transcripts if transcripts.is_dir() else None  # a single file names no folder
+    measurement = measure_project(playbook_path, playbook, folder)
+    rules = measurement.rules(scan_transcripts(transcripts_at(transcripts)))
+    line = experiments_line(
+        settings.experiments, settings.holdback_rate, settings.holdback_max, len(measurement.draws)
+    )
+    return rules, line
