@@ -13,6 +13,7 @@ from typing import Any
 
 from tests.impact.history import SessionWriter
 
+from acecode.experiments.files import SALT, experiments_path
 from hooks.hook_helpers import run_hook
 
 LEARNED_AT = "2026-03-01T09:00:00+00:00"
@@ -45,6 +46,9 @@ def origin(evidence: dict[str, str], at: str = LEARNED_AT) -> dict[str, Any]:
     }
 
 
+FIXED_SALT = "5a" * 16
+
+
 def write_project(project: Path, extra: list[dict[str, Any]] | None = None) -> Path:
     """The playbook: three failure entries, one correction entry, one without provenance
     (``pat-001``) and ``extra`` PATTERNS entries; returns the playbook's path."""
@@ -69,6 +73,11 @@ def write_project(project: Path, extra: list[dict[str, Any]] | None = None) -> P
     state = playbook.parent / "acecode"
     state.mkdir(exist_ok=True)
     (state / "provenance.json").write_text(json.dumps({"version": 1, "entries": provenance}))
+    # A fixed salt: the hold-back draws are random per project in use, but a test must
+    # see the same draws on every run.
+    salt = Path(experiments_path(state, SALT))
+    salt.parent.mkdir(parents=True, exist_ok=True)
+    salt.write_text(FIXED_SALT + "\n", encoding="utf-8")
     return playbook
 
 
