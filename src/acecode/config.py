@@ -55,6 +55,11 @@ class Settings:
     # or by `acecode bootstrap` skip; `acecode learn` learns what it is given.
     learn_min_requests: int = 2
     learn_min_tool_calls: int = 5
+    # Before any LLM call, a cycle started by a hook, bootstrap or catch-up reads the
+    # session for a learning signal (a failed call, a correction, a preference, an
+    # interruption, a repeated attempt: acecode.pipeline.triage); a session with none is
+    # recorded as "nothing to learn" at $0. `acecode learn` by hand only with --triage.
+    triage: bool = True
     # Pairs of texts at or above this calibrated similarity are sent to the judge
     # (recall-oriented: embeddings only propose, the judge decides; docs/dedup.md).
     judge_floor: float = 0.55
@@ -89,6 +94,11 @@ class Settings:
     monthly_budget_usd: float = 0.0
     daily_budget_tokens: int = 0
     monthly_budget_tokens: int = 0
+    # A model of the same provider for the judge and for the safety review ("" = the
+    # provider's model, as for the reflector and the curator): a cheaper one costs less
+    # per cycle, at the price of judgements and reviews a weaker model makes.
+    judge_model: str = ""
+    safety_review_model: str = ""
 
 
 # Keys a project's .claude/acecode.toml may not set: they spend the user's money.

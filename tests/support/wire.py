@@ -75,9 +75,13 @@ class ScriptedLLMServer:
         self.script = [Reply(text=r) if isinstance(r, str) else r for r in replies]
 
     def prompt(self, index: int = -1) -> str:
-        """The user prompt of a recorded request, whichever protocol it used."""
+        """The user prompt of a recorded request, whichever protocol it used (the text of
+        its blocks when it was sent as blocks, as a prompt-cache marker needs)."""
         messages = self.requests[index]["messages"]
-        return next(m["content"] for m in messages if m["role"] == "user")
+        content = next(m["content"] for m in messages if m["role"] == "user")
+        if isinstance(content, str):
+            return content
+        return "".join(block.get("text", "") for block in content)
 
     def _next(self, request: Request, path: str) -> Reply:
         with self._lock:

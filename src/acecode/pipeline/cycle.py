@@ -58,6 +58,7 @@ from acecode.store import (
 
 if TYPE_CHECKING:
     from acecode.agents.base import Agent
+    from acecode.roles.prompt import RolePrompt
 
 # Sources of a cycle someone started on purpose: they learn even a small session.
 BY_HAND_SOURCES = ("cli", "library")
@@ -109,6 +110,8 @@ class CycleReport:
     model: str | None = None
     provider_reason: str = ""
     session_size: dict[str, int] = field(default_factory=dict)
+    # What the triage counted in the session (acecode.pipeline.triage.Signals).
+    signals: dict[str, int] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     curation: dict[str, Any] | None = None
     report_file: str | None = None
@@ -184,6 +187,7 @@ class CycleReport:
             "model": self.model,
             "provider_reason": self.provider_reason,
             "session_size": self.session_size,
+            "signals": self.signals,
             "cited_ids": self.cited_ids,
             "tagged_ids": self.tagged_ids,
             "tags_applied": len(self.tags_applied),
@@ -245,40 +249,54 @@ def _skipped_tags(tags: Any, applied: list[dict[str, Any]]) -> list[dict[str, An
     return skipped
 
 
+def _reflector_request(
+    messages: Any,
+    snapshot: dict[str, Any],
+    report: CycleReport,
+    lists: CuratorLists,
+    settings: Settings,
+    agent: Agent,
+) -> RolePrompt:
+    """The reflector's request, built once: the budget prices it, the reflector sends it.
+    It sees a bounded view of the playbook (:mod:`acecode.pipeline.reflector_view`)."""
+    from acecode.pipeline.reflector_view import reflector_playbook
+    from acecode.roles.reflector import reflector_prompt
+
+    shown = reflector_playbook(
+        snapshot,
+        messages,
+        budget_tokens=settings.reflector_budget_tokens,
+        cited_ids=report.cited_ids,
+        pinned=lists.pinned,
+    )
+    return reflector_prompt(messages, shown, report.cited_ids, agent)
+
+
 async def _reflect_and_curate(
-    messages: list[dict[str, Any]],
+    request: RolePrompt,
     snapshot: dict[str, Any],
     report: CycleReport,
     conflicts: list[Any],
     lists: CuratorLists,
     settings: Settings,
-    agent: Agent,
 ) -> tuple[list[Any], list[Any]] | None:
     """The two LLM calls; returns (bullet tags, curator operations), or None when the
     cycle ends here (a role failed, or the reflector found nothing), with the report's
-    status and reason set. The reflector sees a bounded view of the playbook
-    (:mod:`acecode.pipeline.reflector_view`); so does the curator, with the short
-    ``lists`` and the open ``conflicts``; an operation naming an ID it was not shown is
-    refused here, before anything (the de-dup ladder included) can act on it."""
+    status and reason set. The reflector sends ``request``; the curator sees a bounded
+    view of the playbook, with the short ``lists`` and the open ``conflicts``; an
+    operation naming an ID it was not shown is refused here, before anything (the
+    de-dup ladder included) can act on it."""
     from acecode.llm import usage
-    from acecode.pipeline.reflector_view import reflector_playbook
     from acecode.playbook.curator_view import build_view, refuse_unseen, tagged_names
     from acecode.playbook.schema import iter_entries
     from acecode.roles.ask import collect_failures
     from acecode.roles.curator import run_curator
-    from acecode.roles.reflector import run_reflector
+    from acecode.roles.reflector import reflect
 
     # LLM output is redacted as it arrives: from here it travels into reports, the
     # history journal, the review queue and diagnostics, and must carry no secret.
     with usage.track() as ledger, collect_failures() as failures:
-        shown = reflector_playbook(
-            snapshot,
-            messages,
-            budget_tokens=settings.reflector_budget_tokens,
-            cited_ids=report.cited_ids,
-            pinned=lists.pinned,
-        )
-        reflection = redact_data(await run_reflector(messages, shown, report.cited_ids, agent))
+        reflection = redact_data(await reflect(request))
         report.analysis = reflection.get("analysis", "")
         tags = reflection.get("bullet_tags", [])
         report.tagged_ids = tagged_names(reflection)
@@ -435,6 +453,7 @@ async def run_cycle(
     relearn: bool = False,
     settings: Settings | None = None,
     ignore_budget: bool = False,
+    triage: bool | None = None,
 ) -> CycleReport:
     """Learn from one transcript (a file, or the :class:`MessageList` a library call
     passed) and (unless ``dry_run``) save the result.
@@ -442,7 +461,9 @@ async def run_cycle(
     Only messages not learned by an earlier cycle are reflected on, unless
     ``relearn`` (a message list is always learned whole). A cycle started by
     hand (``source`` "cli" or "library") learns whatever it is given; any
-    other source skips a session too small to teach anything. Never raises
+    other source skips a session too small to teach anything, and one the
+    triage finds no signal in (:mod:`acecode.pipeline.triage`): ``triage``
+    True or False overrides that choice (``acecode learn --triage``). Never raises
     for LLM trouble: a failed role yields status ``failed`` and the playbook
     stays as it was. Store errors (corrupt playbook, lock timeout, disk full)
     raise ``acecode.store.PlaybookError`` for the caller, which says so in one
@@ -473,8 +494,10 @@ async def run_cycle(
         started_at=datetime.now().astimezone().isoformat(timespec="seconds"),
         dry_run=dry_run,
     )
+    if triage is None:
+        triage = source not in BY_HAND_SOURCES and settings.triage
     with metered(report, settings, enforce=not ignore_budget):
-        await _run(report, session, target, relearn=relearn, settings=settings)
+        await _run(report, session, target, relearn=relearn, settings=settings, triage=triage)
     for warning in report.warnings:
         warn(warning)
     report.duration_s = round(time.monotonic() - started, 3)
@@ -491,6 +514,7 @@ async def _run(
     *,
     relearn: bool,
     settings: Settings,
+    triage: bool,
 ) -> None:
     """The body of :func:`run_cycle`; every way out leaves the report's status set."""
     from acecode.agents import DEFAULT_AGENT, get_agent
@@ -499,6 +523,7 @@ async def _run(
     from acecode.pipeline.judge_step import stored_conflicts
     from acecode.pipeline.provenance_step import EvidencePool
     from acecode.pipeline.session_size import SessionSize
+    from acecode.pipeline.triage import Signals
     from acecode.transcript import TranscriptStats
 
     inactive = _inactive_reason()
@@ -517,8 +542,8 @@ async def _run(
     skip = learned_count(state, transcript) if session.tracked and not relearn else 0
     stats = TranscriptStats()
     counted = _Counted(session.stream(stats))
-    size = SessionSize()
-    report.cited_ids = extract_cited_ids(size.observe(islice(counted, skip, None)))
+    size, signals = SessionSize(), Signals(agent.tools)
+    report.cited_ids = extract_cited_ids(signals.observe(size.observe(islice(counted, skip, None))))
     report.messages = counted.count
     report.session_size = size.as_dict()
     if stats.bad_lines:
@@ -535,6 +560,12 @@ async def _run(
     if too_small:
         report.finish(outcomes.SKIPPED, too_small)
         return
+    report.signals = signals.as_dict()
+    if triage and not signals.found:
+        report.finish(outcomes.NOTHING_NEW, signals.nothing_to_learn(size))
+        if not dry_run:
+            _record_learned(state, session, report)
+        return
     if not _choose_provider(report):
         return
     # The roles see both layers as one playbook; their deltas are split by layer after.
@@ -542,12 +573,13 @@ async def _run(
     if user[0] is not None and user[1] is not None:
         conflicts += stored_conflicts(user[0], user[1])
     both = combine(snapshot, user[1])
-    if not admit_cycle(report, messages, both, conflicts, agent):
-        return
     lists = curator_lists(target, snapshot, settings)
     if user[0] is not None:  # the user's pins are never offered to retire either
         lists = replace(lists, pinned=lists.pinned | pinned_in(user[0]))
-    deltas = await _reflect_and_curate(messages, both, report, conflicts, lists, settings, agent)
+    request = _reflector_request(messages, both, report, lists, settings, agent)
+    if not admit_cycle(report, request, both, conflicts, lists):
+        return
+    deltas = await _reflect_and_curate(request, both, report, conflicts, lists, settings)
     if deltas is None:
         if report.learned and not dry_run:
             _record_learned(state, session, report)

@@ -23,6 +23,15 @@ from acecode.roles.ask import as_text, ask_json, dict_items, never_raises
 ROLE = "safety_review"
 DEFAULT_REASON = "flagged by the safety review"
 MAX_REASON_CHARS = 200
+# One verdict per text: about 12 tokens "safe", up to about 40 with a reason. A reply
+# cut off here is asked again once with more room (acecode.llm.client.complete).
+TOKENS_PER_TEXT = 40
+MIN_REPLY_TOKENS = 48
+
+
+def reply_tokens(texts: int) -> int:
+    """The safety review's ``max_tokens`` for ``texts`` texts."""
+    return MIN_REPLY_TOKENS + TOKENS_PER_TEXT * texts
 
 
 def empty_review() -> dict[str, Any]:
@@ -69,5 +78,6 @@ async def run_safety_review(texts: list[str]) -> dict[str, Any]:
         template="safety_review.txt",
         fields={"texts": json.dumps(items, indent=2, ensure_ascii=False)},
         diagnostic_name=ROLE,
+        max_tokens=reply_tokens(len(texts)),
     )
     return {"ok": True, "flags": parse_verdicts(data, len(texts))}
