@@ -180,7 +180,9 @@ class Replies:
                 f"{what}; {lesson}; seen in this session, worth keeping for the next one."
                 for what, lesson in self.findings
             ]
-            tags = [f"{name} helpful: followed, and the step it covers worked" for name in self.tags]
+            tags = [
+                f"{name} helpful: followed, and the step it covers worked" for name in self.tags
+            ]
             return json.dumps({"findings": findings, "tags": tags})
         analysis = " ".join(
             [_narrative(transcript)]
@@ -283,7 +285,9 @@ def run_mode(
 
 def _rows(home: Path, project: Path, files: list[Path]) -> list[dict[str, Any]]:
     ledger = home / ".local" / "state" / "acecode" / "cost-ledger.jsonl"
-    records = [json.loads(line) for line in ledger.read_text().splitlines()] if ledger.exists() else []
+    records = (
+        [json.loads(line) for line in ledger.read_text().splitlines()] if ledger.exists() else []
+    )
     cycles_file = project / ".claude" / "acecode" / "cycles.jsonl"
     outcomes = [json.loads(line) for line in cycles_file.read_text().splitlines()]
     spent = {r["cycle_id"]: r for r in records if r["kind"] == "cycle"}
@@ -377,8 +381,8 @@ def summarize(runs: dict[str, list[dict[str, Any]]]) -> dict[str, str]:
     if budget:
         refused = [i for i, row in enumerate(budget) if "budget" in row["reason"]]
         first = refused[0] if refused else len(budget)
-        out["default $1/day: consecutive cycles run"] = (
-            f"{first} of {len(budget)}" + (f" (refused from #{first + 1})" if refused else "")
+        out["default $1/day: consecutive cycles run"] = f"{first} of {len(budget)}" + (
+            f" (refused from #{first + 1})" if refused else ""
         )
         out["default $1/day: spent when refused"] = _usd(sum(r["cost"] for r in budget))
         out["30 consecutive cycles within one day"] = "yes" if first >= 30 else "no"

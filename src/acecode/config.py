@@ -35,8 +35,9 @@ class Settings:
     # Natural languages the project's rules may be written in (ISO 639-1 codes,
     # comma-separated or a TOML list); a rule mostly in another language is held.
     languages: str = "en"
-    # Token budget of the condensed transcript given to the reflector.
-    transcript_budget_tokens: int = 20_000
+    # Token budget of the condensed transcript given to the reflector (its largest part:
+    # every request, failed call and reply after a failure is kept well within it).
+    transcript_budget_tokens: int = 12_000
     # Share of entries one cycle may remove (delete + prune + merge-away).
     max_removal_ratio: float = 0.10
     # Warn when one cycle shrinks the playbook by more than this share.

@@ -22,7 +22,9 @@ from acecode.cost.estimate import estimate_cycle
 from acecode.cost.ledger import Ledger, stamp
 from acecode.cost.pricing import price_for
 from acecode.pipeline import run_cycle_sync
+from acecode.pipeline.curator_lists import CuratorLists
 from acecode.pipeline.progress import learned_count
+from acecode.roles.reflector import reflector_prompt
 from acecode.store import load_playbook
 from acecode.transcript import MessageWindow
 from support.pipeline import curator_says, is_curator, write_transcript
@@ -220,8 +222,16 @@ def test_two_processes_cannot_both_take_the_last_of_a_budget(
     settings = load_settings()
     window = MessageWindow(projects[0][1], 0, 4)
     empty = load_playbook(projects[0][0] / ".claude" / "playbook.json")
+    request = reflector_prompt(list(window), empty, [])
     estimate = estimate_cycle(
-        window, empty, [], [], settings, provider="anthropic", model="scripted-model"
+        request,
+        empty,
+        [],
+        [],
+        CuratorLists(),
+        settings,
+        provider="anthropic",
+        model="scripted-model",
     )
     budget = int(estimate.tokens * 1.5)
     env = {**os.environ, **llm.env(), "ACECODE_DAILY_BUDGET_TOKENS": str(budget)}

@@ -16,7 +16,13 @@ import pytest
 from acecode.pipeline import run_cycle_sync
 from acecode.quarantine.queue import list_pending, queue_path, queue_text, reject
 from acecode.store import load_playbook
-from support.pipeline import is_curator, is_safety_review, review_items, write_transcript
+from support.pipeline import (
+    is_curator,
+    is_safety_review,
+    request_prompt,
+    review_items,
+    write_transcript,
+)
 
 REFLECTION = json.dumps({"analysis": "The session fixed a failing test.", "bullet_tags": []})
 SAFE = "Run `make lint` before pushing; it mirrors the CI lint job."
@@ -63,7 +69,7 @@ def safety_prompts(llm) -> list[str]:
     prompts = []
     for body in llm.bodies:
         data = json.loads(body)
-        prompt = " ".join(m["content"] for m in data["messages"])
+        prompt = request_prompt(data)
         if is_safety_review(str(data.get("system", "")), prompt):
             prompts.append(prompt)
     return prompts

@@ -45,6 +45,7 @@ class RoutedLLM:
         self.delay = delay
         self.fail_with: int | None = None
         self.usage = usage  # None: replies carry no usage, so acecode estimates the tokens
+        self.usage_extra: dict[str, Any] = {}  # more usage fields (prompt-cache counts)
         self.bodies: list[str] = []
         self._lock = threading.Lock()
         server.expect_request("/v1/messages", method="POST").respond_with_handler(self._handle)
@@ -70,7 +71,7 @@ class RoutedLLM:
         if isinstance(system, list):
             system = " ".join(block.get("text", "") for block in system)
         prompt = " ".join(
-            m["content"] if isinstance(m["content"], str) else json.dumps(m["content"])
+            m["content"] if isinstance(m["content"], str) else message_text(m["content"])
             for m in body["messages"]
         )
         if self.delay:
@@ -91,7 +92,11 @@ class RoutedLLM:
             "stop_sequence": None,
         }
         if self.usage is not None:
-            reply["usage"] = {"input_tokens": self.usage[0], "output_tokens": self.usage[1]}
+            reply["usage"] = {
+                "input_tokens": self.usage[0],
+                "output_tokens": self.usage[1],
+                **self.usage_extra,
+            }
         return Response(json.dumps(reply), status=200, content_type="application/json")
 
 
@@ -114,6 +119,19 @@ def routed_servers() -> Iterator[Callable[..., RoutedLLM]]:
         for server in servers:
             server.clear()
             server.stop()
+
+
+def message_text(content: str | list[dict[str, Any]]) -> str:
+    """A message's text, also when it was sent as blocks (as a prompt-cache marker needs)."""
+    if isinstance(content, str):
+        return content
+    return "".join(str(block.get("text", "")) for block in content)
+
+
+def request_prompt(body: str | dict[str, Any]) -> str:
+    """The text of every message of a recorded request body (JSON text or parsed)."""
+    data = json.loads(body) if isinstance(body, str) else body
+    return " ".join(message_text(m["content"]) for m in data["messages"])
 
 
 def _error_response(status: int) -> Response:

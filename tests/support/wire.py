@@ -38,6 +38,8 @@ class Reply:
     usage: tuple[int, int] | None = (120, 30)
     # More usage fields as the provider sends them (cache counts, OpenRouter's cost).
     usage_extra: dict[str, Any] = field(default_factory=dict)
+    # The reply stopped at max_tokens (stop_reason "max_tokens" / finish_reason "length").
+    cut_off: bool = False
 
 
 class ScriptedLLMServer:
@@ -108,7 +110,7 @@ class ScriptedLLMServer:
             "role": "assistant",
             "model": "scripted-model",
             "content": [{"type": "text", "text": reply.text}] if reply.text else [],
-            "stop_reason": "end_turn",
+            "stop_reason": "max_tokens" if reply.cut_off else "end_turn",
             "stop_sequence": None,
             "usage": {
                 **(
@@ -137,7 +139,7 @@ class ScriptedLLMServer:
                 {
                     "index": 0,
                     "message": {"role": "assistant", "content": reply.text},
-                    "finish_reason": "stop",
+                    "finish_reason": "length" if reply.cut_off else "stop",
                 }
             ],
         }

@@ -248,9 +248,7 @@ def role_bounds(
     return {
         "reflector": _prompt_bound(reflector, provider),
         "curator": _prompt_bound(curator, provider, reflection + curator_view),
-        "safety_review": _prompt_bound(
-            review, provider, texts + most_texts * TEXT_OVERHEAD_BYTES
-        ),
+        "safety_review": _prompt_bound(review, provider, texts + most_texts * TEXT_OVERHEAD_BYTES),
     }
 
 

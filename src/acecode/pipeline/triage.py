@@ -36,7 +36,8 @@ if TYPE_CHECKING:
 # A request that pushes back on what the agent did.
 CORRECTION = re.compile(
     r"\b(?:no|nope|wrong|incorrect|not (?:what|right|correct|working|needed)"
-    r"|(?:doesn'?t|didn'?t|isn'?t|won'?t|does not|did not|is not|will not) (?:work|run|start|pass)\w*"
+    r"|(?:doesn'?t|didn'?t|isn'?t|won'?t|does not|did not|is not|will not)"
+    r" (?:work|run|start|pass)\w*"
     r"|don'?t|do not|didn'?t|stop|instead|actually|revert|undo|roll ?back|wait"
     r"|why (?:did|didn'?t|won'?t|is|are|does|do)|you (?:should|forgot|missed|broke)"
     r"|should(?:n'?t)? have|I (?:said|told|asked|meant)|lost|broke|broken|still)\b",

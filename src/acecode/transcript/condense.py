@@ -45,7 +45,9 @@ from acecode.transcript.text import clip, estimate_tokens, one_line
 if TYPE_CHECKING:
     from acecode.agents.base import Agent, ToolClasses
 
-DEFAULT_BUDGET_TOKENS = 20_000
+# Every request, failed call and the agent's reply after each failure of the 44 shared
+# sessions fit in 8,000 tokens (bench/condense_bench.py); the rest is context.
+DEFAULT_BUDGET_TOKENS = 12_000
 MIN_BUDGET_TOKENS = 200
 
 # Estimated cost of one "[… omitted …]" line.
@@ -263,9 +265,7 @@ class _ItemBuilder:
                 if tracked:
                     self._mark_failed(tracked[0], tracked[1])
             item = _result_item(self.tools, message, call, self.seen_outputs, drop)
-            if item is not None and (
-                message.get("is_error") or item.priority == _P_FAILURE_OUTPUT
-            ):
+            if item is not None and (message.get("is_error") or item.priority == _P_FAILURE_OUTPUT):
                 self.calls_since_error = 0
                 self.text_since_error = False
         elif kind == "text":
