@@ -18,6 +18,14 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 Router = Callable[[str, str], "str | int"]  # reply text, or an HTTP error status
+MEASURED = "measured"
+
+
+def count_tokens(text: str) -> int:
+    """4 ASCII characters or 1 other character per token: a server that counts what it
+    was sent, as a real one does with its tokenizer."""
+    ascii_chars = len(text.encode("ascii", "ignore"))
+    return (ascii_chars + 3) // 4 + (len(text) - ascii_chars)
 
 
 class RoutedLLM:
@@ -37,14 +45,16 @@ class RoutedLLM:
         router: Router,
         delay: float = 0.0,
         safety: Router | None = None,
-        usage: tuple[int, int] | None = (100, 20),
+        usage: tuple[int, int] | str | None = (100, 20),
     ) -> None:
         self.server = server
         self.router = router
         self.safety = safety or (lambda system, prompt: all_safe(prompt))
         self.delay = delay
         self.fail_with: int | None = None
-        self.usage = usage  # None: replies carry no usage, so acecode estimates the tokens
+        # (input, output) for every reply; MEASURED: counted from the texts (4 ASCII
+        # characters or 1 other character per token); None: no usage, acecode estimates.
+        self.usage = usage
         self.usage_extra: dict[str, Any] = {}  # more usage fields (prompt-cache counts)
         self.bodies: list[str] = []
         self._lock = threading.Lock()
@@ -92,9 +102,14 @@ class RoutedLLM:
             "stop_sequence": None,
         }
         if self.usage is not None:
+            counts = (
+                (count_tokens(system + prompt), count_tokens(text))
+                if self.usage == MEASURED
+                else self.usage
+            )
             reply["usage"] = {
-                "input_tokens": self.usage[0],
-                "output_tokens": self.usage[1],
+                "input_tokens": counts[0],
+                "output_tokens": counts[1],
                 **self.usage_extra,
             }
         return Response(json.dumps(reply), status=200, content_type="application/json")

@@ -116,6 +116,14 @@ def learn(
             "recorded; see `acecode cost`).",
         ),
     ] = False,
+    triage: Annotated[
+        bool,
+        typer.Option(
+            "--triage",
+            help="Skip, at $0, a session with no learning signal (no failed call, "
+            "correction, preference, interruption or repeated command), as the hooks do.",
+        ),
+    ] = False,
 ) -> None:
     """Learn from one or more transcripts (or folders of them) now: reflect, curate, save.
 
@@ -127,7 +135,8 @@ def learn(
     failure); the playbook is then unchanged and the transcript stays due.
 
     Cycles are bound by your budgets (daily_budget_usd, ...): one that would go
-    over is skipped without an LLM call; --ignore-budget learns anyway.
+    over is skipped without an LLM call; --ignore-budget learns anyway. Several
+    transcripts are a burst: their calls ask for a one-hour prompt cache.
     """
     from acecode.outcomes import FAILED
     from acecode.pipeline import run_cycle_sync
@@ -137,7 +146,8 @@ def learn(
     _use_project(project)
     reports = []
     over_budget = 0
-    for transcript in _expand(transcripts, include_subagents=not skip_subagents):
+    files = _expand(transcripts, include_subagents=not skip_subagents)
+    for transcript in files:
         role = own_session_role(transcript)
         if role:
             err_console.print(
@@ -156,6 +166,8 @@ def learn(
                 dry_run=dry_run,
                 relearn=relearn,
                 ignore_budget=ignore_budget,
+                triage=True if triage else None,
+                burst=len(files) > 1,
             )
         except PlaybookError as exc:
             fail(str(exc))

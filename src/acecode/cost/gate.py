@@ -201,6 +201,27 @@ def admit_cycle(
     return True
 
 
+def record_triaged(report: CycleReport, settings: Settings) -> None:
+    """Note in the user's ledger a session the triage skipped at $0 (``acecode cost``
+    counts them); a ledger that cannot be written only warns."""
+    from acecode.cost.ledger import TRIAGED
+
+    record = {
+        "kind": TRIAGED,
+        "cycle_id": report.cycle_id,
+        "time": stamp(),
+        "project": str(paths.project_dir().resolve()),
+        "source": report.source,
+        "reason": report.reason,
+    }
+    ledger = Ledger()
+    try:
+        with ledger.locked(settings.lock_timeout):
+            ledger.append(record)
+    except LedgerError as exc:
+        warn(f"the triage of cycle {report.cycle_id} was not recorded: {exc}")
+
+
 def _role_totals(calls: Sequence[usage.CallRecord]) -> dict[str, dict[str, Any]]:
     """Per role: calls, tokens (cached parts apart) and cost with its basis."""
     roles: dict[str, dict[str, Any]] = {}

@@ -9,7 +9,10 @@ It lives in acecode's user state folder (:func:`acecode.paths.user_state_dir`) a
   projects cannot both pass on the same remaining budget);
 * ``cycle``: what the admitted cycle really spent (provider, model, tokens and
   cost per role, how the cost is known); it settles the reservation;
-* ``release``: the cycle made no LLM call after all; the reservation is void.
+* ``release``: the cycle made no LLM call after all; the reservation is void;
+* ``triaged``: a session the triage found nothing to learn in
+  (:mod:`acecode.pipeline.triage`), skipped before any call, at $0: what
+  ``acecode cost`` counts as the triage's savings.
 
 A reservation that was never settled counts against the budget until its
 process is gone (same host) or it is older than :data:`STALE_AFTER`. Every
@@ -38,6 +41,7 @@ LEDGER_NAME = "cost-ledger.jsonl"
 RESERVE = "reserve"
 CYCLE = "cycle"
 RELEASE = "release"
+TRIAGED = "triaged"
 # An unsettled reservation this old is void even if its process seems alive (a cycle
 # is bounded by its calls' timeouts: minutes, not hours).
 STALE_AFTER = timedelta(hours=6)

@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Iterator
+from contextlib import nullcontext
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from itertools import islice
@@ -454,6 +455,7 @@ async def run_cycle(
     settings: Settings | None = None,
     ignore_budget: bool = False,
     triage: bool | None = None,
+    burst: bool = False,
 ) -> CycleReport:
     """Learn from one transcript (a file, or the :class:`MessageList` a library call
     passed) and (unless ``dry_run``) save the result.
@@ -472,10 +474,14 @@ async def run_cycle(
 
     Every cycle is bound by the user's budgets (:mod:`acecode.cost`) unless
     ``ignore_budget``: one whose worst case would cross one is skipped before any
-    LLM call; what a cycle spends goes to the user's cost ledger.
+    LLM call; what a cycle spends goes to the user's cost ledger. A cycle of a
+    ``burst`` (bootstrap, catch-up, ``acecode learn`` of several transcripts) asks
+    for a one-hour prompt cache, as the next cycle comes soon.
     """
     from acecode.agents import detect_agent
     from acecode.cost.gate import metered
+    from acecode.llm import prompt_cache
+    from acecode.llm.base import CACHE_1H
     from acecode.store.journal import new_cycle_id
 
     started = time.monotonic()
@@ -496,7 +502,10 @@ async def run_cycle(
     )
     if triage is None:
         triage = source not in BY_HAND_SOURCES and settings.triage
-    with metered(report, settings, enforce=not ignore_budget):
+    with (
+        prompt_cache(CACHE_1H) if burst else nullcontext(),
+        metered(report, settings, enforce=not ignore_budget),
+    ):
         await _run(report, session, target, relearn=relearn, settings=settings, triage=triage)
     for warning in report.warnings:
         warn(warning)
@@ -562,9 +571,12 @@ async def _run(
         return
     report.signals = signals.as_dict()
     if triage and not signals.found:
+        from acecode.cost.gate import record_triaged
+
         report.finish(outcomes.NOTHING_NEW, signals.nothing_to_learn(size))
         if not dry_run:
             _record_learned(state, session, report)
+            record_triaged(report, settings)
         return
     if not _choose_provider(report):
         return

@@ -152,9 +152,10 @@ async def _ask(pairs: list[Any], report: CycleReport, summary: JudgeSummary) -> 
     """One judge call; its tokens join the cycle's ledger under the role ``judge``."""
     from acecode.llm import usage
     from acecode.redact import redact
+    from acecode.roles.ask import collect_failures
     from acecode.roles.judge import run_judge
 
-    with usage.track() as ledger:
+    with usage.track() as ledger, collect_failures() as failures:
         result = await run_judge([(pair.first, pair.second) for pair in pairs])
     combined = usage.UsageLedger.from_dict(report.tokens)
     combined.calls.extend(ledger.calls)
@@ -163,6 +164,8 @@ async def _ask(pairs: list[Any], report: CycleReport, summary: JudgeSummary) -> 
     new = [replace(verdict, reason=redact(verdict.reason)) for verdict in result["verdicts"]]
     summary.pairs_asked = len(pairs)
     summary.call_failed = not ledger.calls or not all(call.ok for call in ledger.calls)
+    if failures:  # why, e.g. the budget that refused to reserve for the call
+        summary.skipped = failures[0]
     summary.verdicts = dict(Counter(verdict.verdict for verdict in new))
     summary.unanswered = len(pairs) - len(new)
     return new
