@@ -108,10 +108,9 @@ def gather(
     window: int,
 ) -> ReportData:
     """Read everything the report shows for ``playbook_path``."""
+    from acecode.cost.summary import per_session
     from acecode.quarantine.queue import list_pending
     from acecode.store.history import list_cycles
-
-    from acecode.cost.summary import per_session
 
     sections = {name: list(playbook["sections"].get(name, [])) for name in SECTION_NAMES}
     entries_now = sum(len(items) for items in sections.values())
