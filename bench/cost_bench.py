@@ -146,8 +146,16 @@ def _essay(what: str, lesson: str, filler: str) -> str:
     )
 
 
-# Rule phrasings, picked by the finding, so rules differ as a real curator's do.
-_RULES = ("{what}: {lesson}.", "{lesson}; otherwise {what}.", "Note that {what} ({lesson}).")
+# Rule phrasings, picked by the finding, so rules differ in form as a real curator's do
+# (a handful of fixed phrasings make every new rule look like the last to the embeddings).
+_RULES = (
+    "{what}: {lesson}.",
+    "{lesson}; otherwise {what}.",
+    "Note that {what} ({lesson}).",
+    "Expect this: {what}. So {lesson}.",
+    "{lesson} first, because {what}.",
+    "Known pitfall here, {what}; {lesson}.",
+)
 
 
 def playbook_ids(prompt: str) -> list[str]:

@@ -37,7 +37,7 @@ class Settings:
     languages: str = "en"
     # Token budget of the condensed transcript given to the reflector (its largest part:
     # every request, failed call and reply after a failure is kept well within it).
-    transcript_budget_tokens: int = 12_000
+    transcript_budget_tokens: int = 10_000
     # Share of entries one cycle may remove (delete + prune + merge-away).
     max_removal_ratio: float = 0.10
     # Warn when one cycle shrinks the playbook by more than this share.

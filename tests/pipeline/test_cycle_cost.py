@@ -100,14 +100,14 @@ def test_unknown_model_cost_is_recorded_as_unknown_never_zero(
 def test_over_budget_cycle_is_skipped_without_any_call_and_stays_due(
     priced, project_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Another project spent $0.95 today; the default daily budget is $1.
+    # Another project spent $0.99 today; the default daily budget is $1.
     Ledger().append(
         {
             "kind": "cycle",
             "cycle_id": "earlier",
             "time": stamp(),
             "project": "/elsewhere",
-            "cost_usd": 0.95,
+            "cost_usd": 0.99,
             "cost_basis": "estimated",
             "input_tokens": 1,
             "output_tokens": 1,
@@ -117,7 +117,7 @@ def test_over_budget_cycle_is_skipped_without_any_call_and_stays_due(
     report = run_cycle_sync(path, source="hook")
     assert report.status == outcomes.SKIPPED
     assert report.reason.startswith(
-        "daily budget (daily_budget_usd = $1.00) would be exceeded: $0.95 spent today + up to $"
+        "daily budget (daily_budget_usd = $1.00) would be exceeded: $0.99 spent today + up to $"
     )
     assert report.reason.endswith("learned later, when the budget allows")
     assert priced.bodies == []
@@ -157,12 +157,26 @@ def test_monthly_budget_counts_spend_of_other_projects(
     assert run_cycle_sync(transcript(other)).status == outcomes.OK
     spent = ledger_records("cycle")[0]["cost_usd"]
     # The other project's spend counts against this project's cycle: the monthly budget
-    # fits this cycle's worst case (the same transcript, an empty playbook) but not both.
-    worst = ledger_records("cycle")[0]["estimate_usd"]
+    # fits this cycle's worst case (the same transcript, an empty playbook, the one-hour
+    # cache a cycle following another asks for) but not both.
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project_dir))
+    path = transcript(project_dir)
+    request = reflector_prompt(list(MessageWindow(path, 0, 4)), {"sections": {}}, [])
+    worst = estimate_cycle(
+        request,
+        {"sections": {}},
+        [],
+        [],
+        CuratorLists(),
+        load_settings(),
+        provider="anthropic",
+        model=PRICED,
+        cache_ttl="1h",
+    ).usd
     monkeypatch.setenv("ACECODE_MONTHLY_BUDGET_USD", str(worst + spent / 2))
-    report = run_cycle_sync(transcript(project_dir))
+    report = run_cycle_sync(path)
     assert report.status == outcomes.SKIPPED
+    assert report.cost["estimate"]["usd"] == pytest.approx(worst)
     assert "monthly budget (monthly_budget_usd = $" in report.reason
     assert f"${spent:.4f} spent this month" in report.reason
 
@@ -448,3 +462,24 @@ def test_a_burst_asks_for_the_one_hour_cache_and_a_single_cycle_for_five_minutes
         if is_curator(body["system"], request_prompt(body))
     }
     assert len(heads) == 1
+
+
+def test_a_cycle_within_the_hour_of_another_asks_for_the_one_hour_cache(
+    routed_llm, project_dir: Path
+) -> None:
+    """Sessions ending less than an hour apart read the curator's instructions from the
+    cache; after a longer pause a cycle asks for the cheaper five-minute entry."""
+    from datetime import timedelta
+
+    from acecode.cost.ledger import now
+
+    llm = routed_llm(curator_says(ADD))
+
+    Ledger().append({"kind": "cycle", "cycle_id": "old", "time": stamp(now() - timedelta(hours=2))})
+    run_cycle_sync(transcript(project_dir, "a.jsonl"), source="session-end")
+    first = [json.loads(body) for body in llm.bodies]
+    run_cycle_sync(transcript(project_dir, "b.jsonl"), source="session-end")
+    second = [json.loads(body) for body in llm.bodies[len(first) :]]
+    head = lambda body: body["messages"][0]["content"][0]["cache_control"]  # noqa: E731
+    assert {str(head(body)) for body in first} == {str({"type": "ephemeral"})}
+    assert {str(head(body)) for body in second} == {str({"type": "ephemeral", "ttl": "1h"})}

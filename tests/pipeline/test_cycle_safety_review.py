@@ -220,3 +220,34 @@ def test_review_ids_match_the_texts_sent(routed_llm, project, tmp_path):
     [prompt] = safety_prompts(llm)
     assert review_items(prompt) == [{"id": 1, "text": SAFE}, {"id": 2, "text": SUBTLE}]
     assert others(project) == [SAFE, SUBTLE]
+
+
+def test_a_review_the_budget_refuses_holds_every_text_instead_of_skipping_it(
+    routed_llm, project: Path
+) -> None:
+    """Refused before it is sent (the cycle could not reserve for it): nothing was reviewed
+    by choice, so nothing passes unreviewed; a failed call keeps the screen in charge."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from acecode.config import Settings
+    from acecode.llm import guarded_calls
+    from acecode.pipeline.safety_step import safety_flags
+    from acecode.quarantine.normalize import text_key
+
+    llm = routed_llm(curator_adds(SAFE))
+    operations = [{"type": "ADD", "text": text, "section": "OTHERS"} for text in (SAFE, SUBTLE)]
+    report = SimpleNamespace(tokens={}, warnings=[])
+
+    def refuse(role: str, request: object) -> str | None:
+        return "daily budget would be exceeded" if role == "safety_review" else None
+
+    with guarded_calls(refuse):
+        flags = asyncio.run(safety_flags(operations, Settings(), report))
+    assert llm.bodies == []
+    assert flags == {
+        text_key(text): "not reviewed: daily budget would be exceeded" for text in (SAFE, SUBTLE)
+    }
+    assert report.warnings == [
+        "safety review not made (daily budget would be exceeded): the texts wait for review"
+    ]

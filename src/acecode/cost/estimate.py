@@ -10,8 +10,9 @@ an upper bound, role by role, from what is known before the first call:
   repository), plus the largest reflection the reflector's ``max_tokens``
   allows, re-serialised (:data:`REQUOTE_FACTOR`), plus the largest view of the
   playbook its budget allows;
-* the safety review: its template plus every text the curator's largest reply
-  can hold, one verdict per text;
+* the safety review: its template plus :data:`PLANNED_TEXTS` texts of the
+  longest length the quarantine lets through (``max_rule_chars``), one
+  verdict per text; a cycle with more texts reserves the rest when it calls;
 * every call's output at its role's ``max_tokens``, which the Anthropic and
   OpenAI APIs never exceed; a prompt's fixed head priced as a cache write (the
   first call that sends it writes it, at 1.25x the input price for 5 minutes,
@@ -27,9 +28,10 @@ can know is covered at call time instead: :func:`request_bound` bounds one
 request as it is about to be sent, and the cost gate
 (:mod:`acecode.cost.gate`) checks it against what the cycle reserved,
 reserving more (under the budget) before the call when it would not fit: the
-judge with its real pairs, the one retry of a reply cut off at ``max_tokens``,
-a reflection longer than planned. So what a cycle spends never exceeds what it
-reserved, and what it reserved was admitted by the budget.
+judge with its real pairs, a safety review of more texts than planned, the one
+retry of a reply cut off at ``max_tokens``, a reflection longer than planned.
+So what a cycle spends never exceeds what it reserved, and what it reserved
+was admitted by the budget.
 
 Where it can still be wrong (docs: README "Cost"): text that tokenizes
 denser than 3 bytes per token (long base64 or hex runs the redaction left
@@ -62,6 +64,8 @@ REQUOTE_FACTOR = 1.5
 CLAUDE_FRAMING_FACTOR = 1.3
 # JSON around one reviewed text: {"id": 10, "text": "..."} with its indentation.
 TEXT_OVERHEAD_BYTES = 40
+# Texts the safety review is planned for up front: most cycles propose 1-3.
+PLANNED_TEXTS = 3
 # The providers that send acecode's prompt-cache marker (and so may bill a cache write).
 CACHE_MARKING_PROVIDERS = frozenset({"anthropic"})
 
@@ -237,18 +241,20 @@ def role_bounds(
         ),
         max_tokens=CURATOR_MAX_TOKENS,
     )
-    texts = math.ceil(CURATOR_MAX_TOKENS * REQUOTE_FACTOR) * BYTES_PER_TOKEN
-    most_texts = 10  # the curator's operations are capped at 10
+    # A text reaches the review only within max_rule_chars (longer ones are held
+    # without it): at most 4 UTF-8 bytes a character, doubled by JSON escapes at worst.
+    texts = PLANNED_TEXTS * (2 * 4 * settings.max_rule_chars + TEXT_OVERHEAD_BYTES)
+    texts = min(texts, math.ceil(CURATOR_MAX_TOKENS * REQUOTE_FACTOR) * BYTES_PER_TOKEN)
     review = role_prompt(
         role="safety_review",
         template="safety_review.txt",
         fields={"texts": ""},
-        max_tokens=reply_tokens(most_texts),
+        max_tokens=reply_tokens(PLANNED_TEXTS),
     )
     return {
         "reflector": _prompt_bound(reflector, provider),
         "curator": _prompt_bound(curator, provider, reflection + curator_view),
-        "safety_review": _prompt_bound(review, provider, texts + most_texts * TEXT_OVERHEAD_BYTES),
+        "safety_review": _prompt_bound(review, provider, texts),
     }
 
 

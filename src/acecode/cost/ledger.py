@@ -164,6 +164,20 @@ def spend_since(records: list[dict[str, Any]], start: date, at: datetime) -> Spe
     return spend
 
 
+# A cycle that follows another this soon (any project) asks for a one-hour prompt cache.
+RECENT = timedelta(hours=1)
+
+
+def recent_cycle(records: Iterable[dict[str, Any]], at: datetime | None = None) -> bool:
+    """True when a cycle called an LLM within :data:`RECENT` of ``at`` (default now)."""
+    at = at or now()
+    for record in settled(records):
+        moment = record_time(record)
+        if moment is not None and timedelta(0) <= at - moment <= RECENT:
+            return True
+    return False
+
+
 class Ledger:
     """The ledger file; :meth:`locked` for a consistent read-check-append."""
 

@@ -475,8 +475,9 @@ async def run_cycle(
     Every cycle is bound by the user's budgets (:mod:`acecode.cost`) unless
     ``ignore_budget``: one whose worst case would cross one is skipped before any
     LLM call; what a cycle spends goes to the user's cost ledger. A cycle of a
-    ``burst`` (bootstrap, catch-up, ``acecode learn`` of several transcripts) asks
-    for a one-hour prompt cache, as the next cycle comes soon.
+    ``burst`` (bootstrap, catch-up, ``acecode learn`` of several transcripts), or one
+    that follows another within the hour, asks for a one-hour prompt cache, as the
+    next cycle is likely to come within it.
     """
     from acecode.agents import detect_agent
     from acecode.cost.gate import metered
@@ -503,7 +504,7 @@ async def run_cycle(
     if triage is None:
         triage = source not in BY_HAND_SOURCES and settings.triage
     with (
-        prompt_cache(CACHE_1H) if burst else nullcontext(),
+        prompt_cache(CACHE_1H) if burst or _learning_lately() else nullcontext(),
         metered(report, settings, enforce=not ignore_budget),
     ):
         await _run(report, session, target, relearn=relearn, settings=settings, triage=triage)
@@ -750,6 +751,17 @@ def _write_curation_report(report: CycleReport, target: Path, settings: Settings
             report.report_file = str(write_report(target, report.curation))
     except PlaybookError as exc:
         warn(f"could not write the curation report: {exc}")
+
+
+def _learning_lately() -> bool:
+    """True when the user's ledger shows a cycle within the last hour (any project):
+    sessions are ending in a burst, so the one-hour prompt cache pays."""
+    from acecode.cost.ledger import Ledger, LedgerError, recent_cycle
+
+    try:
+        return recent_cycle(Ledger().records())
+    except LedgerError:
+        return False
 
 
 def _inactive_reason() -> str:

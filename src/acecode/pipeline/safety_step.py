@@ -3,10 +3,12 @@
 One batched call per cycle (``roles.safety_review``) classifies every ADD,
 UPDATE and MERGE text that passed the deterministic screen; what it flags is
 held for review with its reason (``quarantine.gate`` applies the flags). If
-the call cannot be made or read, the screen alone decides: its holds stand,
-and nothing else is held because of the failure. With nothing to review no
-call is made. The call's tokens go into the cycle's token ledger under the
-role's name.
+the call fails or cannot be read, the screen alone decides: its holds stand,
+and nothing else is held because of the failure. If the call is refused
+before it is sent (the budget could not reserve for it,
+:mod:`acecode.cost.gate`), no text went unreviewed by choice: every one is
+held for review, with that reason. With nothing to review no call is made.
+The call's tokens go into the cycle's token ledger under the role's name.
 """
 
 from __future__ import annotations
@@ -43,16 +45,21 @@ async def safety_flags(
     ``report.warnings`` that the screen alone decided.
     """
     from acecode.llm import usage
+    from acecode.roles.ask import collect_failures
     from acecode.roles.safety_review import run_safety_review
 
     texts = texts_to_review(operations, settings)
     if not texts:
         return {}
-    with usage.track() as ledger:
+    with usage.track() as ledger, collect_failures() as failures:
         result = await run_safety_review(texts)
     combined = usage.UsageLedger.from_dict(report.tokens)
     combined.calls.extend(ledger.calls)
     report.tokens = combined.to_dict()
+    if not result["ok"] and failures and not ledger.calls:  # refused before it was sent
+        reason = failures[0].removeprefix("safety_review: ")
+        report.warnings.append(f"safety review not made ({reason}): the texts wait for review")
+        return {text_key(text): f"not reviewed: {reason}" for text in texts}
     if not result["ok"]:
         report.warnings.append(
             "safety review unavailable: the deterministic screen alone decided this cycle"

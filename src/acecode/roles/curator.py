@@ -25,10 +25,10 @@ if TYPE_CHECKING:
     from acecode.playbook.curator_view import CuratorView
 
 NO_CONFLICTS = "(none)"
-# Ten operations of a two-sentence text each and a one-sentence reasoning: about
-# 900 tokens at most in practice. A reply cut off here is asked again once with
-# DEFAULT_MAX_TOKENS (acecode.llm.client.complete).
-MAX_TOKENS = 1024
+# About 70 tokens per operation and a one-sentence reasoning: most replies propose
+# 1-4 operations (100-350 tokens), 8 fit. A reply cut off here (up to 10 operations
+# are allowed) is asked again once with DEFAULT_MAX_TOKENS (acecode.llm.client.complete).
+MAX_TOKENS = 640
 
 
 def empty_curation() -> dict[str, Any]:

@@ -26,10 +26,10 @@ if TYPE_CHECKING:
 TAGS = ("helpful", "harmful", "neutral")
 CITATION_GUIDED = "CITATION-GUIDED"
 CONTENT_BASED = "CONTENT-BASED"
-# The format allows 8 findings of 30 words and a tag line per entry it applies to:
-# about 450 tokens for a long session. Room above that; a reply cut off here is
-# asked again once with DEFAULT_MAX_TOKENS (acecode.llm.client.complete).
-MAX_TOKENS = 768
+# The format asks for at most 8 findings of 30 words and a tag line per entry that
+# applied: about 450 tokens for a long session, 100-300 for most. A reply cut off
+# here is asked again once with DEFAULT_MAX_TOKENS (acecode.llm.client.complete).
+MAX_TOKENS = 512
 # "pat-002 harmful: reason" (brackets and a dash or colon tolerated).
 _TAG_LINE = re.compile(
     r"^\s*\[?(?P<name>[^\s\]:]+)\]?\s*[:\-–]?\s*(?P<tag>helpful|harmful|neutral)\b\W*(?P<why>.*)$",

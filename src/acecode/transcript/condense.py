@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 
 # Every request, failed call and the agent's reply after each failure of the 44 shared
 # sessions fit in 8,000 tokens (bench/condense_bench.py); the rest is context.
-DEFAULT_BUDGET_TOKENS = 12_000
+DEFAULT_BUDGET_TOKENS = 10_000
 MIN_BUDGET_TOKENS = 200
 
 # Estimated cost of one "[… omitted …]" line.
