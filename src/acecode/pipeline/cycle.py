@@ -21,7 +21,9 @@ Every cycle ends with a status (:mod:`acecode.outcomes`): ``ok``,
 ``nothing-new``, ``skipped`` or ``failed``, the last two with a reason. A
 cycle skips without an LLM call when acecode is off for the project or, when
 a hook or bootstrap started it, when the session is too small to teach
-anything (:mod:`acecode.pipeline.session_size`). A cycle whose LLM call
+anything (:mod:`acecode.pipeline.session_size`); it ends ``nothing-new`` without
+a call, at $0, when the triage finds no learning signal in the session
+(:mod:`acecode.pipeline.triage`). A cycle whose LLM call
 failed applies nothing, so retrying it later cannot count its evidence twice.
 Only ``ok`` and ``nothing-new`` record the transcript as learned.
 """
