@@ -315,6 +315,7 @@ def _rows(home: Path, project: Path, files: list[Path]) -> list[dict[str, Any]]:
                 "status": outcome["status"],
                 "reason": outcome.get("reason", ""),
                 "cost": cycle["cost_usd"] if cycle else 0.0,
+                "operations_applied": outcome.get("operations_applied", 0),
                 "reserved": reserved.get(outcome["cycle_id"]),
                 "roles": cycle["roles"] if cycle else {},
             }
@@ -397,6 +398,24 @@ def summarize(runs: dict[str, list[dict[str, Any]]]) -> dict[str, str]:
     return out
 
 
+def triage_lines(runs: dict[str, list[dict[str, Any]]]) -> list[str]:
+    """The sessions the hooks' triage skipped: what the reflector would have been given
+    (the triage's counts), and what their cycles cost and changed when learned by hand
+    (the changes are the scripted curator's, so they say nothing of a real model's)."""
+    by_hand = {row["transcript"]: row for row in runs.get("hand", [])}
+    lines = []
+    for row in runs.get("hooks", []):
+        if not row["reason"].startswith("nothing to learn"):
+            continue
+        counts = row["reason"].split(": ", 1)[1].split(" and no ")[0]
+        hand = by_hand.get(row["transcript"], {})
+        lines.append(
+            f"  {Path(row['transcript']).name[:44]:44} {counts:36} "
+            f"by hand {_usd(hand.get('cost'))}, {hand.get('operations_applied', '-')} rule(s)"
+        )
+    return lines
+
+
 def print_table(columns: dict[str, dict[str, str]]) -> None:
     names = list(columns)
     keys = list(dict.fromkeys(key for column in columns.values() for key in column))
@@ -418,8 +437,10 @@ def main() -> None:
     parser.add_argument("--compare", type=Path, nargs="+", help="print saved runs side by side")
     args = parser.parse_args()
     if args.compare:
-        columns = {path.stem: summarize(json.loads(path.read_text())) for path in args.compare}
-        print_table(columns)
+        runs = {path.stem: json.loads(path.read_text()) for path in args.compare}
+        print_table({name: summarize(rows) for name, rows in runs.items()})
+        for name, rows in runs.items():
+            print(f"\nskipped by the triage ({name}):", *triage_lines(rows), sep="\n")
         return
     files = transcripts(args.transcripts)[: args.limit or None]
     if not files:
@@ -431,6 +452,7 @@ def main() -> None:
     if args.out:
         args.out.write_text(json.dumps(runs, indent=1))
     print_table({args.out.stem if args.out else "this run": summarize(runs)})
+    print("\nskipped by the triage:", *triage_lines(runs), sep="\n")
 
 
 if __name__ == "__main__":

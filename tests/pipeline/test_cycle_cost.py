@@ -483,3 +483,22 @@ def test_a_cycle_within_the_hour_of_another_asks_for_the_one_hour_cache(
     head = lambda body: body["messages"][0]["content"][0]["cache_control"]  # noqa: E731
     assert {str(head(body)) for body in first} == {str({"type": "ephemeral"})}
     assert {str(head(body)) for body in second} == {str({"type": "ephemeral", "ttl": "1h"})}
+
+
+def test_a_cheaper_model_for_the_safety_review_is_shown_used_and_priced(
+    priced, project_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ACECODE_SAFETY_REVIEW_MODEL", "claude-haiku-4-5")
+    report = run_cycle_sync(transcript(project_dir))
+    assert report.status == outcomes.OK
+    bodies = [json.loads(body) for body in priced.bodies]
+    review = next(b for b in bodies if "safety reviewer" in request_prompt(b).lower())
+    assert review["model"] == "claude-haiku-4-5"
+    assert {b["model"] for b in bodies if b is not review} == {PRICED}
+    roles = ledger_records("cycle")[0]["roles"]
+    assert roles["safety_review"]["model"] == "claude-haiku-4-5"
+    # 100 in / 20 out per call: Haiku at $1 / $5, Sonnet at $3 / $15 per million.
+    assert roles["safety_review"]["cost_usd"] == pytest.approx((100 * 1 + 20 * 5) / 1e6)
+    assert roles["curator"]["cost_usd"] == pytest.approx((100 * 3 + 20 * 15) / 1e6)
+    doctor = acecode("doctor", env={**os.environ, "COLUMNS": "200"})
+    assert "safety review model: claude-haiku-4-5 (from ACECODE_SAFETY_REVIEW_MODEL)" in doctor
