@@ -104,7 +104,8 @@ def test_the_judge_is_not_reserved_up_front() -> None:
 
 def test_a_one_hour_cache_write_is_priced_at_twice_the_input() -> None:
     price = price_for("claude-sonnet-4-6")
-    bound = request_bound("S" * 300, "P" * 3000, 1500, 100, provider="anthropic")
+    bound = request_bound("S" * 300, "P" * 6000, 4500, 100, provider="anthropic")
+    assert bound.cacheable_tokens >= price.cache_min_tokens == 1024
     plain = role_cost(bound, price, None)
     five = role_cost(bound, price, "5m")
     hour = role_cost(bound, price, "1h")
@@ -113,6 +114,21 @@ def test_a_one_hour_cache_write_is_priced_at_twice_the_input() -> None:
     assert hour - plain == pytest.approx(written * (6 - 3) / 1e6)
     # A provider that sends no marker never writes the cache.
     assert request_bound("S", "P" * 30, 10, 5, provider="openai").cacheable_tokens == 0
+
+
+def test_a_head_shorter_than_the_models_cache_minimum_is_never_priced_as_a_write() -> None:
+    """Its bound over-counts it, so the real head is shorter still: the API caches
+    nothing and bills nothing extra. A model whose minimum is unknown may cache it."""
+    short = request_bound("S" * 300, "P" * 2000, 1500, 100, provider="anthropic")
+    assert 0 < short.cacheable_tokens < 1024
+    sonnet, unknown = price_for("claude-sonnet-4-6"), price_for("claude-opus-4-8")
+    assert unknown.cache_min_tokens is None
+    assert role_cost(short, sonnet, "1h") == role_cost(short, sonnet, None)
+    assert role_cost(short, unknown, "1h") > role_cost(short, unknown, None)
+    haiku = price_for("claude-haiku-4-5")
+    long_head = request_bound("S" * 300, "P" * 9000, 6000, 100, provider="anthropic")
+    assert 1024 <= long_head.cacheable_tokens < haiku.cache_min_tokens == 4096
+    assert role_cost(long_head, haiku, "5m") == role_cost(long_head, haiku, None)
 
 
 def test_each_role_is_priced_at_its_own_model(monkeypatch: pytest.MonkeyPatch) -> None:

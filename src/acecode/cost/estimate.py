@@ -165,8 +165,11 @@ def request_bound(
 
 def role_cost(role: RoleEstimate, price: Price, cache_ttl: str | None) -> float:
     """USD of a call at its bounds: its fixed head written to the cache when a marker is
-    sent (``cache_ttl``), at that lifetime's price."""
-    written = role.cacheable_tokens if cache_ttl else 0
+    sent (``cache_ttl``), at that lifetime's price, unless even its bound is shorter
+    than the shortest prefix the model caches (then the real head is too: no write)."""
+    shortest = price.cache_min_tokens or 0
+    cacheable = role.cacheable_tokens if role.cacheable_tokens >= shortest else 0
+    written = cacheable if cache_ttl else 0
     hour = written if cache_ttl == CACHE_1H else 0
     return price.cost(role.input_tokens, role.output_tokens, 0, written, hour)
 
@@ -241,10 +244,11 @@ def role_bounds(
         ),
         max_tokens=CURATOR_MAX_TOKENS,
     )
-    # A text reaches the review only within max_rule_chars (longer ones are held
-    # without it): at most 4 UTF-8 bytes a character, doubled by JSON escapes at worst.
-    texts = PLANNED_TEXTS * (2 * 4 * settings.max_rule_chars + TEXT_OVERHEAD_BYTES)
-    texts = min(texts, math.ceil(CURATOR_MAX_TOKENS * REQUOTE_FACTOR) * BYTES_PER_TOKEN)
+    # A text reaches the review only within max_rule_chars (longer ones are held without
+    # it), and by default only in English (the language screen holds the others): one
+    # byte a character. Texts in other configured languages, or more of them, are
+    # reserved when the review is called.
+    texts = PLANNED_TEXTS * (settings.max_rule_chars + TEXT_OVERHEAD_BYTES)
     review = role_prompt(
         role="safety_review",
         template="safety_review.txt",

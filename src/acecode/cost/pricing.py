@@ -51,6 +51,8 @@ class Price:
     cache_read: float | None = None
     cache_write: float | None = None
     cache_write_1h: float | None = None
+    # The shortest prefix the model caches (None: not known, so any prefix may be).
+    cache_min_tokens: int | None = None
 
     @property
     def write_1h(self) -> float:
@@ -120,6 +122,7 @@ def price_for(model: str | None) -> Price | None:
         cache_read=row.get("cache_read"),
         cache_write=row.get("cache_write"),
         cache_write_1h=row.get("cache_write_1h"),
+        cache_min_tokens=row.get("cache_min_tokens"),
     )
 
 

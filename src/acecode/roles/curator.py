@@ -26,9 +26,9 @@ if TYPE_CHECKING:
 
 NO_CONFLICTS = "(none)"
 # About 70 tokens per operation and a one-sentence reasoning: most replies propose
-# 1-4 operations (100-350 tokens), 8 fit. A reply cut off here (up to 10 operations
+# 1-4 operations (100-350 tokens), 6 fit. A reply cut off here (up to 10 operations
 # are allowed) is asked again once with DEFAULT_MAX_TOKENS (acecode.llm.client.complete).
-MAX_TOKENS = 640
+MAX_TOKENS = 512
 
 
 def empty_curation() -> dict[str, Any]:
