@@ -23,8 +23,9 @@ compaction helpers left out, as ``acecode learn DIR`` does):
   per role, the cache, and the reservation (the cycle's worst case, all its
   reserve records) against what it really cost;
 * ``hooks``: ``acecode learn FILE --source session-end``, as the SessionEnd hook
-  starts it, no budget: sessions skipped without a call (too small, or no signal
-  for the triage) count $0 in the mean cost per session;
+  starts it, no budget, sessions 20 minutes apart on the server's cache clock:
+  sessions skipped without a call (too small, or no signal for the triage)
+  count $0 in the mean cost per session;
 * ``budget``: ``acecode learn FILE`` with the default daily budget: how many
   consecutive cycles run within one day before the budget refuses one.
 
