@@ -417,6 +417,48 @@ def triage_lines(runs: dict[str, list[dict[str, Any]]]) -> list[str]:
     return lines
 
 
+# A "small" session for the merged-call estimate: a reflector prompt under this many tokens.
+SMALL_REFLECTOR_INPUT = 4_000
+
+
+def merged_call_lines(rows: list[dict[str, Any]]) -> list[str]:
+    """What one merged reflector+curator call would save on small sessions, estimated from
+    the measured tokens of the two calls (not run): the merged prompt carries both roles'
+    instructions (its head then long enough to cache) and the session once; it drops the
+    curator's own data (the reflection quoted back, the playbook view, the lists)."""
+    from _billing_anthropic import count_tokens
+    from acecode.roles.ask import SYSTEM_PROMPT
+    from acecode.roles.prompt import split_template
+    from acecode.templates import load_template
+
+    def head(name: str) -> int:
+        return count_tokens(SYSTEM_PROMPT + split_template(load_template(name))[0])
+
+    reflector_head, curator_head = head("reflector.txt"), head("curator.txt")
+    small = [
+        row
+        for row in rows
+        if {"reflector", "curator"} <= set(row["roles"])
+        and row["roles"]["reflector"]["input_tokens"] < SMALL_REFLECTOR_INPUT
+    ]
+    if not small:
+        return []
+    savings, costs = [], []
+    for row in small:
+        curator = row["roles"]["curator"]
+        data = curator["input_tokens"] - curator_head
+        head_price = PRICE["read"] if curator.get("cache_read_tokens") else PRICE["input"]
+        saved = data * PRICE["input"] + reflector_head * (PRICE["input"] - head_price)
+        savings.append(saved / 1e6)
+        costs.append(row["roles"]["reflector"]["cost_usd"] + curator["cost_usd"])
+    share = statistics.median(s / c for s, c in zip(savings, costs, strict=True))
+    return [
+        f"  {len(small)} small sessions (reflector prompt < {SMALL_REFLECTOR_INPUT:,} tokens): "
+        f"reflector + curator median {_usd(statistics.median(costs))}; one merged call would "
+        f"save about {_usd(statistics.median(savings))} a cycle ({share:.0%} of the two calls)"
+    ]
+
+
 def print_table(columns: dict[str, dict[str, str]]) -> None:
     names = list(columns)
     keys = list(dict.fromkeys(key for column in columns.values() for key in column))
@@ -442,6 +484,8 @@ def main() -> None:
         print_table({name: summarize(rows) for name, rows in runs.items()})
         for name, rows in runs.items():
             print(f"\nskipped by the triage ({name}):", *triage_lines(rows), sep="\n")
+        latest = list(runs.values())[-1].get("hand", [])
+        print("\nmerged reflector+curator call, estimated:", *merged_call_lines(latest), sep="\n")
         return
     files = transcripts(args.transcripts)[: args.limit or None]
     if not files:
@@ -454,6 +498,7 @@ def main() -> None:
         args.out.write_text(json.dumps(runs, indent=1))
     print_table({args.out.stem if args.out else "this run": summarize(runs)})
     print("\nskipped by the triage:", *triage_lines(runs), sep="\n")
+    print("\nmerged reflector+curator call, estimated:", *merged_call_lines(runs.get("hand", [])))
 
 
 if __name__ == "__main__":
