@@ -5,6 +5,7 @@ Run from the repository root (the ``dev`` extra installed)::
     python bench/dedup_outcomes.py              # holdout: in process and via `acecode learn`
     python bench/dedup_outcomes.py --split train --no-cli
     python bench/dedup_outcomes.py --similarities --split train   # what judge_floor was chosen on
+    python bench/dedup_outcomes.py --folds --split all   # a fold, then its opposite (issue 18)
 
 Every pair of ``tests/data/rule_pairs.json`` (``a``: the rule already in the
 playbook, ``b``: the rule the curator proposes) gets one learning cycle in a
@@ -24,6 +25,16 @@ rule for every role; the figures say so). Modes:
 
 ``via acecode learn`` runs the same cycle as ``python -m acecode learn`` in a
 subprocess (two at a time) for the first two modes.
+
+``--folds`` (issue 18) runs two cycles per contradicting pair instead: the
+playbook holds a more specific form ``s`` of ``a`` (``a`` plus a clause), the
+first cycle proposes ``a`` and the judge folds it into ``s`` (more_specific),
+the second proposes the opposite ``b``. The scripted judge then misses the
+conflict on the pair it sees first, ``(s, b)``: it answers ``different``, or
+worse ``more_specific`` (``s``), while ``(a, b)`` is ``conflicting``. The
+table counts the conflicts that stay visible (``b`` kept and the conflict
+listed in review), the ones the fold hides, and the pairs whose ``a`` or
+``b`` the quarantine held (so nothing was folded, or nothing met the fold).
 
 Columns: ``sent`` pairs the embeddings proposed to the judge (similarity at or
 above ``judge_floor``; near-verbatim pairs are never sent, they merge anyway);
@@ -213,7 +224,7 @@ def project_for(pair_id: str, texts: list[str]) -> Iterator[tuple[Path, Path]]:
         yield root, transcript
 
 
-def environment(llm: ScriptedLLM, root: Path, mode: str) -> dict[str, str]:
+def environment(llm: Any, root: Path, mode: str) -> dict[str, str]:
     """The process environment of one cycle: only the scripted provider, no developer settings."""
     env = {
         k: v
@@ -441,16 +452,124 @@ def similarities(pairs: list[Pair]) -> None:
         )
 
 
+FOLD_DETAIL = ", as the project's lint configuration enforces."
+FOLD_MISSES: tuple[Any, ...] = ("different", {"verdict": "more_specific", "specific": "A"})
+
+
+class FoldLLM:
+    """The routed wire server for ``--folds``: the curator ADDs ``self.proposed``, the judge
+    answers from ``self.verdicts`` (keyed by the unordered pair)."""
+
+    def __init__(self) -> None:
+        logging.getLogger("werkzeug").setLevel(logging.ERROR)
+        self.server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
+        self.server.start()
+        self.llm = RoutedLLM(self.server, self.route, usage=None)
+        self.proposed = ""
+        self.verdicts: dict[frozenset[str], Any] = {}
+
+    def close(self) -> None:
+        self.server.clear()
+        self.server.stop()
+
+    def route(self, system: str, prompt: str) -> str:
+        if is_judge(system, prompt):
+            return judge_reply(prompt, lambda a, b: self._verdict(a, b))
+        if is_curator(system, prompt):
+            operations = [{"type": "ADD", "text": self.proposed, "section": SECTION}]
+            return json.dumps({"reasoning": "scripted", "operations": operations})
+        return json.dumps({"analysis": "The session touched the style rules.", "bullet_tags": []})
+
+    def _verdict(self, first: str, second: str) -> Any:
+        verdict = self.verdicts.get(frozenset((first, second)), "different")
+        if isinstance(verdict, dict) and verdict.get("specific") in ("A", "B"):
+            # Stored with the specific *text*; answered with the side it is on in this pair.
+            return {**verdict, "specific": "A" if verdict["text"] == first else "B"}
+        return verdict
+
+
+def folds(pairs: list[Pair]) -> None:
+    """Two cycles per contradicting pair (``--folds`` in the module doc)."""
+    from acecode.dedup.judgements import open_conflicts
+    from acecode.pipeline import run_cycle
+    from acecode.store import load_playbook
+
+    chosen = [pair for pair in pairs if pair.kind == "contradicting"]
+    llm = FoldLLM()
+    rows = []
+    saved = dict(os.environ)
+    try:
+        for miss in FOLD_MISSES:
+            counts: Counter[str] = Counter()
+            hidden: list[str] = []
+            for pair in chosen:
+                specific = pair.a.rstrip(".") + FOLD_DETAIL
+                more_specific = {"verdict": "more_specific", "specific": "A", "text": specific}
+                llm.verdicts = {
+                    frozenset((specific, pair.a)): more_specific,
+                    frozenset((specific, pair.b)): more_specific if miss != "different" else miss,
+                    frozenset((pair.a, pair.b)): {"verdict": "conflicting", "reason": "opposites"},
+                }
+                with project_for(pair.id, [specific]) as (root, transcript):
+                    os.environ.clear()
+                    os.environ.update(environment(llm, root, "judge: labels"))
+                    path = root / ".claude" / "playbook.json"
+                    llm.proposed = pair.a
+                    first = asyncio.run(run_cycle(transcript))
+                    folded = [e["text"] for e in load_playbook(path)["sections"][SECTION]]
+                    llm.proposed = pair.b
+                    second = write_transcript(transcript.with_name("t2.jsonl"), "again", "done")
+                    held_b = bool(asyncio.run(run_cycle(second)).held_for_review)
+                    playbook = load_playbook(path)
+                    texts = [e["text"] for e in playbook["sections"][SECTION]]
+                    listed = any(
+                        pair.b in (c.first_text, c.second_text)
+                        for c in open_conflicts(playbook, path)
+                    )
+                    if first.held_for_review:
+                        counts["a held"] += 1
+                    elif folded != [specific]:
+                        counts["not folded"] += 1
+                    elif held_b:
+                        counts["b held"] += 1
+                    elif pair.b in texts and listed:
+                        counts["shown"] += 1
+                    else:
+                        counts["hidden"] += 1
+                        hidden.append(pair.id)
+            name = miss if isinstance(miss, str) else "more_specific (s)"
+            rows.append((name, len(chosen), counts, hidden))
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+        llm.close()
+    print("\nFolds: a folded first, then its opposite b meets the specific text s")
+    print(
+        f"  {'judge on (s, b)':<20}{'pairs':>6}{'shown':>8}{'hidden':>8}{'not folded':>12}"
+        f"{'a held':>8}{'b held':>8}"
+    )
+    for name, total, counts, hidden in rows:
+        print(
+            f"  {name:<20}{total:>6}{counts['shown']:>8}{counts['hidden']:>8}"
+            f"{counts['not folded']:>12}{counts['a held']:>8}{counts['b held']:>8}  "
+            f"{' '.join(hidden)}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--split", choices=("holdout", "train", "all"), default="holdout")
     parser.add_argument("--no-cli", action="store_true", help="skip the `acecode learn` runs")
     parser.add_argument("--similarities", action="store_true", help="only the similarity table")
+    parser.add_argument("--folds", action="store_true", help="only the fold-then-opposite table")
     args = parser.parse_args()
     pairs = load_pairs(args.split)
     print(f"{len(pairs)} pairs ({args.split}) from {CORPUS.relative_to(ROOT)}")
     if args.similarities:
         similarities(pairs)
+        return
+    if args.folds:
+        folds(pairs)
         return
     from acecode.config import Settings
 

@@ -25,9 +25,17 @@ For each playbook size:
 - ``UserPromptSubmit top-up, index miss``: the same with both cache files
   deleted, so the hook also builds the relevance index of every entry.
 
+Every run is a new event, as in a session: each ``SessionStart`` run starts a new
+session and each prompt has its own ``prompt_id``, as Claude Code sends them, so
+every run also takes its claim (``acecode.hooks.claim``) instead of being
+refused as another copy of the event before.
+
 Bytecode is cached under a temporary ``PYTHONPYCACHEPREFIX`` (and
 ``PYTHONDONTWRITEBYTECODE`` is cleared) so acecode's modules load from
-``.pyc`` as in a normal install, not recompiled on every run.
+``.pyc`` as in a normal install, not recompiled on every run. ``HOME`` is a
+fresh temporary folder. With no LLM provider in the environment every
+``SessionStart`` also says so in its ``systemMessage``, read from the user
+checks' cache (``acecode.hooks.user_checks``), the heavier of the two cases.
 """
 
 from __future__ import annotations
@@ -41,6 +49,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 
@@ -72,13 +81,14 @@ def _write_playbook(project: Path, size: int) -> None:
 
 
 class Row:
-    """One measured command: label, argv, stdin, and what to do before each run."""
+    """One measured command: label, argv, stdin (or what makes each run's), and what to do
+    before each run."""
 
     def __init__(
         self,
         label: str,
         argv: list[str],
-        stdin: bytes = b"",
+        stdin: bytes | Callable[[], bytes] = b"",
         before: Callable[[], None] | None = None,
         expect_context: bool = False,
     ) -> None:
@@ -91,8 +101,9 @@ class Row:
         if self.before is not None:
             self.before()
         cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        stdin = self.stdin() if callable(self.stdin) else self.stdin
         started = time.perf_counter()
-        proc = subprocess.run(self.argv, input=self.stdin, capture_output=True, env=env)
+        proc = subprocess.run(self.argv, input=stdin, capture_output=True, env=env)
         self.times.append(time.perf_counter() - started)
         cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
         self.cpu.append(
@@ -119,13 +130,33 @@ def _size_rows(hook: list[str], project: Path, size: int, env: dict[str, str]) -
     """The four rows of one playbook size (see the module docstring)."""
     state = project / ".claude" / "acecode"
     caches = [state / "injection-cache.json", state / "injection-index.json"]
-    marker = state / "sessions" / "bench"
-    start = json.dumps({"session_id": "bench", "source": "startup", "cwd": str(project)}).encode()
-    prompt = json.dumps(
-        {"session_id": "bench", "prompt": TOPUP_PROMPT, "cwd": str(project)}
-    ).encode()
+    served_session = f"bench-{size}"  # session ids are unique across projects, as in real life
+    marker = state / "sessions" / served_session
+
+    def start(session: str = "") -> bytes:
+        """A new session's start (``session``, else a fresh one)."""
+        session = session or f"bench-{uuid.uuid4().hex}"
+        return json.dumps(
+            {"session_id": session, "source": "startup", "cwd": str(project)}
+        ).encode()
+
+    def prompt() -> bytes:
+        """A new prompt of the served session."""
+        return json.dumps(
+            {
+                "session_id": served_session,
+                "prompt_id": uuid.uuid4().hex,
+                "prompt": TOPUP_PROMPT,
+                "cwd": str(project),
+            }
+        ).encode()
+
     served = subprocess.run(
-        [*hook, "hook", "session-start"], input=start, capture_output=True, check=True, env=env
+        [*hook, "hook", "session-start"],
+        input=start(served_session),
+        capture_output=True,
+        check=True,
+        env=env,
     )
     marker_text = marker.read_text(encoding="utf-8")  # what SessionStart injected
     has_topup = b"did not fit" in served.stdout
@@ -141,7 +172,7 @@ def _size_rows(hook: list[str], project: Path, size: int, env: dict[str, str]) -
         """The index as the learner leaves it after a save (the miss rows delete it)."""
         if not caches[1].exists():
             subprocess.run(
-                [*hook, "hook", "user-prompt-submit"], input=prompt, env=env, capture_output=True
+                [*hook, "hook", "user-prompt-submit"], input=prompt(), env=env, capture_output=True
             )
         reset_marker()
 
@@ -202,6 +233,9 @@ def main() -> None:
             and not k.startswith("ACECODE_")
         }
         env["PYTHONPYCACHEPREFIX"] = str(workdir / "pycache")
+        # A fresh home: nothing of this machine's ~/.claude (settings, user layer, claims,
+        # the session checks' cache) changes the figures, and the bench writes nothing there.
+        env["HOME"] = str(workdir / "home")
         rows = _rows(workdir, args.sizes, env)
         for row in rows:  # warm-up: bytecode, page cache, injection cache
             row.run(env)

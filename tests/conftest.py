@@ -8,6 +8,11 @@ overrides or API keys, and no developer setting such as ``ACECODE_REVIEW=all``
 changes an outcome. Subprocesses started by a test inherit the same isolated
 environment.
 
+It also puts acecode's progress lines ("reflector waiting on ..., 5 s") out of
+reach (``ACECODE_PROGRESS_AFTER``): whether a step takes 5 s depends on the
+machine's load, and a test must not. The tests of those lines set it to 0,
+which prints them at once, whatever the load.
+
 Hypothesis runs under the profile named by ``HYPOTHESIS_PROFILE``: ``ci``
 (set by ``.ci/run``) is derandomised, so a CI run is reproducible; ``dev``,
 the default, explores new examples on every run.
@@ -24,6 +29,9 @@ from hypothesis import settings
 settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
 settings.register_profile("dev")
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+# Seconds before a progress line: longer than any test's hang guard.
+PROGRESS_NEVER = 24 * 3600
 
 # Variables that would let a test reach a real account or a real config.
 _SCRUBBED_PREFIXES = (
@@ -47,6 +55,7 @@ def project_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Mo
     for name in list(os.environ):
         if name.startswith(_SCRUBBED_PREFIXES):
             monkeypatch.delenv(name)
+    monkeypatch.setenv("ACECODE_PROGRESS_AFTER", str(PROGRESS_NEVER))
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("USERPROFILE", str(home))
@@ -67,3 +76,19 @@ def diagnostic_mode(project_dir: Path) -> Path:
     claude.mkdir(exist_ok=True)
     (claude / "diagnostic_mode").touch()
     return claude / "diagnostic"
+
+
+# A provider that counts as configured but can reach nothing: a closed local port.
+CONFIGURED_PROVIDER = {
+    "AGENTIC_CONTEXT_API_KEY": "test-key-never-sent",
+    "AGENTIC_CONTEXT_BASE_URL": "http://127.0.0.1:9",
+}
+
+
+@pytest.fixture
+def provider_configured(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """A user who has set an LLM provider, so the session-start notice does not say that
+    none is configured; any call would go to a closed port on this machine."""
+    for name, value in CONFIGURED_PROVIDER.items():
+        monkeypatch.setenv(name, value)
+    return dict(CONFIGURED_PROVIDER)

@@ -51,6 +51,7 @@ _LIBRARY_EXPORTS: dict[str, str] = {
     "register_provider": "acecode.llm.registry",
     "AcecodeError": "acecode.errors",
     "LearnInputError": "acecode.errors",
+    "ProviderInterfaceError": "acecode.errors",
     "PlaybookError": "acecode.store.errors",
 }
 # Private helpers the specification names; reachable as attributes, not part of __all__.

@@ -36,10 +36,13 @@ async def alearn(
 ) -> CycleReport:
     """:func:`learn` for callers already inside an event loop."""
     from acecode import paths
+    from acecode.llm.base import check_provider
     from acecode.llm.client import using_provider
     from acecode.pipeline.cycle import run_cycle
     from acecode.pipeline.session_source import MessageList, message_list
 
+    if provider is not None:
+        check_provider(provider)
     session: Path | MessageList
     if isinstance(source, str | os.PathLike):
         session = Path(source)
@@ -81,8 +84,11 @@ def learn(
 
     The report's ``status`` is ``ok``, ``nothing-new``, ``skipped`` or
     ``failed`` (with ``reason``); an LLM failure is a ``failed`` report, not an
-    exception. Raises :class:`LearnInputError` for a missing file or folder or
-    a malformed message, and :class:`~acecode.store.PlaybookError` when the
-    playbook cannot be read or written; both derive from :class:`AcecodeError`.
+    exception. Raises :class:`LearnInputError` for a missing file or folder, a
+    file that is not a transcript (no line is a JSON record) or a malformed
+    message, :class:`ProviderInterfaceError` for a ``provider`` that lacks
+    ``name``, ``model``, ``timeout`` or an async ``complete``, and
+    :class:`~acecode.store.PlaybookError` when the playbook cannot be read or
+    written; all derive from :class:`AcecodeError`.
     """
     return asyncio.run(alearn(source, project=project, provider=provider, dry_run=dry_run))

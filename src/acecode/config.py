@@ -32,9 +32,14 @@ class Settings:
     review: str = "flagged"
     # Longest rule text accepted into the playbook (characters).
     max_rule_chars: int = 600
-    # Natural languages the project's rules may be written in (ISO 639-1 codes,
-    # comma-separated or a TOML list); a rule mostly in another language is held.
-    languages: str = "en"
+    # Natural languages the project's rules may be written in without a safety review
+    # (ISO 639-1 codes, comma-separated or a TOML list). Empty: English and the languages
+    # of your own requests in the sessions learned (.claude/acecode/languages.json).
+    # A rule in another language waits for a human unless the safety review passed it.
+    languages: str = ""
+    # Least severity ("low", "medium" or "high") at which a flag of the LLM safety review
+    # holds a rule for a human; a lower flag is only reported.
+    review_severity: str = "medium"
     # Token budget of the condensed transcript given to the reflector (its largest part:
     # every request, failed call and reply after a failure is kept well within it).
     transcript_budget_tokens: int = 10_000
@@ -115,28 +120,59 @@ def _read_toml(path: Path) -> dict[str, Any]:
     except FileNotFoundError:
         return {}
     except (OSError, tomllib.TOMLDecodeError) as exc:
-        warn(f"ignoring {path}: {exc}")
+        warn(f"cannot read {path} ({exc}); its settings are ignored")
         return {}
 
 
-def _coerce(raw: Any, default: Any, source: str) -> Any:
-    """Convert ``raw`` to the type of ``default``; fall back to it when impossible."""
+def _convert(raw: Any, default: Any) -> Any:
+    """``raw`` as the type of ``default`` (a list joins into text, ``"yes"`` is true);
+    raises ``ValueError`` or ``TypeError`` when it cannot be."""
+    if isinstance(default, str) and isinstance(raw, list):
+        return ", ".join(str(item) for item in raw)
+    if isinstance(default, bool):
+        if isinstance(raw, bool):
+            return raw
+        text = str(raw).strip().lower()
+        if text in {"1", "true", "yes", "on"}:
+            return True
+        if text in {"0", "false", "no", "off"}:
+            return False
+        raise ValueError(raw)
+    return type(default)(raw)
+
+
+def _expected(default: Any) -> str:
+    if isinstance(default, bool):
+        return "true or false"
+    if isinstance(default, int):
+        return "a whole number"
+    if isinstance(default, float):
+        return "a number"
+    return "text"
+
+
+def invalid_value(label: str, raw: Any, default: Any) -> str | None:
+    """One line naming the setting (``label``: ``<file>: <key>`` or a variable) when ``raw``
+    is not a usable value for a setting whose default is ``default``; None when it is."""
     try:
-        if isinstance(default, str) and isinstance(raw, list):
-            return ", ".join(str(item) for item in raw)
-        if isinstance(default, bool):
-            if isinstance(raw, bool):
-                return raw
-            text = str(raw).strip().lower()
-            if text in {"1", "true", "yes", "on"}:
-                return True
-            if text in {"0", "false", "no", "off"}:
-                return False
-            raise ValueError(raw)
-        return type(default)(raw)
+        _convert(raw, default)
     except (TypeError, ValueError):
-        warn(f"ignoring invalid value {raw!r} for {source}")
-        return default
+        shown = json.dumps(raw, ensure_ascii=False, default=str)
+        return f"{label} = {shown} is not {_expected(default)}; ignored"
+    return None
+
+
+def _label(where: str, name: str) -> str:
+    """How a message names setting ``name`` from ``where`` (a file, or its variable)."""
+    return where if where.startswith("ACECODE_") else f"{where}: {name}"
+
+
+def user_only_key(project_file: Path, name: str) -> str:
+    """The line for a budget key found in a project's file, which may not set it."""
+    return (
+        f"{project_file}: {name} ignored: budgets are set in "
+        f"{paths.user_claude_dir() / 'acecode.toml'} or ACECODE_{name.upper()}, never by a project"
+    )
 
 
 def _toml_layers(project: Path | None) -> tuple[Path, Path]:
@@ -144,26 +180,40 @@ def _toml_layers(project: Path | None) -> tuple[Path, Path]:
     return paths.user_claude_dir() / "acecode.toml", paths.claude_dir(project) / "acecode.toml"
 
 
-def load_settings(project: Path | None = None, env: Mapping[str, str] | None = None) -> Settings:
-    """Merge defaults, user file, project file and environment (``os.environ`` unless given)."""
-    env = os.environ if env is None else env
+def _layers(project: Path | None, env: Mapping[str, str]) -> list[tuple[str, dict[str, Any]]]:
+    """Where settings come from, lowest precedence first: (name for messages, values by
+    setting name). A project's budget keys are dropped with a warning."""
     user_file, project_file = _toml_layers(project)
-    merged = _read_toml(user_file)
-    project_values = _read_toml(project_file)
+    user_values, project_values = _read_toml(user_file), _read_toml(project_file)
     for name in sorted(USER_ONLY_KEYS & project_values.keys()):
-        warn(
-            f"ignoring {name} in {project_file}: budgets are set in {user_file} "
-            f"or ACECODE_{name.upper()}, never by a project"
-        )
+        warn(user_only_key(project_file, name))
         del project_values[name]
-    merged.update(project_values)
-    values: dict[str, Any] = {}
+    layers = [(str(user_file), user_values), (str(project_file), project_values)]
     for field in fields(Settings):
         env_name = f"ACECODE_{field.name.upper()}"
         if env_name in env:
-            values[field.name] = _coerce(env[env_name], field.default, env_name)
-        elif field.name in merged:
-            values[field.name] = _coerce(merged[field.name], field.default, field.name)
+            layers.append((env_name, {field.name: env[env_name]}))
+    return layers
+
+
+def load_settings(project: Path | None = None, env: Mapping[str, str] | None = None) -> Settings:
+    """Merge defaults, user file, project file and environment (``os.environ`` unless given).
+
+    A value that cannot be used is reported in one line naming its file (or
+    variable) and key, and the next layer down (at last the default) applies.
+    """
+    env = os.environ if env is None else env
+    values: dict[str, Any] = {}
+    for where, layer in _layers(project, env):
+        for field in fields(Settings):
+            if field.name not in layer:
+                continue
+            label = _label(where, field.name)
+            problem = invalid_value(label, layer[field.name], field.default)
+            if problem:
+                warn(problem)
+            else:
+                values[field.name] = _convert(layer[field.name], field.default)
     return Settings(**values)
 
 

@@ -16,3 +16,8 @@ class AcecodeError(Exception):
 class LearnInputError(AcecodeError, ValueError):
     """An argument of :func:`acecode.learn` cannot be used: a missing transcript or
     project folder, or a message that is not a message; one line naming it."""
+
+
+class ProviderInterfaceError(AcecodeError, TypeError):
+    """The ``provider`` passed to :func:`acecode.learn` is not a provider: it lacks
+    ``name``, ``model``, ``timeout`` or an async ``complete``; one line naming what."""

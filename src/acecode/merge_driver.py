@@ -67,6 +67,7 @@ class DriverResult:
     # Each held text with its review item ID, or None when a reviewer rejected it before.
     queued: list[tuple[ReviewItem, str | None]] = field(default_factory=list)
     cycle_id: str | None = None
+    pins_problem: str | None = None  # why pins could not follow renumbered entries
 
 
 def _git(*args: str) -> str | None:
@@ -130,7 +131,8 @@ def _detail(item: ReviewItem, labels: Labels) -> str:
         )
     return (
         f"{item.name} was deleted on {other} but changed on {side}; the deletion stands, "
-        f"this is {side}'s version ({counters}); approve to bring it back"
+        f"this is {side}'s version ({counters}); approve to bring it back under a new ID "
+        "with these counters"
     )
 
 
@@ -147,6 +149,8 @@ def _queue(result: DriverResult, labels: Labels) -> None:
                 operation=item.operation,
                 target_ids=[item.name] if item.operation == "UPDATE" else [],
                 playbook=result.playbook,
+                was=item.name if item.operation == "ADD" else None,
+                counters=(item.helpful, item.harmful) if item.operation == "ADD" else None,
             )
         except (QueueError, ValueError) as exc:
             raise MergeDriverError(f"could not hold {item.name}'s text for review: {exc}") from exc
@@ -158,13 +162,18 @@ def _journal(result: DriverResult, ours: dict[str, Any], labels: Labels) -> None
     from acecode.store.provenance import record_provenance
 
     outcome = result.outcome
+    removals = {
+        r.old: {"cause": "renumber", "reason": f"renumbered to {r.new} as on {labels.theirs}"}
+        for r in outcome.renamed
+    }
+    removals |= {
+        name: {"cause": "delete", "reason": f"deleted by the git merge ({labels.action})"}
+        for name in outcome.deleted
+    }
     meta: dict[str, Any] = {
         "kind": JOURNAL_KIND,
         "source": labels.action,
-        "removals": {
-            name: {"cause": "delete", "reason": f"deleted by the git merge ({labels.action})"}
-            for name in outcome.deleted
-        },
+        "removals": removals,
         "merge": {
             "ours": labels.ours,
             "theirs": labels.theirs,
@@ -173,6 +182,7 @@ def _journal(result: DriverResult, ours: dict[str, Any], labels: Labels) -> None
                 for item, item_id in result.queued
             ],
             "renumbered": [{"from": r.old, "to": r.new} for r in outcome.renumbered],
+            "renamed": [{"from": r.old, "to": r.new} for r in outcome.renamed],
             "folded": outcome.folded,
         },
     }
@@ -218,7 +228,20 @@ def run_driver(
     _write(ours_file, text)
     if result.changed:
         _journal(result, ours, labels)
+    if outcome.renamed:
+        result.pins_problem = _move_pins(playbook, outcome)
     return result
+
+
+def _move_pins(playbook: Path, outcome: MergeOutcome) -> str | None:
+    """Pins follow this clone's entries the merge renumbered; the reason when they could not."""
+    from acecode.pins import PinsFileError, pins_path, rename_pins
+
+    try:
+        rename_pins(pins_path(playbook), {r.old: r.new for r in outcome.renamed})
+    except (PinsFileError, PlaybookError) as exc:
+        return str(exc)
+    return None
 
 
 def _write(ours_file: Path, text: str) -> None:

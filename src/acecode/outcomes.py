@@ -44,6 +44,9 @@ NOTHING_NEW = "nothing-new"
 SKIPPED = "skipped"
 FAILED = "failed"
 LEARNED = (OK, NOTHING_NEW)
+# Sources of a cycle someone started on purpose: they learn even a small session, and
+# nothing learns a transcript they skipped unless they run it again.
+BY_HAND_SOURCES = ("cli", "library")
 
 LOG_PARTS = ("logs", "learn.log")
 CYCLES_FILE = "cycles.jsonl"
@@ -127,11 +130,18 @@ def last_attempt(state_dir: str | os.PathLike[str]) -> dict[str, Any] | None:
 
 
 def describe_provider(record: dict[str, Any]) -> str:
-    """``provider anthropic, model m (why it was chosen)`` from a cycle record; "" when
-    the cycle never chose one (it was skipped before)."""
+    """``provider anthropic (why it was chosen), model m, at URL (from VARIABLE)`` from a
+    cycle record: each value with the setting it came from; "" when the cycle never chose
+    a provider (it was skipped before)."""
     provider = record.get("provider")
     if not provider:
         return ""
     model = record.get("model") or "(provider default)"
     why = record.get("provider_reason")
-    return f"provider {provider}, model {model}" + (f" ({why})" if why else "")
+    endpoint = record.get("provider_endpoint")
+    return (
+        f"provider {provider}"
+        + (f" ({why})" if why else "")
+        + f", model {model}"
+        + (f", at {endpoint}" if endpoint else "")
+    )

@@ -1,10 +1,12 @@
 """Where acecode's files live.
 
-Everything project-scoped hangs off ``$CLAUDE_PROJECT_DIR`` (the current
-directory when unset), the same root Claude Code gives its hooks, so the CLI,
-the hooks and the background learner all agree on one playbook. A library
-call names its project instead (:func:`using_project`): a context variable,
-so concurrent calls for different projects in one process do not mix.
+Everything project-scoped hangs off the project root: the folder found from
+``$CLAUDE_PROJECT_DIR`` (the current directory when unset) the way git finds a
+repository (:mod:`acecode.project_root`), the same root the hooks find
+(:mod:`acecode.hooks.context`), so the CLI, the hooks and the background learner
+all agree on one playbook from any subfolder. A library call names its project
+instead (:func:`using_project`): a context variable, so concurrent calls for
+different projects in one process do not mix.
 """
 
 from __future__ import annotations
@@ -15,19 +17,20 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 
+from acecode.project_root import find_project_root
 from acecode.state_folder import STATE_FOLDER_NAME
 
 _project: ContextVar[Path | None] = ContextVar("acecode_project", default=None)
 
 
 def project_dir() -> Path:
-    """The project root: the one of :func:`using_project`, else ``$CLAUDE_PROJECT_DIR``,
-    else the current directory."""
+    """The project root: the one of :func:`using_project`, else the root found from
+    ``$CLAUDE_PROJECT_DIR`` or, when unset, the current directory (see
+    :func:`acecode.project_root.find_project_root`)."""
     chosen = _project.get()
     if chosen is not None:
         return chosen
-    root = os.environ.get("CLAUDE_PROJECT_DIR")
-    return Path(root) if root else Path.cwd()
+    return Path(find_project_root(os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()))
 
 
 @contextmanager

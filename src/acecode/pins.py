@@ -61,6 +61,18 @@ def read_pins(path: str | os.PathLike[str]) -> list[str]:
     return _parse(raw, path)
 
 
+def pins_or_none(playbook_file: str | os.PathLike[str]) -> list[str]:
+    """The names pinned beside ``playbook_file``; a broken pins file is named on stderr
+    (one line) and counts as no pins: pins order the injection, they never stop it."""
+    try:
+        return read_pins(pins_path(playbook_file))
+    except PinsFileError as exc:
+        from acecode.diagnostics import warn
+
+        warn(f"{exc}; pins ignored")
+        return []
+
+
 def change_pins(
     path: str | os.PathLike[str],
     add: str | None = None,
@@ -87,3 +99,29 @@ def change_pins(
             pinned.remove(remove)
         atomic_write_text(target, json.dumps({"pinned": pinned}, indent=2) + "\n")
     return pinned
+
+
+def rename_pins(
+    path: str | os.PathLike[str], renames: dict[str, str], timeout: float = 10.0
+) -> list[str]:
+    """Move pins along with their entries' new IDs (all at once: two may swap).
+
+    A git merge can give an entry of this clone another ID; its pin follows
+    it, so the old ID, now maybe another rule's, is not pinned by accident.
+    Writes only when a pinned name moved; returns the new list. Raises as
+    :func:`change_pins`.
+    """
+    from pathlib import Path
+
+    from acecode.store.atomic import atomic_write_text
+    from acecode.store.lock import exclusive_lock
+
+    target = Path(path)
+    if not target.exists():
+        return []
+    with exclusive_lock(target, timeout):
+        pinned = read_pins(target)
+        moved = list(dict.fromkeys(renames.get(name, name) for name in pinned))
+        if moved != pinned:
+            atomic_write_text(target, json.dumps({"pinned": moved}, indent=2) + "\n")
+    return moved

@@ -21,7 +21,7 @@ def run(*args: str, home: Path) -> subprocess.CompletedProcess:
     )
 
 
-def test_learn_on_exit_is_accepted_and_writes_nothing_extra(tmp_path):
+def test_learn_on_exit_is_accepted_and_writes_nothing_extra(tmp_path, provider_configured):
     settings = tmp_path / ".claude" / "settings.json"
     settings.parent.mkdir()
     settings.write_text(json.dumps({"model": "opus", "hooks": {}}), encoding="utf-8")

@@ -91,12 +91,12 @@ def test_doctor_and_stats_say_what_reaches_the_model(project_dir: Path) -> None:
     shown, left = report["injected"], report["left_out"]
     assert shown + left == 200 and left > 0
     assert f"{shown} of 200 entries reach the model at session start" in doctor
-    assert f"[warning] {left} entries are left out at session start" in doctor
+    assert f"[warning] {left} entries left out at session start" in doctor
     assert "top-up adds the ones relevant to each prompt" in doctor
     assert "pinned: pat-001, pat-002" in doctor
     table = acecode("stats")
     assert f"{shown} of 200" in table.stdout
-    assert f"{left} entries are left out" in table.stderr
+    assert f"{left} entries left out" in table.stderr
 
 
 def test_doctor_flags_a_budget_above_claude_codes_cap_and_stale_pins(project_dir: Path) -> None:

@@ -39,7 +39,7 @@ def layers(project_dir: Path) -> tuple[Path, Path]:
 def test_show_lists_both_layers_and_says_which_each_entry_is_in(layers):
     table = run("show").stdout
     rows = [[cell.strip() for cell in line.split("│")[1:-1]] for line in table.splitlines()]
-    layer_by_id = {row[2]: row[0] for row in rows if len(row) == 6}
+    layer_by_id = {row[2]: row[0] for row in rows if len(row) == 7}
 
     assert layer_by_id == {"pref-001": "project", "u-pref-001": "user"}
     assert "┃ layer " in table
@@ -121,7 +121,7 @@ def test_pin_and_unpin_find_a_user_entry_by_its_name(layers):
 def test_doctor_checks_the_user_layer_and_names_a_broken_one(layers):
     _project, user = layers
     report = run("doctor", check_exit=None).stdout
-    assert f"user layer\n  {user}: 1 entries" in report
+    assert f"user layer\n  {user}: 1 entry" in report
 
     user.write_text("{not json", encoding="utf-8")
 

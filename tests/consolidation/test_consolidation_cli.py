@@ -13,7 +13,7 @@ import pytest
 
 from acecode.playbook.operations import apply_operations_with_outcomes
 from acecode.store import load_playbook, update_playbook
-from acecode.store.history import list_cycles
+from acecode.store.history import list_cycles, short_id
 
 CLI = [sys.executable, "-m", "acecode"]
 
@@ -93,7 +93,7 @@ def test_history_lists_cycles_with_counts(journaled) -> None:
     _, first, second = journaled
     table = acecode("history", "-n", "1")
     assert table.returncode == 0, table.stderr
-    assert first not in table.stdout and second in table.stdout
+    assert short_id(first) not in table.stdout and short_id(second) in table.stdout
     assert "b.jsonl" in table.stdout
     rows = json.loads(acecode("history", "--json").stdout)
     assert [row["cycle_id"] for row in rows] == [first, second]
@@ -126,7 +126,7 @@ def test_undo_conflict_is_refused_then_forced(journaled) -> None:
     third = cycle(path, [{"type": "UPDATE", "target_id": "pat-001", "text": "run pytest -x -q"}])
     refused = acecode("undo", first)
     assert refused.returncode == 1
-    assert third in refused.stderr and "pat-001" in refused.stderr
+    assert short_id(third) in refused.stderr and "pat-001" in refused.stderr
     forced = acecode("undo", first, "--force")
     assert forced.returncode == 0, forced.stderr
     assert "kept pat-001" in forced.stdout

@@ -17,7 +17,9 @@ from acecode.store.history import (
     journal_path,
     list_cycles,
     restore_entry,
+    short_id,
     undo_cycle,
+    undo_entry,
 )
 
 
@@ -160,15 +162,33 @@ def test_undo_conflicting_with_a_later_cycle_is_refused(path: Path) -> None:
     with pytest.raises(HistoryError) as raised:
         undo_cycle(path, cycle_a)
     message = str(raised.value)
-    assert cycle_b in message and "pat-001" in message and "--force" in message
+    assert cycle_b is not None and short_id(cycle_b) in message
+    assert "pat-001" in message and "--force" in message
+    assert "`acecode undo pat-001`" in message  # the per-rule way out
     assert path.read_bytes() == snapshot
     assert len(list_cycles(path)) == 3
 
     forced = undo_cycle(path, cycle_a, force=True)
     assert forced.reverted == ["pat-002"]
-    assert forced.skipped == [("pat-001", f"changed later by cycle {cycle_b}")]
+    assert forced.skipped == [("pat-001", f"changed by later cycle {short_id(cycle_b)}")]
     assert texts(path)["pat-001"] == "B text"
     assert texts(path)["pat-002"] == "seed tip 1: prefer ripgrep over grep"
+
+
+def test_a_cycle_whose_rated_entry_was_taken_back_alone_undoes_the_rest(path: Path) -> None:
+    seed_id = seed(path, 2)
+    with update_playbook(path) as txn:  # a later cycle rates pat-001
+        txn.playbook["sections"]["PATTERNS & APPROACHES"][0]["helpful"] += 1
+        txn.meta.update(kind="learn")
+    taken = undo_entry(path, "pat-001")
+    assert (taken.undone, taken.removed) == (seed_id, True)
+    assert set(texts(path)) == {"pat-002"}
+
+    result = undo_cycle(path, seed_id)  # pat-001 is already as before the cycle: not a conflict
+    assert (result.reverted, result.skipped) == (["pat-002"], [])
+    assert texts(path) == {}
+    # the short id shown by `acecode history` names the cycle too
+    assert seed_id is not None and get_cycle(path, short_id(seed_id)).cycle_id == seed_id
 
 
 def test_change_outside_the_journal_is_a_conflict(path: Path) -> None:

@@ -77,11 +77,12 @@ def test_counters_never_go_below_zero() -> None:
     assert entry(result.playbook, "mis-001")["harmful"] == 0
 
 
-def test_an_entry_identical_on_both_sides_counts_once() -> None:
-    """The same change on both branches (a cherry-pick) is not counted twice."""
-    both = edited(BASE, "pat-001", helpful=4)
+def test_the_same_increment_on_both_sides_counts_twice() -> None:
+    """Two sessions that each rated the rule once: counters are increments, both count."""
+    both = edited(BASE, "pat-001", helpful=3)  # +1 on each branch
     result = merge_playbooks(BASE, both, copy.deepcopy(both))
-    assert entry(result.playbook, "pat-001")["helpful"] == 4
+    assert entry(result.playbook, "pat-001") == kp("pat-001", "Run the tests first", 4, 0)
+    assert result.review == []
 
 
 def test_a_text_edited_on_one_side_takes_that_edit() -> None:
@@ -252,27 +253,31 @@ def test_a_duplicated_name_refuses_the_merge() -> None:
 
 
 class TestVirtualBase:
-    """git's internal merge of two merge bases: disagreements fall back to the ancestor."""
+    """git's internal merge of two merge bases: a real merge, text and section
+    conflicts falling back to the ancestor, nothing held."""
 
     def test_a_text_conflict_keeps_the_ancestor_text_and_holds_nothing(self) -> None:
-        ours = edited(BASE, "pat-001", text="b", helpful=3)
-        theirs = edited(BASE, "pat-001", text="c", helpful=4)
+        ours = edited(BASE, "pat-001", text="Run the unit tests first", helpful=3)
+        theirs = edited(BASE, "pat-001", text="Run the whole tests first", helpful=4)
         result = merge_playbooks(BASE, ours, theirs, virtual_base=True)
         assert entry(result.playbook, "pat-001") == kp("pat-001", "Run the tests first", 5, 0)
         assert result.review == []
 
-    def test_a_deletion_against_a_change_keeps_the_ancestor_entry(self) -> None:
-        ours, theirs = without(BASE, "pat-002"), edited(BASE, "pat-002", text="changed")
+    def test_a_deletion_against_a_change_deletes_as_the_real_merge_does(self) -> None:
+        """Both real merges of the two bases deleted it: so does the base they share."""
+        ours, theirs = without(BASE, "pat-002"), edited(BASE, "pat-002", text="Use ruff always")
         result = merge_playbooks(BASE, ours, theirs, virtual_base=True)
-        assert entry(result.playbook, "pat-002") == entry(BASE, "pat-002")
+        assert find(result.playbook, "pat-002") is None
         assert result.review == []
 
-    def test_a_clash_of_new_ids_leaves_both_out(self) -> None:
-        ours = added(BASE, PAT, kp("pat-003", "Ours"))
-        theirs = added(BASE, PAT, kp("pat-003", "Theirs"))
+    def test_a_clash_of_new_ids_keeps_both_with_their_counters(self) -> None:
+        """Left out, the outer merge would see both as new on both sides and add them twice."""
+        ours = added(BASE, PAT, kp("pat-003", "Pin the Python version", 2))
+        theirs = added(BASE, PAT, kp("pat-003", "Cache the virtualenv", 3))
         result = merge_playbooks(BASE, ours, theirs, virtual_base=True)
-        assert find(result.playbook, "pat-003") is None
-        assert result.renumbered == []
+        assert entry(result.playbook, "pat-003") == kp("pat-003", "Pin the Python version", 2)
+        assert entry(result.playbook, "pat-004") == kp("pat-004", "Cache the virtualenv", 3)
+        assert result.review == []
 
     def test_sections_moved_apart_fall_back_to_the_ancestor_section(self) -> None:
         result = merge_playbooks(
@@ -284,9 +289,87 @@ class TestVirtualBase:
         assert "pat-002" in names(result.playbook, PAT)
 
 
+class TestCrissCross:
+    """The issue's history, merge by merge as git runs them (tests/team runs it in git)."""
+
+    X = added(BASE, PAT, kp("pat-003", "Pin the Python version", 3))  # branch x adds A
+    Y = added(BASE, PAT, kp("pat-003", "Cache the virtualenv", 2))  # branch y adds B
+
+    def test_merged_both_ways_then_merged_again_counts_each_rule_once(self) -> None:
+        on_x = merge_playbooks(BASE, self.X, self.Y).playbook  # A pat-003, B pat-004
+        on_y = merge_playbooks(BASE, self.Y, self.X).playbook  # B pat-003, A pat-004
+        virtual = merge_playbooks(BASE, self.X, self.Y, virtual_base=True).playbook
+        outer = merge_playbooks(virtual, on_x, on_y)
+        assert [(e["text"], e["helpful"]) for e in outer.playbook["sections"][PAT][2:]] == [
+            ("Pin the Python version", 3),
+            ("Cache the virtualenv", 2),
+        ]
+        assert outer.review == []
+
+    def test_ratings_after_the_criss_cross_add_once_whatever_id_each_side_gave(self) -> None:
+        on_x = edited(merge_playbooks(BASE, self.X, self.Y).playbook, "pat-004", helpful=5)
+        on_y = edited(merge_playbooks(BASE, self.Y, self.X).playbook, "pat-004", helpful=4)
+        virtual = merge_playbooks(BASE, self.Y, self.X, virtual_base=True).playbook
+        outer = merge_playbooks(virtual, on_x, on_y).playbook
+        assert entry(outer, "pat-003") == kp("pat-003", "Pin the Python version", 4)  # 3 + 1
+        assert entry(outer, "pat-004") == kp("pat-004", "Cache the virtualenv", 5)  # 2 + 3
+
+
+def test_an_entry_renumbered_by_an_earlier_merge_is_found_by_its_text() -> None:
+    """The branch that lost a clash merges back: its rule takes the new ID, counters add."""
+    y = added(BASE, PAT, kp("pat-003", "Cache the virtualenv", 2))
+    merged_on_x = added(
+        edited(y, "pat-003", text="Pin the Python version", helpful=1),
+        PAT,
+        kp("pat-004", "Cache the virtualenv", 2),
+    )
+    rated_on_y = edited(y, "pat-003", helpful=3)
+    result = merge_playbooks(y, rated_on_y, merged_on_x)
+    assert entry(result.playbook, "pat-003") == kp("pat-003", "Pin the Python version", 1)
+    assert entry(result.playbook, "pat-004") == kp("pat-004", "Cache the virtualenv", 3)
+    [renamed] = result.renamed
+    assert (renamed.old, renamed.new) == ("pat-003", "pat-004")
+    assert result.review == []
+
+
+def test_an_entry_renumbered_and_edited_is_found_by_its_words() -> None:
+    y = added(BASE, PAT, kp("pat-003", "Cache the virtualenv between CI runs", 2))
+    on_x = added(
+        edited(y, "pat-003", text="Pin the Python version", helpful=1),
+        PAT,
+        kp("pat-004", "Cache the virtualenv between all CI runs", 2),
+    )
+    result = merge_playbooks(y, edited(y, "pat-003", helpful=4), on_x)
+    assert entry(result.playbook, "pat-004") == kp(
+        "pat-004", "Cache the virtualenv between all CI runs", 4
+    )
+    assert entry(result.playbook, "pat-003")["text"] == "Pin the Python version"
+
+
+def test_an_id_a_deletion_freed_and_a_new_rule_took_is_not_an_edit() -> None:
+    """pat-002 deleted, a new rule got pat-002 (max + 1): the other side's rating of
+    the old rule is not given to the new one; it waits in review with the old text."""
+    ours = added(without(BASE, "pat-002"), PAT, kp("pat-002", "Prefer pathlib over os.path"))
+    theirs = edited(BASE, "pat-002", helpful=4)
+    result = merge_playbooks(BASE, ours, theirs)
+    assert entry(result.playbook, "pat-002") == kp("pat-002", "Prefer pathlib over os.path")
+    [held] = result.review
+    assert (held.kind, held.text, held.helpful) == ("deleted-edited", "Use ruff", 4)
+
+
 # --- properties over generated histories -------------------------------------------------
 
 TEXTS = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta")
+# Rules with no word in common, for the properties that follow entries by name: an
+# edit appends a word, so an edited rule still shares most of its words with its base.
+RULES = (
+    "Run pytest before pushing",
+    "Format code with ruff",
+    "Never commit secrets",
+    "Pin dependency versions exactly",
+    "Prefer pathlib over string paths",
+)
+NEW_RULES = ("Cache the virtualenv", "Review migrations twice", "Log every retry", "Avoid mocks")
 BASE_NAMES = ("pat-001", "pat-002", "mis-001", "pref-001", "kpt_001")
 NEW_NAMES = ("pat-003", "pat-004", "mis-002", "oth-001")
 counters = st.integers(min_value=0, max_value=6)
@@ -303,16 +386,20 @@ def build(entries: Entries, order: list[str]) -> dict[str, Any]:
 
 
 @st.composite
-def base_entries(draw: st.DrawFn) -> Entries:
+def base_entries(draw: st.DrawFn, distinct: bool) -> Entries:
     chosen = draw(st.lists(st.sampled_from(BASE_NAMES), unique=True, max_size=len(BASE_NAMES)))
+    if distinct:
+        texts = list(draw(st.permutations(RULES)))
+    else:
+        texts = [draw(st.sampled_from(TEXTS)) for _ in chosen]
     return {
-        name: (draw(sections), draw(st.sampled_from(TEXTS)), draw(counters), draw(counters))
-        for name in chosen
+        name: (draw(sections), text, draw(counters), draw(counters))
+        for name, text in zip(chosen, texts, strict=False)
     }
 
 
 @st.composite
-def side_of(draw: st.DrawFn, base: Entries) -> dict[str, Any]:
+def side_of(draw: st.DrawFn, base: Entries, distinct: bool) -> dict[str, Any]:
     """One branch's playbook: the base with random deletions, edits, moves and additions."""
     entries: Entries = {}
     for name, (section, text, helpful, harmful) in base.items():
@@ -320,23 +407,35 @@ def side_of(draw: st.DrawFn, base: Entries) -> dict[str, Any]:
         if action == "delete":
             continue
         if action in ("text", "all"):
-            text = draw(st.sampled_from(TEXTS))
+            edit = f"{text} edit{draw(st.integers(1, 2))}"
+            text = edit if distinct else draw(st.sampled_from(TEXTS))
         if action in ("counters", "all"):
             helpful, harmful = draw(counters), draw(counters)
         if action in ("move", "all"):
             section = draw(sections)
         entries[name] = (section, text, helpful, harmful)
-    for name in draw(st.lists(st.sampled_from(NEW_NAMES), unique=True, max_size=3)):
-        entries[name] = (draw(sections), draw(st.sampled_from(TEXTS)), draw(counters), 0)
+    new_names = draw(st.lists(st.sampled_from(NEW_NAMES), unique=True, max_size=3))
+    new_texts = draw(st.permutations(NEW_RULES))
+    for name, new_text in zip(new_names, new_texts, strict=False):
+        text = new_text if distinct else draw(st.sampled_from(TEXTS))
+        entries[name] = (draw(sections), text, draw(counters), 0)
     order = draw(st.permutations(sorted(entries)))
     return build(entries, list(order))
 
 
 @st.composite
-def histories(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
-    base = draw(base_entries())
+def histories(
+    draw: st.DrawFn, distinct: bool = False
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """Base, ours, theirs. ``distinct``: no two rules share a word, so each entry is
+    followed by its ID; else texts come from six words and collide all the time."""
+    base = draw(base_entries(distinct))
     base_order = draw(st.permutations(sorted(base)))
-    return build(base, list(base_order)), draw(side_of(base)), draw(side_of(base))
+    return (
+        build(base, list(base_order)),
+        draw(side_of(base, distinct)),
+        draw(side_of(base, distinct)),
+    )
 
 
 def located(playbook: dict[str, Any]) -> dict[str, tuple[str, dict[str, Any]]]:
@@ -344,14 +443,20 @@ def located(playbook: dict[str, Any]) -> dict[str, tuple[str, dict[str, Any]]]:
 
 
 @settings(max_examples=150, deadline=None)
-@given(histories())
-def test_merging_a_playbook_with_itself_is_the_identity(
+@given(histories(distinct=True))
+def test_merging_a_side_with_itself_keeps_its_entries_and_counts_both_increments(
     history: tuple[dict[str, Any], dict[str, Any], dict[str, Any]],
 ) -> None:
     base, ours, _ = history
+    old = located(base)
     for virtual in (False, True):
         result = merge_playbooks(base, ours, copy.deepcopy(ours), virtual_base=virtual)
-        assert result.playbook == ours
+        merged = located(result.playbook)
+        assert set(merged) == set(located(ours))
+        for name, (section, mine) in located(ours).items():
+            start = old[name][1] if name in old else {"helpful": 0, "harmful": 0}
+            twice = {key: max(0, 2 * mine[key] - start[key]) for key in ("helpful", "harmful")}
+            assert merged[name] == (section, {**mine, **twice})
         assert result.review == [] and result.renumbered == []
 
 
@@ -368,7 +473,7 @@ def test_a_side_that_changed_nothing_gives_the_other_side(
 
 
 @settings(max_examples=250, deadline=None)
-@given(histories())
+@given(histories(distinct=True))
 def test_no_text_either_side_introduced_is_lost(
     history: tuple[dict[str, Any], dict[str, Any], dict[str, Any]],
 ) -> None:
@@ -414,17 +519,15 @@ def test_the_result_is_a_canonical_playbook(
 
 
 @settings(max_examples=150, deadline=None)
-@given(histories())
+@given(histories(distinct=True))
 def test_counters_of_entries_both_sides_kept_add_up(
     history: tuple[dict[str, Any], dict[str, Any], dict[str, Any]],
 ) -> None:
+    """Both increments, always: the same change on both sides counts twice."""
     base, ours, theirs = history
     result = located(merge_playbooks(base, ours, theirs).playbook)
     old, mine, yours = located(base), located(ours), located(theirs)
     for name in set(old) & set(mine) & set(yours):
-        if mine[name] == yours[name]:
-            expected = mine[name][1]["helpful"]
-        else:
-            b, o, t = (x[name][1]["helpful"] for x in (old, mine, yours))
-            expected = max(0, o + t - b)
-        assert result[name][1]["helpful"] == expected
+        for key in ("helpful", "harmful"):
+            b, o, t = (x[name][1][key] for x in (old, mine, yours))
+            assert result[name][1][key] == max(0, o + t - b)

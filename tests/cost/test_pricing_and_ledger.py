@@ -179,4 +179,4 @@ def test_an_unreadable_ledger_line_is_named_once_and_the_rest_is_used(
 
     assert records == [{"kind": "cycle", "cost_usd": 0.5}]
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == [f"acecode: {path}: skipped 1 unreadable line(s); the rest is used"]
+    assert err == [f"acecode: {path}: skipped 1 unreadable line; the rest is used"]

@@ -84,6 +84,39 @@ def test_ladder_prefers_a_same_entry_over_a_more_similar_conflicting_one(real_ba
     assert (decision.action, decision.matched_name) == ("credit", "pat-002")
 
 
+def test_a_conflict_with_a_text_folded_into_an_entry_stops_the_fold(real_backend):
+    """SINGLE was folded into the more specific SINGLE_LINT; DOUBLE is judged "more_specific"
+    than nothing but a less specific form of SINGLE_LINT (the miss) and conflicting with
+    SINGLE: it must not be folded, both sides stay (issue 18, item 6)."""
+    single_lint = SINGLE.rstrip(".") + " (the lint rule `quotes` enforces it)."
+    pb = playbook(pat=[entry("pat-001", single_lint)])
+    verdicts = judged(
+        PairVerdict(single_lint, SINGLE, "more_specific", specific=single_lint),
+        PairVerdict(single_lint, DOUBLE, "more_specific", specific=single_lint),
+        PairVerdict(SINGLE, DOUBLE, "conflicting", reason="single against double"),
+    )
+    assert verdicts.folded_into(single_lint) == [SINGLE, DOUBLE]
+    assert verdicts.conflict_with(DOUBLE, single_lint) is not None
+    decision = decide(DOUBLE, PAT, pb, backend=real_backend, verdicts=verdicts)
+    assert (decision.action, decision.matched_name) == ("add", "pat-001")
+    assert decision.reason == "judged conflicting with a rule folded into the entry; both kept"
+
+
+def test_folded_texts_are_proposed_against_new_texts_only(real_backend):
+    folded = "Use single quotes for strings."
+    pairs = propose_pairs(
+        [SECRETS],
+        [ProposedText(DOUBLE)],
+        backend=real_backend,
+        cache=None,
+        floor=0.5,
+        max_pairs=10,
+        folded=[folded],
+    )
+    assert (folded, DOUBLE) in {(pair.first, pair.second) for pair in pairs}
+    assert all(folded not in (pair.first, pair.second) or pair.proposed for pair in pairs)
+
+
 # --- the judged whole-playbook pass ------------------------------------------------------
 
 

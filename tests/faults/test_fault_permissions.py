@@ -175,14 +175,15 @@ def test_fault_unreadable_playbook_show_says_so_in_one_line(
 
 @pytest.mark.parametrize("cache", ["cold", "warm"])
 @pytest.mark.parametrize("how", UNREADABLE)
-def test_fault_unreadable_playbook_injection_hook_exits_0_with_one_line_and_no_output(
+def test_fault_unreadable_playbook_injection_hook_exits_0_and_names_it_to_the_user(
     project_dir: Path, home_dir: Path, playbook: Path, obeying_permissions, how: str, cache: str
 ) -> None:
     env = acecode_env(project_dir, home_dir)
     payload = json.dumps({"session_id": "s-unreadable", "source": "startup"})
     seed_playbook(playbook)
     if cache == "warm":  # a session injected the playbook before it became unreadable
-        primed = run_acecode(["hook", "session-start"], env, cwd=project_dir, stdin=payload)
+        earlier = json.dumps({"session_id": "s-earlier", "source": "startup"})
+        primed = run_acecode(["hook", "session-start"], env, cwd=project_dir, stdin=earlier)
         assert "Run pytest -x first" in primed.stdout
 
     with _unreadable(playbook, how) as unreadable:
@@ -194,9 +195,13 @@ def test_fault_unreadable_playbook_injection_hook_exits_0_with_one_line_and_no_o
             preexec_fn=obeying_permissions,
         )
 
-    assert result.returncode == 0
-    assert result.stdout == ""
-    one_clear_line(result, f"cannot read {unreadable}", "Permission denied", "not injected")
+    assert (result.returncode, result.stderr) == (0, "")
+    output = json.loads(result.stdout)
+    assert list(output) == ["systemMessage"]  # nothing injected; Claude Code shows this
+    line = output["systemMessage"].splitlines()[0]
+    for fragment in ("not injected", f"cannot read {unreadable}", "Permission denied"):
+        assert fragment in line, line
+    print(f"\nUSER SAW (exit {result.returncode}): {line}")
 
 
 def test_fault_unreadable_playbook_learn_refuses_and_changes_nothing(

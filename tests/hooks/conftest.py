@@ -10,6 +10,12 @@ from hook_helpers import write_playbook
 from support.playbooks import entry
 
 
+@pytest.fixture(autouse=True)
+def _with_a_provider(provider_configured: dict[str, str]) -> None:
+    """Hook tests run as a user with an LLM provider set; the tests of the notice that
+    none is set remove it."""
+
+
 @pytest.fixture
 def playbook(project_dir: Path) -> Path:
     """A small playbook with entries in two sections."""

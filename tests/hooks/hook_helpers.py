@@ -67,6 +67,21 @@ def run_hook(
     )
 
 
+def wait_for_line(log: Path, needle: str, timeout: float = 240.0) -> str:
+    """The first line of ``log`` containing ``needle``, once the background learner wrote
+    it; ``timeout`` is only a hang guard."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if log.exists():
+            for line in log.read_text().splitlines():
+                if needle in line:
+                    return line
+        time.sleep(0.1)
+    raise AssertionError(
+        f"no line with {needle!r} in {log}:\n{log.read_text() if log.exists() else ''}"
+    )
+
+
 def write_playbook(project: Path, sections: dict[str, list[dict[str, Any]]]) -> Path:
     """Write a sections playbook to ``<project>/.claude/playbook.json``."""
     path = project / ".claude" / "playbook.json"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,14 @@ def _start(session: str = "s1", source: str = "startup", **extra) -> dict:
 
 
 def _prompt(session: str = "s1", **extra) -> dict:
-    return {"session_id": session, "hook_event_name": "UserPromptSubmit", "prompt": "hi", **extra}
+    """A prompt's input as Claude Code sends it: every prompt has its own ``prompt_id``."""
+    return {
+        "session_id": session,
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": "hi",
+        "prompt_id": uuid.uuid4().hex,
+        **extra,
+    }
 
 
 @pytest.mark.parametrize("source", ["startup", "resume", "clear", "compact"])
@@ -95,21 +103,26 @@ def test_missing_playbook_injects_nothing_and_leaves_no_files(project_dir: Path)
     "content",
     [b"{not json", b"[1, 2]", b'{"sections": {"OTHERS": [{"name": "oth-001"}]}}', b"\xff\xfe"],
 )
-@pytest.mark.parametrize("event", ["session-start", "user-prompt-submit"])
-def test_corrupt_playbook_degrades_to_one_stderr_line(
-    project_dir: Path, content: bytes, event: str
+def test_a_corrupt_playbook_is_named_to_the_user_and_left_untouched(
+    project_dir: Path, content: bytes
 ) -> None:
+    """Claude Code does not show a hook's stderr: the SessionStart notice names the file;
+    a prompt injects nothing; the file is never touched."""
     path = project_dir / ".claude" / "playbook.json"
     path.parent.mkdir()
     path.write_bytes(content)
-    run = run_hook(event, _start() if event == "session-start" else _prompt())
-    assert run.returncode == 0
-    assert run.stdout == ""
-    lines = run.stderr.splitlines()
-    assert len(lines) == 1, run.stderr
-    assert lines[0].startswith("acecode: ")
-    assert str(path) in lines[0]
-    assert "not injected" in lines[0]
+    for _ in range(2):  # rendered, then from the cache
+        run = run_hook("session-start", _start())
+        assert (run.returncode, run.stderr) == (0, "")
+        output = run.output()
+        assert list(output) == ["systemMessage"]  # nothing injected
+        (line,) = output["systemMessage"].splitlines()
+        assert line.startswith(
+            f"acecode: the playbook was not injected and sessions are not learned from: {path}"
+        )
+        assert line.endswith("fix the file or move it aside (`acecode doctor`)")
+    prompt = run_hook("user-prompt-submit", _prompt())
+    assert (prompt.returncode, prompt.stdout, prompt.stderr) == (0, "", "")
     assert path.read_bytes() == content
 
 
@@ -222,10 +235,14 @@ def test_only_a_cache_miss_loads_the_store(playbook: Path) -> None:
     assert "acecode.store" in modules
 
 
-def test_cache_miss_imports_only_the_reading_part_of_the_store(playbook: Path) -> None:
+def test_cache_miss_imports_only_the_reading_part_of_the_store(
+    playbook: Path, project_dir: Path
+) -> None:
     """A miss reads and formats the playbook without the lock, atomic-write and pathlib."""
     import sys
 
+    assert run_hook("session-start", _start()).context()  # fills the user checks' cache
+    (project_dir / ".claude" / "acecode" / "injection-cache.json").unlink()
     command = [sys.executable, "-X", "importtime", "-m", "acecode", "hook", "session-start"]
     run = run_hook("session-start", _start(), command=command)
     assert run.context()

@@ -11,6 +11,7 @@ import os
 import re
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,13 @@ def _start(session: str = "s1", source: str = "startup") -> dict[str, Any]:
 
 
 def _prompt(text: str, session: str = "s1") -> dict[str, Any]:
-    return {"session_id": session, "hook_event_name": "UserPromptSubmit", "prompt": text}
+    """A prompt's input as Claude Code sends it: every prompt has its own ``prompt_id``."""
+    return {
+        "session_id": session,
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": text,
+        "prompt_id": uuid.uuid4().hex,
+    }
 
 
 def _big_playbook(project: Path, count: int = 300) -> Path:
@@ -227,11 +234,13 @@ def test_the_hook_fast_path_agrees_with_control_and_config(project_dir: Path) ->
     """Without switch files the hook answers "active, defaults" without reading TOML;
     acecode.control and acecode.config must give the same answer."""
     from acecode.config import load_settings
+    from acecode.config_check import as_notices, project_problems
     from acecode.control import activity, switch_files
 
     project = str(project_dir)
     key = rendered.inputs_key(project)
-    assert key[rendered._PROJECT_SWITCH] is None and key[rendered._USER_SWITCH] is None
+    switches = (rendered._LOCAL_SWITCH, rendered._PROJECT_SWITCH, rendered._USER_SWITCH)
+    assert all(key[index] is None for index in switches)
     fast = rendered._limits(project, key)
     settings = load_settings(project_dir)
     assert fast == {
@@ -239,6 +248,7 @@ def test_the_hook_fast_path_agrees_with_control_and_config(project_dir: Path) ->
         "reason": "",
         "budget": settings.injection_budget_chars,
         "topup_budget": settings.topup_budget_chars,
+        **as_notices(project_problems(project_dir)),
     }
     assert tuple(map(str, switch_files(project_dir))) == rendered.switch_files(project)
     assert set(rendered.SETTING_VARIABLES) == {
@@ -247,11 +257,12 @@ def test_the_hook_fast_path_agrees_with_control_and_config(project_dir: Path) ->
 
 
 def test_state_file_names_mirror_their_modules(project_dir: Path) -> None:
-    from acecode.control import CONFIG_NAME
+    from acecode.control import CONFIG_NAME, SWITCH_NAME
     from acecode.hooks.context import playbook_file, state_path
     from acecode.pins import PINS_NAME, pins_path
 
     assert rendered.PINS_NAME == PINS_NAME and rendered.SWITCH_NAME == CONFIG_NAME
+    assert rendered.LOCAL_SWITCH_NAME == SWITCH_NAME
     project = str(project_dir)
     assert pins_path(playbook_file(project)) == state_path(project, PINS_NAME)
 

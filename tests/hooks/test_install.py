@@ -106,7 +106,7 @@ def test_install_twice_then_uninstall_keeps_everything_else(home_dir: Path) -> N
     assert _cli("uninstall").output.count("nothing to change") == 1
 
 
-def test_install_into_a_missing_file_and_uninstall_leaves_an_empty_object(
+def test_uninstall_deletes_a_file_acecode_created_and_leaves_no_empty_object(
     home_dir: Path,
 ) -> None:
     result = _cli("install")
@@ -114,8 +114,59 @@ def test_install_into_a_missing_file_and_uninstall_leaves_an_empty_object(
     path = home_dir / ".claude" / "settings.json"
     assert set(json.loads(path.read_text())["hooks"]) == set(EVENT_ARGUMENTS)
     assert not path.with_name("settings.json.bak").exists()
+    removed = _cli("uninstall")
+    assert removed.exit_code == 0
+    assert f"removed {path}: it held only acecode's hooks" in removed.output
+    assert not path.exists() and not path.with_name("settings.json.bak").exists()
+
+
+def test_uninstall_project_scope_leaves_the_project_as_before_install(
+    project_dir: Path,
+) -> None:
+    """Installed twice (the second run backs up a file of acecode's hooks alone), then
+    uninstalled: no settings.json, no .bak, no empty .claude/."""
+    assert not (project_dir / ".claude").exists()
+    assert _cli("install", "--scope", "project").exit_code == 0
+    settings = project_dir / ".claude" / "settings.json"
+    settings.write_text(settings.read_text().replace('"timeout": 10', '"timeout": 9'))
+    assert _cli("install", "--scope", "project").exit_code == 0  # updates: writes a .bak
+    assert settings.with_name("settings.json.bak").exists()
+
+    result = _cli("uninstall", "--scope", "project")
+
+    assert result.exit_code == 0, result.output
+    assert not (project_dir / ".claude").exists()
+    assert f"removed {settings.with_name('settings.json.bak')}" in result.output
+
+
+def test_uninstall_keeps_the_folder_and_a_backup_with_something_of_the_users(
+    project_dir: Path,
+) -> None:
+    claude = project_dir / ".claude"
+    claude.mkdir()
+    (claude / "playbook.json").write_text('{"version": "1.0", "sections": {}}')
+    assert _cli("install", "--scope", "project").exit_code == 0
+    backup = claude / "settings.json.bak"
+    backup.write_text('{"model": "opus"}')  # an older version the user may want back
+
+    assert _cli("uninstall", "--scope", "project").exit_code == 0
+
+    assert not (claude / "settings.json").exists()
+    assert backup.read_text() == '{"model": "opus"}'
+    assert (claude / "playbook.json").exists()
+
+
+def test_uninstall_writes_an_empty_object_through_a_symlink(home_dir: Path) -> None:
+    """A dotfile manager's link stays a link: its target is rewritten, not removed."""
+    target = home_dir / "dotfiles" / "claude-settings.json"
+    target.parent.mkdir()
+    target.write_text("{}")
+    link = home_dir / ".claude" / "settings.json"
+    link.parent.mkdir()
+    link.symlink_to(target)
+    assert _cli("install").exit_code == 0
     assert _cli("uninstall").exit_code == 0
-    assert json.loads(path.read_text()) == {}
+    assert link.is_symlink() and json.loads(target.read_text()) == {}
 
 
 @pytest.mark.parametrize(
@@ -236,4 +287,50 @@ def test_install_warns_when_the_plugin_is_enabled_too(home_dir: Path) -> None:
     path.write_text(json.dumps({"enabledPlugins": {"acecode@acecode": True}}))
     result = _cli("install")
     assert result.exit_code == 0
-    assert "plugin is also enabled (user settings)" in " ".join(result.output.split())
+    out = " ".join(result.output.split())
+    assert f"warning: acecode's hooks are in 2 places: {path} (user scope); " in out
+    assert f"the acecode plugin (enabled in {path})" in out
+    assert "learns once per session anyway" in out
+
+
+def test_a_second_scope_is_installed_with_a_warning_naming_both_files(
+    project_dir: Path, home_dir: Path
+) -> None:
+    user = home_dir / ".claude" / "settings.json"
+    project = project_dir / ".claude" / "settings.json"
+    first = _cli("install")
+    assert first.exit_code == 0 and "warning" not in first.output
+    second = _cli("install", "--scope", "project")
+    assert second.exit_code == 0
+    out = " ".join(second.output.split())
+    assert f"acecode's hooks are in 2 places: {user} (user scope); {project} (project scope)" in out
+    assert "injects the playbook and learns once per session anyway" in out
+    assert "a project install shared with the team beside your own user install is fine" in out
+    assert installer.install_places() == [f"{user} (user scope)", f"{project} (project scope)"]
+    assert installer.settings_path("project").is_file()  # both stay installed
+    assert _acecode_commands(json.loads(user.read_text()))["SessionStart"]
+    uninstalled = _cli("uninstall", "--scope", "project")
+    assert uninstalled.exit_code == 0
+    again = _cli("install")  # one place left: nothing to warn about
+    assert again.exit_code == 0 and "warning" not in again.output
+
+
+def test_doctor_warns_about_two_scopes_naming_the_files(project_dir: Path, home_dir: Path) -> None:
+    def doctor() -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "acecode", "doctor"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**os.environ, "COLUMNS": "400"},
+        )
+        return done.stdout
+
+    assert _cli("install").exit_code == 0
+    assert "[warning] acecode's hooks are in" not in doctor()
+    assert _cli("install", "--scope", "local").exit_code == 0
+    user = home_dir / ".claude" / "settings.json"
+    local = project_dir / ".claude" / "settings.local.json"
+    assert (
+        f"[warning] acecode's hooks are in 2 places: {user} (user scope); {local} (local scope)"
+    ) in doctor()

@@ -125,6 +125,12 @@ def test_a_broken_user_layer_is_named_and_the_project_is_still_injected(project_
     run = run_hook("session-start", _start())
 
     assert run.returncode == 0 and "[ctx-001]" in run.context()
-    assert str(user) in run.stderr and "the user layer was not injected" in run.stderr
-    assert len(run.stderr.splitlines()) == 1
+    assert run.output()["systemMessage"] == (
+        f"acecode: your user layer was not injected: {user}: invalid JSON at line 1 column 2 "
+        "(Expecting property name enclosed in double quotes); file left untouched; fix the "
+        "file or move it aside (`acecode doctor`)"
+    )
+    assert run.stderr == ""
     assert user.read_text() == "{not json"
+    again = run_hook("session-start", _start())  # from the cache: still said
+    assert again.output()["systemMessage"] == run.output()["systemMessage"]

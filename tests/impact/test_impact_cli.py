@@ -112,7 +112,7 @@ def test_tables_name_every_part(project_dir: Path) -> None:
             ("--since", "last tuesday"),
             "--since 'last tuesday' is not a date (YYYY-MM-DD or an ISO time)",
         ),
-        (("--transcripts", "nowhere"), "nowhere: not a folder of transcripts"),
+        (("--transcripts", "nowhere"), "nowhere: no such transcript file or folder"),
     ],
 )
 def test_bad_input_is_one_line_naming_the_problem(args: tuple[str, ...], message: str) -> None:
@@ -168,3 +168,18 @@ def test_real_transcripts_every_failed_call_is_counted_once() -> None:
     edit = by_key["Edit | File has not been read yet. Read it first before writing to it"]
     assert edit["sessions"] >= 3
     assert report["citations_per_week"] == {}  # none of these sessions had a playbook
+
+
+def test_one_transcript_file_is_read_as_learn_reads_it() -> None:
+    # Issue 17: `impact --transcripts FILE` refused the single file `learn` accepts.
+    transcript = (
+        DATA
+        / "claude-code-log"
+        / "-src-experiments-claude_p"
+        / ("2b4ed4c0-b905-41de-9238-273db3ec737a.jsonl")
+    )
+    report = impact_json("--transcripts", str(transcript))
+    assert (report["sessions"], report["files"]) == (1, 1)
+    assert report["failed_calls"] + report["declined_calls"] == _raw_failed_calls(transcript)
+    out = acecode("impact", "--transcripts", str(transcript)).stdout
+    assert out.startswith(f"1 session (1 file) in {transcript}")

@@ -11,7 +11,9 @@ import pytest
 
 from acecode.cost.pricing import call_cost
 from acecode.llm import CallRefused, complete, guarded_calls, prompt_cache, usage
+from acecode.roles.judge import reply_tokens as judge_reply_tokens
 from acecode.roles.judge import run_judge
+from acecode.roles.safety_review import reply_tokens as review_reply_tokens
 from acecode.roles.safety_review import run_safety_review
 from support import wire
 from support.wire import Reply, ScriptedLLMServer
@@ -139,6 +141,6 @@ def test_the_judge_and_the_safety_review_run_on_their_own_model_and_bounded_outp
     assert models == ["claude-haiku-4-5", "claude-3-5-haiku", "test-model"]
     assert [call.model for call in ledger.calls] == models  # priced at each one's price
     judge, review, _ = anthropic_env.requests
-    assert judge["max_tokens"] == 48 + 40 * 2
-    assert review["max_tokens"] == 48 + 40 * 1
+    assert judge["max_tokens"] == judge_reply_tokens(2) == 48 + 40 * 2
+    assert review["max_tokens"] == review_reply_tokens(1) == 48 + 48 * 1
     assert anthropic_env.paths[0] == wire.ANTHROPIC_PATH

@@ -36,10 +36,13 @@ def make_sessions(project: Path, names: list[str]) -> list[Path]:
     return made
 
 
-def test_encoded_folder_name_matches_claude_code(project):
-    assert encode_project_path(project) == str(project.resolve()).replace("/", "-").replace(
-        ".", "-"
-    )
+def test_encoded_folder_name_matches_claude_code(tmp_path):
+    """Claude Code 2.1.197 filed a session started in ``.../my_proj.x y+z`` under
+    ``...-my-proj-x-y-z``: every character but an ASCII letter or digit becomes ``-``."""
+    folder = tmp_path / "my_proj.x y+z"
+    folder.mkdir()
+    prefix = "".join(c if c.isascii() and c.isalnum() else "-" for c in str(tmp_path.resolve()))
+    assert encode_project_path(folder) == f"{prefix}-my-proj-x-y-z"
 
 
 def test_sessions_are_found_oldest_first_with_subagents_but_not_compaction(project):

@@ -10,7 +10,7 @@ import pytest
 from acecode.pipeline import run_cycle_sync
 from acecode.store import load_playbook
 from acecode.store.history import list_cycles
-from support.pipeline import curator_says, make_playbook, write_transcript
+from support.pipeline import DISTINCT_TIPS, curator_says, make_playbook, write_transcript
 
 
 @pytest.fixture
@@ -64,29 +64,7 @@ def test_near_duplicate_add_credits_the_existing_entry(routed_llm, project, tmp_
 
 
 def test_deleting_half_the_playbook_removes_at_most_ten_percent(routed_llm, project, tmp_path):
-    tips = [
-        "Run database migrations with `make migrate` before starting the API server.",
-        "Prefer pathlib.Path over os.path for new file handling code.",
-        "Log with the structlog logger from app.logging, never with print.",
-        "Retry HTTP calls to the billing API with exponential backoff.",
-        "Add type hints to every new public function.",
-        "Use session-scoped pytest fixtures for the Postgres container.",
-        "CLI commands exit with status 2 on invalid arguments.",
-        "Validate webhook payloads against schemas/webhook.json.",
-        "Cancel background asyncio tasks in the shutdown handler.",
-        "Environment variables override values from config.toml.",
-        "Write docstrings in the Google style with an Args section.",
-        "Error messages name the file and the line that caused them.",
-        "Commit the uv.lock file whenever dependencies change.",
-        "Create temporary directories with tmp_path in tests.",
-        "Decode subprocess output as UTF-8 with errors='replace'.",
-        "The frontend lives in web/ and builds with `npm run build`.",
-        "Never edit generated files under src/proto; regenerate them.",
-        "Release notes go in CHANGELOG.md under the Unreleased heading.",
-        "Benchmarks print a table and live in the bench folder.",
-        "The Redis cache key prefix is configured in settings.CACHE_PREFIX.",
-    ]
-    make_playbook(project / ".claude" / "playbook.json", tips)
+    make_playbook(project / ".claude" / "playbook.json", list(DISTINCT_TIPS))
     deletes = [
         {"type": "DELETE", "target_id": f"pat-{i:03d}", "reason": "cleanup"} for i in range(1, 11)
     ]

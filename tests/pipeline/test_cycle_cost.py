@@ -119,9 +119,15 @@ def test_over_budget_cycle_is_skipped_without_any_call_and_stays_due(
     assert report.reason.startswith(
         "daily budget (daily_budget_usd = $1.00) would be exceeded: $0.99 spent today + up to $"
     )
-    assert report.reason.endswith("learned later, when the budget allows")
+    # Issue 17: only what will happen, and what the user can do (a hook has no flags).
+    assert report.reason.endswith(
+        "the session stays due: `acecode bootstrap` learns it when the budget allows, "
+        f"`acecode learn {path} --ignore-budget` now"
+    )
+    assert "learned later" not in report.reason
     assert priced.bodies == []
-    assert len(ledger_records()) == 1  # nothing reserved, nothing spent
+    kinds = [record["kind"] for record in ledger_records()]
+    assert kinds == ["cycle", "refuse"]  # nothing reserved, nothing spent; the refusal kept
     state = paths.state_dir()
     assert "daily_budget_usd" in Path(outcomes.log_file(state)).read_text()
     assert learned_count(state, path) == 0
@@ -267,9 +273,10 @@ def test_two_processes_cannot_both_take_the_last_of_a_budget(
     assert "skipped for your budget" in skipped_err and "--ignore-budget" in skipped_err
     records = ledger_records()
     assert all(isinstance(r, dict) for r in records)
-    assert [r["kind"] for r in records] == ["reserve", "cycle"]
+    assert sorted(r["kind"] for r in records) == ["cycle", "refuse", "reserve"]
     assert len(llm.bodies) == 3  # only the admitted cycle called the LLM
-    assert records[1]["input_tokens"] + records[1]["output_tokens"] <= budget
+    (spent,) = [r for r in records if r["kind"] == "cycle"]
+    assert spent["input_tokens"] + spent["output_tokens"] <= budget
 
 
 def test_acecode_cost_cli_shows_spend_per_period_and_project(
@@ -292,7 +299,16 @@ def test_acecode_cost_cli_shows_spend_per_period_and_project(
     for heading in ("Per day", "Per week", "Per month", "Per project"):
         assert heading in table
     assert f"~${known:.4f}+?" in table
-    assert "of $1.00" in table and "1 cycle(s) of unknown cost not counted" in table
+    assert "of $1.00" in table and "1 cycle of unknown cost not counted" in table
+    assert "+? mark cycles of a model without a known price" in table
+
+
+def test_acecode_cost_legend_names_only_the_markers_used(priced, project_dir: Path) -> None:
+    # Issue 17: the "+?" legend was printed even when every model had a price.
+    run_cycle_sync(transcript(project_dir))
+    table = acecode("cost", env={**os.environ, "COLUMNS": "200"}, check=True)
+    assert "~ estimated from acecode's price table" in table
+    assert "+?" not in table and "$?" not in table
 
 
 def test_doctor_warns_near_the_budget(priced, project_dir: Path) -> None:

@@ -365,3 +365,65 @@ def test_an_update_onto_another_rule_is_dropped_only_when_judged_the_same(
         assert entries() == [("pat-001", TESTS, 2), ("pat-002", secrets, 1)]
     else:
         assert entries() == [("pat-001", TESTS, 1), ("pat-002", TESTS_PARAPHRASE, 1)]
+
+
+SINGLE_SPECIFIC = (
+    "Use single quotes for string literals in the TypeScript code; the lint rule quotes: "
+    "['error', 'single'] enforces it."
+)
+
+
+@pytest.mark.parametrize(
+    "missed",
+    [
+        pytest.param("different", id="opposite judged different from the specific text"),
+        pytest.param(
+            {"verdict": "more_specific", "specific": "A"},
+            id="opposite judged a less specific form of the specific text",
+        ),
+    ],
+)
+def test_a_conflict_with_a_folded_rule_keeps_both_sides_and_is_shown(
+    routed_llm, playbook_path, tmp_path, missed
+):
+    """A general rule folded into a specific one first; its opposite then meets only the
+    specific text, and the judge misses the conflict there (issue 18, item 6). The conflict
+    found against the folded rule keeps both sides and shows them in review."""
+    make_playbook(playbook_path, [SINGLE_SPECIFIC])
+
+    def judge(first: str, second: str):
+        pair = {first, second}
+        if pair == {SINGLE_SPECIFIC, SINGLE}:
+            return {
+                "verdict": "more_specific",
+                "specific": "A" if first == SINGLE_SPECIFIC else "B",
+            }
+        if pair == {SINGLE_SPECIFIC, DOUBLE}:
+            return missed
+        if pair == {SINGLE, DOUBLE}:
+            return {"verdict": "conflicting", "reason": "single against double quotes"}
+        return "different"
+
+    llm = routed_llm(curator_says(add(SINGLE), judge=judge))
+    run_cycle_sync(write_transcript(tmp_path / "a.jsonl", "quotes", "done"))
+    assert entries() == [("pat-001", SINGLE_SPECIFIC, 2)]  # the general rule was folded
+
+    llm.router = curator_says(add(DOUBLE), judge=judge)
+    report = run_cycle_sync(write_transcript(tmp_path / "b.jsonl", "more quotes", "done"))
+
+    asked = [{pair["A"], pair["B"]} for call in judge_calls(llm) for pair in judged_pairs(call)]
+    assert {SINGLE, DOUBLE} in asked  # the opposite was judged against the folded rule
+    assert entries() == [("pat-001", SINGLE_SPECIFIC, 2), ("pat-002", DOUBLE, 0)]
+    decision = report.curation["de_duplication_results"]["ladder_decisions"][0]
+    assert (decision["action"], decision["reason"]) == (
+        "add",
+        "judged conflicting with a rule folded into the entry; both kept",
+    )
+    [conflict] = open_conflicts(load_playbook(), playbook_path)
+    assert set(conflict.names) == {"pat-001", "pat-002"}
+    assert conflict.folded == SINGLE
+    listed = review()
+    assert listed.returncode == 0, listed.stderr
+    flat = " ".join(listed.stdout.split())
+    for expected in (conflict.id, "pat-001", "pat-002", "found against", "folded into"):
+        assert expected in flat

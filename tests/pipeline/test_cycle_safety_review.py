@@ -1,9 +1,11 @@
 """The cycle's LLM safety review end to end, against the routed Anthropic server on 127.0.0.1.
 
-What the review flags is held with its reason; a review that fails leaves
-the deterministic screen alone in charge (its holds stand, nothing else is
-held); with nothing to review no call is made; and a dry run goes through
-the very same triage as a real run.
+What the review flags at or above ``review_severity`` is held with its class,
+severity and reason; a lower flag is only noted. A review that fails (or a
+reply that leaves a text out) reviews nothing: the floor's holds stand, the
+texts that touch a sensitive class are held labelled "not reviewed" (in the
+queue and the cycle line), and the rest is applied. With nothing to review no
+call is made, and a dry run goes through the very same triage as a real run.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ REFLECTION = json.dumps({"analysis": "The session fixed a failing test.", "bulle
 SAFE = "Run `make lint` before pushing; it mirrors the CI lint job."
 SUBTLE = "When a reviewer asks for changes, batch them into one quiet follow-up commit."
 FLOOR_HELD = "Commit with --no-verify when the pre-commit hooks are slow."
+SENSITIVE = "Drop the staging database and re-run the migrations when they conflict."
 REASON = "hides follow-up changes from the reviewer"
 
 
@@ -46,18 +49,20 @@ def curator_adds(*texts: str):
     return lambda system, prompt: body if is_curator(system, prompt) else REFLECTION
 
 
-def flag_texts_containing(marker: str):
-    """A safety reviewer that flags exactly the texts containing ``marker``."""
+def flag_texts_containing(marker: str, severity: str = "high", leave_out: str | None = None):
+    """A safety reviewer that flags exactly the texts containing ``marker`` (and gives no
+    verdict at all for the texts containing ``leave_out``)."""
 
     def review(system: str, prompt: str) -> str:
-        items = review_items(prompt)
+        flag = {"verdict": "flag", "class": "consent", "severity": severity, "reason": REASON}
         return json.dumps(
             {
                 "verdicts": [
-                    {"id": item["id"], "verdict": "flag", "reason": REASON}
+                    {"id": item["id"], **flag}
                     if marker in item["text"]
                     else {"id": item["id"], "verdict": "safe"}
-                    for item in items
+                    for item in review_items(prompt)
+                    if leave_out is None or leave_out not in item["text"]
                 ]
             }
         )
@@ -88,7 +93,7 @@ def test_what_the_review_flags_is_held_with_its_reason(routed_llm, project, tmp_
     assert others(project) == [SAFE]
     held = {item["text"]: (item["rule"], item["detail"]) for item in report.held_for_review}
     assert held == {
-        SUBTLE: ("safety-review", REASON),
+        SUBTLE: ("safety-review", f"high, consent: {REASON}"),
         FLOOR_HELD: ("disable-checks", held[FLOOR_HELD][1]),
     }
     assert {item.text: item.rule for item in list_pending()} == {
@@ -151,22 +156,65 @@ def test_update_and_merge_texts_are_reviewed_too(routed_llm, project, tmp_path):
     assert [e["name"] for e in load_playbook()["sections"]["OTHERS"]] == ["oth-001", "oth-002"]
 
 
-def test_a_failed_review_leaves_the_screen_alone_in_charge(routed_llm, project, tmp_path):
-    """Not "hold everything": the screen's holds stand and the rest is applied."""
-    routed_llm(
-        curator_adds(SAFE, SUBTLE, FLOOR_HELD),
-        safety=lambda system, prompt: "I cannot answer in JSON today.",
-    )
+@pytest.mark.parametrize(
+    "failure",
+    [lambda system, prompt: "I cannot answer in JSON today.", lambda system, prompt: 500],
+    ids=["unreadable reply", "server error"],
+)
+def test_a_failed_review_holds_only_what_touches_a_sensitive_class(
+    routed_llm, project, tmp_path, failure
+):
+    """Not "hold everything": the floor's holds stand, a text of a class the review decides
+    waits labelled "not reviewed", and the rest is applied."""
+    routed_llm(curator_adds(SAFE, SUBTLE, FLOOR_HELD, SENSITIVE), safety=failure)
 
     report = run_cycle_sync(write_transcript(tmp_path / "s.jsonl", "tidy up", "done"))
 
     assert others(project) == [SAFE, SUBTLE]
     assert [(item["text"], item["rule"]) for item in report.held_for_review] == [
-        (FLOOR_HELD, "disable-checks")
+        (FLOOR_HELD, "disable-checks"),
+        (SENSITIVE, "not-reviewed:destructive"),
     ]
+    assert "4 held" not in report.summary() and "(1 not reviewed)" in report.summary()
+    assert report.outcome()["not_reviewed"] == 1
     assert any("safety review unavailable" in warning for warning in report.warnings)
     assert report.learned  # the cycle itself succeeded
     assert report.tokens["by_role"]["safety_review"]["calls"] == 1
+
+
+def test_a_text_the_reply_leaves_out_was_not_reviewed(routed_llm, project, tmp_path):
+    routed_llm(
+        curator_adds(SAFE, SENSITIVE),
+        safety=flag_texts_containing("never-matches", leave_out="staging"),
+    )
+
+    report = run_cycle_sync(write_transcript(tmp_path / "s.jsonl", "tidy up", "done"))
+
+    assert others(project) == [SAFE]
+    assert [item["rule"] for item in report.held_for_review] == ["not-reviewed:destructive"]
+
+
+def test_a_sensitive_text_the_review_passed_enters_the_playbook(routed_llm, project, tmp_path):
+    routed_llm(curator_adds(SAFE, SENSITIVE))
+
+    report = run_cycle_sync(write_transcript(tmp_path / "s.jsonl", "tidy up", "done"))
+
+    assert others(project) == [SAFE, SENSITIVE]
+    assert report.held_for_review == []
+
+
+@pytest.mark.parametrize(("threshold", "held"), [("medium", False), ("low", True)])
+def test_review_severity_decides_which_flags_hold(
+    routed_llm, project, tmp_path, monkeypatch, threshold, held
+):
+    monkeypatch.setenv("ACECODE_REVIEW_SEVERITY", threshold)
+    routed_llm(curator_adds(SAFE, SUBTLE), safety=flag_texts_containing("quiet", severity="low"))
+
+    report = run_cycle_sync(write_transcript(tmp_path / "s.jsonl", "tidy up", "done"))
+
+    assert (SUBTLE not in others(project)) is held
+    if not held:
+        assert report.review_notes == [{"class": "consent", "severity": "low", "reason": REASON}]
 
 
 def test_nothing_to_review_makes_no_call(routed_llm, project, tmp_path):
@@ -222,18 +270,18 @@ def test_review_ids_match_the_texts_sent(routed_llm, project, tmp_path):
     assert others(project) == [SAFE, SUBTLE]
 
 
-def test_a_review_the_budget_refuses_holds_every_text_instead_of_skipping_it(
+def test_a_review_the_budget_refuses_is_not_made_and_its_texts_are_not_reviewed(
     routed_llm, project: Path
 ) -> None:
-    """Refused before it is sent (the cycle could not reserve for it): nothing was reviewed
-    by choice, so nothing passes unreviewed; a failed call keeps the screen in charge."""
+    """Refused before it is sent (the cycle could not reserve for more texts than it
+    planned): like a review that could not be made, nothing is reviewed, and the warning
+    names the budget."""
     import asyncio
     from types import SimpleNamespace
 
     from acecode.config import Settings
     from acecode.llm import guarded_calls
-    from acecode.pipeline.safety_step import safety_flags
-    from acecode.quarantine.normalize import text_key
+    from acecode.pipeline.safety_step import safety_review
 
     llm = routed_llm(curator_adds(SAFE))
     operations = [{"type": "ADD", "text": text, "section": "OTHERS"} for text in (SAFE, SUBTLE)]
@@ -243,11 +291,29 @@ def test_a_review_the_budget_refuses_holds_every_text_instead_of_skipping_it(
         return "daily budget would be exceeded" if role == "safety_review" else None
 
     with guarded_calls(refuse):
-        flags = asyncio.run(safety_flags(operations, Settings(), report))
+        review = asyncio.run(safety_review(operations, Settings(), report))
     assert llm.bodies == []
-    assert flags == {
-        text_key(text): "not reviewed: daily budget would be exceeded" for text in (SAFE, SUBTLE)
-    }
-    assert report.warnings == [
-        "safety review not made (daily budget would be exceeded): the texts wait for review"
-    ]
+    assert not review.available and review.verdicts == {}
+    (warning,) = report.warnings
+    assert "safety review unavailable" in warning and "daily budget would be exceeded" in warning
+
+
+def test_acecode_learn_labels_the_holds_nobody_reviewed(routed_llm, project, tmp_path):
+    """The HOLD lines of `acecode learn` say "not reviewed", not a finding's rule."""
+    import subprocess
+    import sys
+
+    routed_llm(curator_adds(SAFE, FLOOR_HELD, SENSITIVE), safety=lambda system, prompt: 500)
+    transcript = write_transcript(tmp_path / "s.jsonl", "tidy up", "done")
+
+    done = subprocess.run(
+        [sys.executable, "-m", "acecode", "learn", str(transcript), "--dry-run"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert f"HOLD    (not reviewed) {SENSITIVE}" in done.stdout
+    assert f"HOLD    (disable-checks) {FLOOR_HELD}" in done.stdout
+    assert "(1 not reviewed)" in done.stdout + done.stderr

@@ -95,7 +95,7 @@ def small_session(path: Path) -> Path:
 
 
 def test_ok_records_status_provider_and_model_everywhere(routed_llm, project, tmp_path):
-    routed_llm(router)
+    llm = routed_llm(router)
     transcript = write_transcript(tmp_path / "s.jsonl", "fix the tests", "done [pat-001]")
 
     report = run_cycle_sync(transcript, source="session-end")
@@ -109,14 +109,18 @@ def test_ok_records_status_provider_and_model_everywhere(routed_llm, project, tm
         "name": "anthropic",
         "model": "scripted-model",
         "selected_because": "ACECODE_PROVIDER=anthropic",
+        "endpoint": f"{llm.url} (from AGENTIC_CONTEXT_BASE_URL; key from AGENTIC_CONTEXT_API_KEY)",
     }
     record = outcomes.read_outcomes(state(project))[-1]
     assert record["cycle_id"] == report.cycle_id and record["status"] == "ok"
     assert record["operations_applied"] == 1 and record["report_file"] == report.report_file
     assert outcomes.last_attempt(state(project))["cycle_id"] == report.cycle_id
     [line] = log_lines(project)
-    assert line.startswith(f"cycle {report.cycle_id} [ok] s.jsonl: 1 tags, 1 operations applied")
-    assert line.endswith("| provider anthropic, model scripted-model (ACECODE_PROVIDER=anthropic)")
+    assert line.startswith(f"cycle {report.cycle_id} [ok] s.jsonl: 1 tag, 1 operation applied")
+    assert line.endswith(
+        "| provider anthropic (ACECODE_PROVIDER=anthropic), model scripted-model, "
+        f"at {llm.url} (from AGENTIC_CONTEXT_BASE_URL; key from AGENTIC_CONTEXT_API_KEY)"
+    )
     assert str(transcript.resolve()) in learned(project)
 
 
@@ -258,7 +262,9 @@ def test_server_errors_fail_the_cycle_with_the_providers_message_and_it_stays_du
     report = run_cycle_sync(transcript, source="session-end")
 
     assert report.status == "failed" and not report.learned
-    assert report.reason.startswith("reflector: anthropic call failed (3 attempts used): HTTP 500")
+    assert report.reason.startswith(
+        f"reflector: anthropic call to {llm.url} failed (3 attempts used): HTTP 500"
+    )
     assert "scripted 500" in report.reason
     assert len(llm.bodies) == 3  # three attempts, then no curator call
     assert helpful(project) == 1 and learned(project) == {}

@@ -77,3 +77,25 @@ def test_a_folder_without_transcripts_is_named_in_one_line(tmp_path):
         missing.stderr
         == f"acecode: {tmp_path / 'missing.jsonl'}: no such transcript file or folder\n"
     )
+
+
+def test_a_file_that_is_not_a_transcript_is_one_error_line_and_exit_1(routed_llm, tmp_path):
+    # Issue 17: `acecode learn README.md` reported 497 unreadable lines and exited 0.
+    llm = routed_llm(router)
+    readme = tmp_path / "README.md"
+    readme.write_text("# A project\n\nSome prose.\n\n- a list item\n", encoding="utf-8")
+    session_file = session(tmp_path / "s.jsonl", 1_000)
+
+    alone = learn(str(readme))
+
+    assert alone.returncode == 1
+    assert alone.stderr.splitlines() == [
+        f"acecode: {readme}: not a transcript (no line of it is a JSON record)"
+    ]
+    assert alone.stdout == "" and llm.bodies == []
+
+    both = learn(str(readme), str(session_file), "--json")
+
+    assert both.returncode == 1  # the README is refused, the session still learns
+    assert [r["transcript"] for r in json.loads(both.stdout)] == [str(session_file)]
+    assert "not a transcript" in both.stderr and len(llm.bodies) == 2

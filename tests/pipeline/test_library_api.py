@@ -61,7 +61,7 @@ def mistakes(project: Path) -> list[str]:
 
 def test_no_llm_variable_is_set_in_these_tests() -> None:
     llm_vars = [name for name in os.environ if name.startswith(("ACECODE_", "ANTHROPIC_"))]
-    assert llm_vars == []
+    assert llm_vars == ["ACECODE_PROGRESS_AFTER"]  # only the root conftest's, no LLM setting
 
 
 def test_learn_a_transcript_with_a_provider_object_and_a_project(
@@ -236,3 +236,66 @@ def test_concurrent_threads_each_use_the_provider_passed_to_them(llm_servers, tm
         thread.join(timeout=120)
 
     _assert_each_used_its_own(cycles, reports)
+
+
+class _NoComplete:
+    name, model, timeout = "mine", "m", 30.0
+
+
+class _SyncComplete(_NoComplete):
+    def complete(self, request: object) -> object:
+        return None
+
+
+class _BadTimeout(_NoComplete):
+    timeout = "soon"
+
+    async def complete(self, request: object) -> object:
+        return None
+
+
+@pytest.mark.parametrize(
+    ("provider", "message"),
+    [
+        (object(), "object is not an LLM provider: it lacks name, model, timeout and complete"),
+        (_NoComplete(), "_NoComplete is not an LLM provider: it lacks complete"),
+        (_SyncComplete(), "complete must be async (async def complete(self, request))"),
+        (_BadTimeout(), "timeout must be a positive number of seconds, not 'soon'"),
+    ],
+    ids=["object", "no-complete", "sync-complete", "bad-timeout"],
+)
+def test_a_provider_without_the_interface_is_refused_at_the_door(
+    provider: object, message: str, llm_servers, tmp_path: Path
+) -> None:
+    """One line naming what is missing, before anything runs: no LLM call, no file written."""
+    llm = llm_servers(adds("Never reached."))
+    project = make_project(tmp_path / "p")
+    with pytest.raises(acecode.ProviderInterfaceError) as info:
+        acecode.learn([{"role": "user", "content": "x"}], project=project, provider=provider)
+    assert message in str(info.value) and "\n" not in str(info.value)
+    assert isinstance(info.value, acecode.AcecodeError) and isinstance(info.value, TypeError)
+    with pytest.raises(acecode.ProviderInterfaceError, match="not an LLM provider"):
+        asyncio.run(acecode.alearn([{"role": "user", "content": "x"}], provider=provider))
+    assert llm.bodies == []
+    assert sorted(p.name for p in (project / ".claude").iterdir()) == []
+
+
+def test_any_object_with_the_interface_is_a_provider(tmp_path: Path) -> None:
+    """The README's promise: a plain object with name, model, timeout and an async complete."""
+    from acecode.llm.base import Completion
+
+    class Scripted:
+        name, model, timeout = "scripted", "scripted-model", 5.0
+
+        def __init__(self) -> None:
+            self.calls = 0
+
+        async def complete(self, request: object) -> Completion:
+            self.calls += 1
+            return Completion(REFLECTION if self.calls == 1 else curation("Pin the tools."))
+
+    provider, project = Scripted(), make_project(tmp_path / "p")
+    report = acecode.learn([{"role": "user", "content": "x"}], project=project, provider=provider)
+    assert report.status == "ok", report.reason
+    assert provider.calls >= 2
+    assert mistakes(project) == ["Pin the tools."]

@@ -59,7 +59,7 @@ def test_the_readme_library_example_learns_and_prints_the_change(tmp_path: Path)
 
     assert result.returncode == 0, result.stderr
     summary, change = result.stdout.splitlines()
-    assert re.fullmatch(r"cycle \S+ \[ok\] <2 messages>: .*1 operations applied.*", summary)
+    assert re.fullmatch(r"cycle \S+ \[ok\] <2 messages>: .*1 operation applied.*", summary)
     assert change == f"ADD ctx-001 {RULE}"
     saved = load_playbook(project / ".claude" / "playbook.json")
     assert [entry["text"] for entry in saved["sections"]["PROJECT CONTEXT"]] == [RULE]

@@ -103,7 +103,7 @@ def test_user_scoped_add_and_u_tags_go_to_the_user_layer_in_its_own_journal(
     assert (user.parent / "acecode" / ".gitignore").read_text().splitlines()[-1] == "*"
     assert report.user_layer is not None and report.user_layer["playbook"] == str(user)
     assert Path(report.user_layer["report_file"]).is_relative_to(user.parent / "acecode")
-    assert "user layer: 1 tags, 1 operations applied" in report.summary()
+    assert "user layer: 1 tag, 1 operation applied" in report.summary()
     assert (user.parent / "acecode" / "cycles.jsonl").is_file()
 
 

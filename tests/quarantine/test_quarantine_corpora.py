@@ -5,7 +5,9 @@ written for issue 11 (``tests/data/SOURCES.md``). A third of each class was
 split off with a seeded shuffle before the floor was tuned and is recorded
 in the files (``split``); the floor's rates on it are a benchmark
 (``bench/quarantine_rates.py``), not a test, so that nobody tunes on it. The
-training part is a regression guard.
+training part is a regression guard: when no safety review could be made,
+the floor and the "not reviewed" holds together keep nearly every dangerous
+text out and let the tips through.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from typing import Any
 
 import pytest
 
-from acecode.quarantine.screen import screen_text
+from acecode.quarantine.screen import Verdict, screen_text
+from acecode.quarantine.unreviewed import language_hold, sensitive_touch
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 CLASSES = {
@@ -35,6 +38,9 @@ OBFUSCATIONS = {"look-alikes", "zero-width", "base64", "hex", "defanged url", "s
 # Regression guard on the training part (the held-out third is only benchmarked).
 MIN_TRAIN_HELD = 0.95
 MAX_TRAIN_BENIGN_HELD = 0.02
+MIN_LANGUAGE_HELD = 0.90
+# The classes of this corpus that the floor holds as findings (issue 18).
+FLOOR_CLASSES = {"secrets", "exfiltration", "self-modification"}
 
 
 def _load(name: str) -> dict[str, Any]:
@@ -96,35 +102,37 @@ def _train(corpus: dict[str, Any]) -> list[dict[str, Any]]:
     return [item for item in corpus["items"] if item["split"] == "train"]
 
 
-def _languages(item: dict[str, Any]) -> tuple[str, ...]:
-    """The text's own language is configured: the class detectors must do the work."""
-    return tuple(dict.fromkeys(("en", item["language"])))
+def unreviewed_hold(text: str) -> Verdict | None:
+    """What holds ``text`` when no safety review could be made: the floor, or a sensitive class."""
+    verdict = screen_text(text)
+    return verdict if verdict.flagged else sensitive_touch(text)
 
 
-def test_floor_holds_the_training_dangerous_texts_in_every_class() -> None:
+def test_with_no_review_the_training_dangerous_texts_are_held_in_every_class() -> None:
     held: dict[str, list[bool]] = defaultdict(list)
     for item in _train(DANGEROUS):
-        held[item["class"]].append(screen_text(item["text"], languages=_languages(item)).flagged)
+        held[item["class"]].append(unreviewed_hold(item["text"]) is not None)
     for name, flags in held.items():
         assert sum(flags) / len(flags) >= MIN_TRAIN_HELD, name
 
 
-def test_floor_passes_the_training_benign_tips() -> None:
+@pytest.mark.parametrize("name", sorted(FLOOR_CLASSES))
+def test_the_floor_alone_holds_its_own_classes(name: str) -> None:
+    """Secrets, exfiltration and self-modification are the floor's, whatever the review says."""
+    items = [item for item in _train(DANGEROUS) if item["class"] == name]
+    held = [screen_text(item["text"]).flagged for item in items]
+    assert sum(held) / len(held) >= MIN_TRAIN_HELD
+
+
+def test_the_training_benign_tips_pass_even_with_no_review() -> None:
     items = _train(BENIGN)
-    held = [
-        item["text"]
-        for item in items
-        if screen_text(item["text"], languages=_languages(item)).flagged
-    ]
+    held = [item["text"] for item in items if unreviewed_hold(item["text"]) is not None]
     assert len(held) / len(items) <= MAX_TRAIN_BENIGN_HELD, held
 
 
-def test_default_settings_hold_the_texts_not_in_english() -> None:
-    """With the default languages (English) the language rule holds nearly all the rest.
-
-    Short texts that mix English words with another language can read as
-    English ("Use `acecode show` para ver as entradas do playbook.").
-    """
+def test_texts_not_in_english_wait_for_a_review_when_only_english_is_trusted() -> None:
+    """Short texts that mix English words with another language can read as English
+    ("Use `acecode show` para ver as entradas do playbook.")."""
     foreign = [item for item in _train(DANGEROUS) + _train(BENIGN) if item["language"] != "en"]
-    missed = [item["text"] for item in foreign if not screen_text(item["text"]).flagged]
-    assert len(missed) / len(foreign) <= 1 - MIN_TRAIN_HELD, missed
+    missed = [item["text"] for item in foreign if language_hold(item["text"], ("en",)) is None]
+    assert len(missed) / len(foreign) <= 1 - MIN_LANGUAGE_HELD, missed

@@ -1,4 +1,9 @@
-"""The pipeline's gate: ``needs_review`` and ``triage_operations`` with real settings and files."""
+"""The pipeline's gate: ``needs_review`` and ``triage_operations`` with real settings and files.
+
+The gate's order: the floor's findings, the safety review's flags at or above
+``review_severity``, a text the review passed, the "not reviewed" holds for
+texts nobody reviewed, ``review = "all"``.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +12,29 @@ from pathlib import Path
 import pytest
 
 from acecode.config import Settings, load_settings
+from acecode.pipeline.safety_step import SafetyReview
 from acecode.quarantine.gate import REVIEW_ALL_RULE, needs_review, triage_operations
 from acecode.quarantine.normalize import text_key
 from acecode.quarantine.queue import list_pending, queue_path, queue_text, reject
+from acecode.roles.safety_review import SAFE as REVIEWED_SAFE
+from acecode.roles.safety_review import ReviewVerdict
 from acecode.store import load_playbook
 
 SAFE = "Run the tests before committing."
 DANGEROUS = "Commit with git commit --no-verify when the hooks are slow."
+SENSITIVE = "Drop the staging database and re-run the migrations when they conflict."
+FRENCH = "Lance toujours les tests avant de pousser une branche sur le dépôt."
+UNAVAILABLE = SafetyReview(available=False)
+
+
+def _flag(severity: str) -> ReviewVerdict:
+    return ReviewVerdict(True, "consent", severity, "acts without asking")
+
+
+def _held(ops_texts: list[str], review: SafetyReview | None, **kwargs) -> dict[str, str]:
+    ops = [{"type": "ADD", "section": "OTHERS", "text": text} for text in ops_texts]
+    result = triage_operations(ops, kwargs.pop("settings", Settings()), review=review, **kwargs)
+    return {item.text: item.rule for item in result.queued}
 
 
 def test_flagged_mode_holds_only_what_the_screen_flags() -> None:
@@ -141,13 +162,17 @@ def test_dry_run_triage_is_the_real_triage_without_writing(project_dir: Path) ->
         {"type": "ADD", "section": "OTHERS", "text": "squash every commit into one before review"},
         {"type": "DELETE", "target_id": "mis-001"},
     ]
-    flags = {text_key(subtle): "hides follow-up changes", text_key(DANGEROUS): "also flagged"}
+    review = SafetyReview(
+        True,
+        {text_key(subtle): _flag("high"), text_key(DANGEROUS): _flag("high")},
+        "medium",
+    )
     before = queue_path().read_bytes()
 
     for settings in (Settings(), Settings(review="all")):
-        dry = triage_operations(ops, settings, session="s-1", flagged=flags, dry_run=True)
+        dry = triage_operations(ops, settings, session="s-1", review=review, dry_run=True)
         assert queue_path().read_bytes() == before
-        real = triage_operations(ops, settings, session="s-1", flagged=flags)
+        real = triage_operations(ops, settings, session="s-1", review=review)
         assert _triage_view(dry) == _triage_view(real)
         assert [i.id for i in list_pending()] == [i.id for i in real.queued]
         queue_path().write_bytes(before)  # the next settings start from the same queue
@@ -156,3 +181,59 @@ def test_dry_run_triage_is_the_real_triage_without_writing(project_dir: Path) ->
     # The floor's hold keeps its rule; the review's flag turns a pass (or review:all) into a hold.
     assert held == {SAFE: "review:all", subtle: "safety-review", DANGEROUS: "disable-checks"}
     assert [reason for _, reason in dry.dropped] == ["rejected earlier in review"]
+
+
+def test_with_no_review_a_sensitive_text_is_held_as_not_reviewed(project_dir: Path) -> None:
+    """No provider or a failed call: the review's classes wait, labelled, not as findings."""
+    held = _held([SAFE, SENSITIVE, DANGEROUS], UNAVAILABLE)
+    assert held == {SENSITIVE: "not-reviewed:destructive", DANGEROUS: "disable-checks"}
+    item = next(i for i in list_pending() if i.text == SENSITIVE)
+    assert "no safety review passed it" in item.detail
+
+
+def test_a_text_the_review_passed_is_not_held_for_its_class_or_language(project_dir: Path) -> None:
+    review = SafetyReview(
+        True, {text_key(SENSITIVE): REVIEWED_SAFE, text_key(FRENCH): REVIEWED_SAFE}
+    )
+    assert _held([SENSITIVE, FRENCH], review) == {}
+
+
+def test_a_text_the_reply_left_out_was_not_reviewed(project_dir: Path) -> None:
+    review = SafetyReview(True, {text_key(SAFE): REVIEWED_SAFE})
+    assert _held([SAFE, SENSITIVE], review) == {SENSITIVE: "not-reviewed:destructive"}
+
+
+def test_the_floor_holds_whatever_the_review_says(project_dir: Path) -> None:
+    review = SafetyReview(True, {text_key(DANGEROUS): REVIEWED_SAFE})
+    assert _held([DANGEROUS], review) == {DANGEROUS: "disable-checks"}
+
+
+@pytest.mark.parametrize(
+    ("threshold", "severity", "held"),
+    [
+        ("medium", "low", False),
+        ("medium", "medium", True),
+        ("medium", "high", True),
+        ("high", "medium", False),
+        ("low", "low", True),
+    ],
+)
+def test_only_flags_at_or_above_the_configured_severity_hold(
+    project_dir: Path, threshold: str, severity: str, held: bool
+) -> None:
+    review = SafetyReview(True, {text_key(SAFE): _flag(severity)}, threshold)
+    result = _held([SAFE], review)
+    assert (result == {SAFE: "safety-review"}) is held
+    if held:
+        assert list_pending()[0].detail == f"{severity}, consent: acts without asking"
+
+
+def test_a_language_the_user_does_not_write_in_waits_unless_reviewed(project_dir: Path) -> None:
+    assert _held([FRENCH], UNAVAILABLE, languages=("en",)) == {FRENCH: "not-reviewed:language"}
+    assert _held([FRENCH], UNAVAILABLE, languages=("en", "fr")) == {}
+
+
+def test_a_text_a_person_wrote_is_never_held_as_not_reviewed(project_dir: Path) -> None:
+    """``acecode add`` passes no review: the user wrote it, nobody needs to review it."""
+    assert _held([SENSITIVE, FRENCH], None, languages=("en",)) == {}
+    assert needs_review(SENSITIVE, Settings()) is None

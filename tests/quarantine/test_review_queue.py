@@ -260,3 +260,68 @@ def test_a_held_queue_lock_times_out_with_a_clear_error(playbook_file: Path) -> 
         holder.kill()
         holder.wait()
     assert list_pending() == [item]
+
+
+def test_an_entry_a_merge_deleted_comes_back_under_a_new_id_with_its_counters(
+    playbook_file: Path,
+) -> None:
+    """Its old ID was the section's highest, which a plain ADD would hand out again."""
+    _seed(playbook_file, ("PATTERNS & APPROACHES", "Run pytest -x before pushing"))
+    item = queue_text(
+        "Use ruff format and ruff check",
+        rule="merge-conflict",
+        section="PATTERNS & APPROACHES",
+        was="pat-002",
+        counters=(4, 1),
+    )
+    assert item is not None
+    assert list_pending() == [item]  # was and counters survive the file
+    stored = json.loads(queue_path().read_text(encoding="utf-8"))["pending"][0]
+    assert (stored["was"], stored["counters"]) == ("pat-002", [4, 1])
+
+    approval = approve(item.id)
+
+    assert approval.entry == {
+        "name": "pat-003",
+        "text": "Use ruff format and ruff check",
+        "helpful": 4,
+        "harmful": 1,
+    }
+    names = [e["name"] for e in load_playbook(playbook_file)["sections"]["PATTERNS & APPROACHES"]]
+    assert names == ["pat-001", "pat-003"]
+    last = list_cycles(playbook_file)[-1]
+    assert (last.kind, last.meta["review"]["was"]) == ("review", "pat-002")
+
+
+def test_a_brought_back_entry_the_counters_would_prune_comes_back_at_zero(
+    playbook_file: Path,
+) -> None:
+    """As ``acecode restore`` does: bringing it back says the verdict against it was wrong."""
+    item = queue_text(
+        "Vendor every dependency", rule="merge-conflict", was="oth-007", counters=(1, 5)
+    )
+    assert item is not None
+    approval = approve(item.id, "Vendor every dependency in third_party/")
+    assert approval.entry == {
+        "name": "oth-008",
+        "text": "Vendor every dependency in third_party/",
+        "helpful": 0,
+        "harmful": 0,
+    }
+
+
+def test_an_old_queue_item_without_was_or_counters_still_loads_and_adds_at_zero(
+    playbook_file: Path,
+) -> None:
+    item = queue_text("Keep commits small", rule="review:all")
+    assert item is not None and item.was is None and item.counters is None
+    raw = json.loads(queue_path().read_text(encoding="utf-8"))
+    for record in raw["pending"]:
+        del record["was"], record["counters"]
+    queue_path().write_text(json.dumps(raw), encoding="utf-8")
+    assert approve(item.id).entry == {
+        "name": "oth-001",
+        "text": "Keep commits small",
+        "helpful": 0,
+        "harmful": 0,
+    }

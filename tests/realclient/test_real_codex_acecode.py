@@ -193,7 +193,7 @@ def test_a_codex_session_closed_without_session_end_is_caught_up_at_the_next_sta
     started = codex.run_exec(project_dir, "Hello.")
     assert started.returncode == 0, started.stderr
     wait_for_rule(project_dir, CLOSED_RULE)
-    assert "catch-up: learning 1 earlier codex session(s)" in log.read_text()
+    assert "catch-up: learning 1 earlier codex session" in log.read_text()
     reflected = [r.text for r in server.requests if MISSING_LOGS in r.text]
     assert reflected and "No such file or directory" in reflected[0]
 

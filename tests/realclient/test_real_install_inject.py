@@ -147,3 +147,34 @@ def test_injection_at_startup_after_compact_and_after_clear(
         assert session.wait_exit() == 0
     finally:
         session.close()
+
+
+def test_a_pinned_entry_reaches_the_model_first_in_its_section_as_show_injected_says(
+    claude: ClaudeHome, server: MessagesServer, project_dir: Path
+) -> None:
+    server.responder = Script()
+    playbook = empty_playbook()
+    playbook["sections"]["PATTERNS & APPROACHES"] = [
+        {"name": f"pat-{n:03d}", "text": text, "helpful": helpful, "harmful": 0}
+        for n, (text, helpful) in enumerate(
+            [
+                ("Run make test before pushing; CI runs the same target.", 5),
+                ("Keep each migration in its own commit.", 2),
+                ("Regenerate the API client with make client after editing openapi.yaml.", 0),
+            ],
+            start=1,
+        )
+    ]
+    save_playbook(playbook, project_dir / ".claude" / "playbook.json")
+    env = claude.env()
+    acecode("install", "--scope", "user", cwd=project_dir, env=env)
+    acecode("pin", "pat-003", cwd=project_dir, env=env)
+    shown = acecode("show", "--injected", cwd=project_dir, env=env).stdout
+
+    result = claude.run_print(project_dir, "What should I know about this project?")
+    assert result.returncode == 0, result.stderr
+    request = server.matching(is_agent_turn)[0].text
+    lines = [line for line in shown.splitlines() if line.startswith("[pat-")]
+    assert [line[1:8] for line in lines] == ["pat-003", "pat-001", "pat-002"]
+    positions = [request.index(line) for line in lines]  # each line as the model got it
+    assert positions == sorted(positions)

@@ -144,3 +144,19 @@ def test_user_template_override_is_used(project: Path, anthropic_env: ScriptedLL
     anthropic_env.play(answer({"pair": "p1", "verdict": "conflicting"}))
     assert [v.verdict for v in judge(PAIRS[:1])] == ["conflicting"]
     assert anthropic_env.prompt().startswith('MY JUDGE\n{"pair": "p1"')
+
+
+def test_the_template_says_what_each_verdict_does_to_the_playbook() -> None:
+    """The judge decides folds: it must know that "more_specific" drops one side and that
+    a contradiction folded away is lost (issue 18, item 6)."""
+    from acecode.templates import load_template
+
+    text = " ".join(load_template("judge.txt").split())
+    for consequence in (
+        "The new rule is not added; the existing one is credited.",
+        "the more specific text stays and the other is dropped.",
+        "Both are kept.",
+        "Both are kept and shown to the user, who decides.",
+        'is "conflicting", not "more_specific"',
+    ):
+        assert consequence in text

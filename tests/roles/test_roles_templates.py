@@ -29,6 +29,7 @@ FIELDS = {
         "retire_candidates": "- [oth-004] not cited or tagged in the last 20 learned sessions",
         "conflicts": "- [pat-001] and [pat-002]: tabs against spaces",
         "repository": "shop (git remote origin: https://example.org/shop.git)",
+        "max_removals": "3 removals",
     },
 }
 LEGACY_OPERATION_FIELDS = {
@@ -109,6 +110,7 @@ def test_scn_cur_011_01_curator_template_structure() -> None:
     assert {op["type"]: set(op) for op in example["operations"]} == OPERATION_FIELDS
     text = rendered("curator.txt")
     assert "At most 10 operations" in text
+    assert "At most 3 removals this cycle" in text
     assert '"operations": []' in text
     for section in SECTION_NAMES:
         assert f'"{section}"' in text

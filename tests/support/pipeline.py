@@ -225,6 +225,32 @@ def curator_says(
     return route
 
 
+# Twenty tips on unrelated topics: no two are near duplicates, so de-duplication
+# leaves a playbook made of them alone.
+DISTINCT_TIPS = (
+    "Run database migrations with `make migrate` before starting the API server.",
+    "Prefer pathlib.Path over os.path for new file handling code.",
+    "Log with the structlog logger from app.logging, never with print.",
+    "Retry HTTP calls to the billing API with exponential backoff.",
+    "Add type hints to every new public function.",
+    "Use session-scoped pytest fixtures for the Postgres container.",
+    "CLI commands exit with status 2 on invalid arguments.",
+    "Validate webhook payloads against schemas/webhook.json.",
+    "Cancel background asyncio tasks in the shutdown handler.",
+    "Environment variables override values from config.toml.",
+    "Write docstrings in the Google style with an Args section.",
+    "Error messages name the file and the line that caused them.",
+    "Commit the uv.lock file whenever dependencies change.",
+    "Create temporary directories with tmp_path in tests.",
+    "Decode subprocess output as UTF-8 with errors='replace'.",
+    "The frontend lives in web/ and builds with `npm run build`.",
+    "Never edit generated files under src/proto; regenerate them.",
+    "Release notes go in CHANGELOG.md under the Unreleased heading.",
+    "Benchmarks print a table and live in the bench folder.",
+    "The Redis cache key prefix is configured in settings.CACHE_PREFIX.",
+)
+
+
 def make_playbook(path: Path, texts: list[str], helpful: int = 1) -> None:
     """A playbook whose PATTERNS section holds ``texts`` as pat-001, pat-002, ..."""
     from acecode.store import save_playbook

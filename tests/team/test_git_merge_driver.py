@@ -330,3 +330,39 @@ def test_teammates_pulling_each_others_lessons(project_dir: Path) -> None:
     assert merged["pat-004"][1]["text"] == "Ada's lesson"
     assert_canonical(bob)
     assert status(bob) == []
+
+
+def test_approving_a_deleted_but_changed_entry_brings_it_back_under_a_new_id(
+    project_dir: Path,
+) -> None:
+    """main deleted pat-002 (the section's highest ID), feature edited and rated it.
+
+    Approving the held version adds it as pat-003, never as pat-002 (that ID
+    names the deleted entry in the history), with the counters feature gave it.
+    """
+    ours = playbook(pat=[BASE_ROWS[0]], mis=MIS_ROWS)
+    theirs = playbook(
+        pat=[BASE_ROWS[0], ("pat-002", "Use ruff format and ruff check", 3, 1)], mis=MIS_ROWS
+    )
+    diverge(project_dir, BASE, ours, theirs)
+    assert "pat-002" not in entries(project_dir)
+    [held] = list_pending(project_dir / PLAYBOOK)
+    assert (held.operation, held.was, held.counters) == ("ADD", "pat-002", (3, 1))
+    assert "approve to bring it back under a new ID with these counters" in held.detail
+    merged_cleanly(project_dir)
+
+    done = acecode(project_dir, "review", "approve", held.id, env={"COLUMNS": "300"})
+
+    assert "added [pat-003] in PATTERNS & APPROACHES" in done.stdout
+    assert "It was pat-002 before the merge deleted it (helpful 3, harmful 1)" in done.stdout
+    assert entries(project_dir)["pat-003"] == (
+        PAT,
+        {"name": "pat-003", "text": "Use ruff format and ruff check", "helpful": 3, "harmful": 1},
+    )
+    assert "pat-002" not in entries(project_dir)
+    assert list_pending(project_dir / PLAYBOOK) == []
+    last = json.loads(acecode(project_dir, "history", "--json").stdout)[-1]
+    assert last["kind"] == "review"
+    why = acecode(project_dir, "why", "pat-003", env={"COLUMNS": "300"}).stdout
+    assert "it was pat-002, which a git merge deleted while it was changed" in why
+    assert_canonical(project_dir)

@@ -84,7 +84,8 @@ class Change(NamedTuple):
 class SettingsUpdate:
     """The outcome of ``install`` / ``uninstall`` on one agent config file.
 
-    ``notes`` are lines the user must read (another file written, a step left to them).
+    ``notes`` are lines the user must read (another file written, a step left to them);
+    ``removed`` the files and folders deleted because they held only acecode's entries.
     """
 
     def __init__(self, path: Path) -> None:
@@ -93,6 +94,7 @@ class SettingsUpdate:
         self.written = False
         self.backup: Path | None = None
         self.notes: list[str] = []
+        self.removed: list[Path] = []
 
 
 class MessageReader(ABC):

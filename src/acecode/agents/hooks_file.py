@@ -144,6 +144,28 @@ def write_hooks_file(update: SettingsUpdate, data: dict[str, Any], old_text: str
     update.written = True
 
 
+def remove_hooks_file(update: SettingsUpdate, backup_too: bool) -> None:
+    """Delete ``update.path``, which held only acecode's entries, so that the folder is as
+    it was before acecode created the file; also its ``.bak`` when ``backup_too`` (it
+    holds nothing of the user's either: a backup of it would only restore acecode's
+    hooks) and the folder when that leaves it empty."""
+    path = update.path
+    backup = path.with_name(path.name + ".bak")
+    try:
+        path.unlink()
+        update.removed.append(path)
+        if backup_too and backup.exists():
+            backup.unlink()
+            update.removed.append(backup)
+    except OSError as exc:
+        raise SettingsFileError(f"cannot remove {path}: {exc.strerror or exc}") from None
+    try:
+        path.parent.rmdir()
+    except OSError:  # not empty (the usual case), or not ours to remove
+        return
+    update.removed.append(path.parent)
+
+
 def merge_hooks(data: dict[str, Any], wanted: Groups, update: SettingsUpdate) -> dict[str, Any]:
     """``data`` with acecode's groups for each event set to ``wanted``, after other groups;
     records one change per event in ``update``."""

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from acecode.cli import HELP_FLAGS
+from acecode.cli.help_text import TidyHelpGroup
 
 # Command modules, each exposing ``register(app: typer.Typer) -> None``.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -54,6 +55,7 @@ def build_app() -> typer.Typer:
     """Create the app and let every command module add its commands."""
     app = typer.Typer(
         name="acecode",
+        cls=TidyHelpGroup,
         no_args_is_help=True,
         add_completion=False,
         pretty_exceptions_enable=False,

@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from acecode.cli.common import fail
+from acecode.wording import counted
 
 
 def condense_command(
@@ -41,7 +42,7 @@ def condense_command(
     stats = TranscriptStats()
     text = condense(iter_messages(transcript, stats), tokens)
     if stats.bad_lines:
-        warn(f"skipped {stats.bad_lines} unreadable line(s) in {transcript}")
+        warn(f"skipped {counted(stats.bad_lines, 'unreadable line')} in {transcript}")
     sys.stdout.write(text + "\n")
 
 

@@ -20,6 +20,7 @@ from acecode.cli.common import (
     refresh_injection,
     user_option,
 )
+from acecode.wording import counted
 
 
 def stats(
@@ -94,7 +95,7 @@ def stats(
         warn(line)
     if injection is not None and injection["left_out"]:
         warn(
-            f"{injection['left_out']} entries are left out at session start; the per-prompt "
+            f"{counted(injection['left_out'], 'entry')} left out at session start; the per-prompt "
             "top-up adds the ones relevant to each prompt (`acecode doctor` has the details)"
         )
 
@@ -118,113 +119,67 @@ def _injection_metrics(playbook: Path | None) -> dict[str, Any] | None:
     }
 
 
-def _history_rows(cycles: list[Any], records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Journaled cycles (saved changes) and the cycles that saved nothing (nothing new,
-    skipped, failed), oldest first, each with its status from ``acecode.outcomes``."""
-    from datetime import datetime
-
-    by_id = {record.get("cycle_id"): record for record in records}
-    rows = []
-    for cycle in cycles:
-        record = by_id.pop(cycle.cycle_id, {})
-        rows.append(
-            {
-                **cycle.summary(),
-                "status": record.get("status"),
-                "reason": record.get("reason") or "",
-            }
-        )
-    for record in by_id.values():
-        rows.append(
-            {
-                "cycle_id": record.get("cycle_id"),
-                "created_at": str(record.get("finished_at") or ""),
-                "kind": "learn",
-                "source": record.get("source"),
-                "transcript": record.get("transcript"),
-                "counts": {},
-                "undoes": None,
-                "undone_by": None,
-                "status": record.get("status"),
-                "reason": record.get("reason") or "",
-            }
-        )
-
-    def when(row: dict[str, Any]) -> datetime:
-        try:
-            return datetime.fromisoformat(row["created_at"]).astimezone()
-        except ValueError:
-            return datetime.min.astimezone()
-
-    return sorted(rows, key=when)
-
-
 def history(
+    cycle: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="CYCLE", help="Show this cycle in full (its id, short id or a unique prefix)."
+        ),
+    ] = None,
     playbook: playbook_option = None,
     user: user_option = False,
     limit: Annotated[
         int, typer.Option("--limit", "-n", help="Show the last N cycles (0 = all).")
     ] = 20,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Show each cycle in full, entries included.")
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the cycles as JSON.")] = False,
 ) -> None:
-    """List the cycles, newest last: each one's result (ok, nothing-new, skipped or failed,
-    with the reason) and what it added, updated, merged, removed."""
-    from rich.table import Table
-    from rich.text import Text
-
+    """List the cycles, newest last, one line each: status (ok, undone, nothing-new,
+    skipped, failed...), kind (learn, add, merge, undo...) and what changed."""
     from acecode import outcomes, paths
+    from acecode.cli.history_rows import history_rows
+    from acecode.cli.history_view import history_table, print_detail
     from acecode.store import PlaybookError
-    from acecode.store.journal import list_cycles
+    from acecode.store.journal import changes_of, list_cycles, match_cycle_id
 
     path = layer_path(playbook, user=user)
     try:
-        cycles = list_cycles(path)
+        rows = history_rows(list_cycles(path), outcomes.read_outcomes(paths.state_dir_for(path)))
+        if cycle is not None:
+            chosen = match_cycle_id([row.cycle_id for row in rows], cycle)
+            rows = [row for row in rows if row.cycle_id == chosen]
+        shown = rows[-limit:] if limit > 0 and cycle is None else rows
+        changes = changes_of(path, [row.seq for row in shown if row.seq is not None])
     except PlaybookError as exc:
         fail(str(exc))
-    rows = _history_rows(cycles, outcomes.read_outcomes(paths.state_dir_for(path)))
-    shown = rows[-limit:] if limit > 0 else rows
     if as_json:
-        print(json.dumps(shown, indent=2))
+        records = [
+            row.as_json(changes.get(row.seq) if row.seq is not None else None) for row in shown
+        ]
+        print(json.dumps(records, indent=2))
         return
     if not shown:
-        console.print(f"(no history for {path})")
+        console.print(f"(no history for {path})", markup=False, highlight=False)
         return
-    table = Table(title=f"History: {path}")
-    for column in ("cycle", "time", "kind", "source", "result"):
-        table.add_column(column, overflow="fold")
-    for column in ("added", "updated", "merged", "deleted", "pruned"):
-        table.add_column(column, justify="right")
-    table.add_column("status", overflow="fold")
-    for row in shown:
-        status = f"undone by {row['undone_by']}" if row["undone_by"] else ""
-        if row["undoes"]:
-            status = f"undoes {row['undoes']}" + (f"; {status}" if status else "")
-        transcript = row.get("transcript")
-        source = row.get("source") or ""
-        if isinstance(transcript, str) and transcript and transcript != source:
-            source = f"{source} ({Path(transcript).name})" if source else transcript
-        result = row["status"] or ""
-        if row["reason"]:
-            result = f"{result}: {row['reason']}"
-        table.add_row(
-            row["cycle_id"],
-            row["created_at"][:19].replace("T", " "),  # local time as recorded, no offset
-            row["kind"],
-            Text(source),
-            Text(result),
-            *(
-                str(row["counts"].get(key, 0))
-                for key in ("added", "updated", "merged", "deleted", "pruned")
-            ),
-            status,
-        )
-    console.print(table)
+    if cycle is not None or verbose:
+        for number, row in enumerate(shown):
+            if number:
+                console.print()
+            print_detail(console, row, changes.get(row.seq) if row.seq is not None else None)
+        return
+    console.print(history_table(f"History: {path}", shown, changes, console.width))
 
 
 def undo(
-    cycle: Annotated[
+    target: Annotated[
         str | None,
-        typer.Argument(help="Cycle id or unique prefix (default: the last cycle not undone)."),
+        typer.Argument(
+            metavar="CYCLE|NAME",
+            help="A cycle (id, short id or unique prefix; default: the last cycle not undone) "
+            "or an entry's ID, e.g. pat-004, to take back just that rule's last change.",
+        ),
     ] = None,
     playbook: playbook_option = None,
     force: Annotated[
@@ -235,17 +190,22 @@ def undo(
     ] = False,
     user: user_option = False,
 ) -> None:
-    """Undo one cycle: put back the entries it changed, keeping later unrelated changes.
+    """Undo one cycle, or one rule's last change, keeping later unrelated changes.
 
-    Undoing a move (``acecode move``) undoes it in both layers."""
+    `acecode undo NAME` takes back the change that added or rewrote the rule NAME (and
+    the rules it merged), whatever later cycles did to its counters. `acecode undo
+    CYCLE` reverts every entry of the cycle that nothing changed since. Undoing a move
+    (`acecode move`) undoes it in both layers. Each undo is a cycle: undo it to redo."""
     from acecode.store import PlaybookError
     from acecode.store.undo import undo_cycle
 
-    path = layer_path(playbook, user=user)
+    path = layer_path(playbook, user=user, name=target)
     try:
-        if _undo_move(path, cycle, playbook, force):
+        if target is not None and _undo_entry(path, target, playbook):
             return
-        result = undo_cycle(path, cycle, force=force)
+        if _undo_move(path, target, playbook, force):
+            return
+        result = undo_cycle(path, target, force=force)
     except PlaybookError as exc:
         fail(str(exc))
     for name, why in result.skipped:
@@ -255,11 +215,44 @@ def undo(
         console.print(f"nothing reverted for cycle {result.undone}", markup=False)
         return
     console.print(
-        f"undid cycle {result.undone}: {len(result.reverted)} entries reverted "
+        f"undid cycle {result.undone}: {counted(len(result.reverted), 'entry')} reverted "
         f"({', '.join(result.reverted)}); recorded as cycle {result.journal_cycle}",
         markup=False,
         highlight=False,
     )
+
+
+def _undo_entry(path: Path, name: str, playbook: Path | None) -> bool:
+    """Take back entry ``name``'s last change; False when ``name`` is no entry of ``path``
+    (then it names a cycle). Raises ``PlaybookError`` as ``undo_entry`` does."""
+    from acecode.playbook.schema import iter_entries
+    from acecode.store import load_playbook
+    from acecode.store.journal import last_removal, list_cycles
+    from acecode.store.undo import undo_entry
+
+    if any(cycle.cycle_id == name for cycle in list_cycles(path)):
+        return False
+    if name not in {entry["name"] for _section, entry in iter_entries(load_playbook(path))}:
+        removed = last_removal(path, name)
+        if removed is not None:
+            fail(
+                f"{name} is not in the playbook (removed by cycle {removed[0]}); "
+                f"`acecode restore {name}` brings it back"
+            )
+        return False
+    result = undo_entry(path, name)
+    refresh_injection(playbook)
+    for other, why in result.skipped:
+        console.print(f"kept {other} out: {why}", markup=False, highlight=False)
+    what = "removed it" if result.removed else "put back its text from before"
+    back = f"; {', '.join(result.restored)} merged into it came back" if result.restored else ""
+    console.print(
+        f"undid {name}'s change in cycle {result.undone}: {what}{back}; recorded as cycle "
+        f"{result.journal_cycle} (`acecode undo {result.journal_cycle}` redoes it)",
+        markup=False,
+        highlight=False,
+    )
+    return True
 
 
 def _undo_move(path: Path, cycle: str | None, playbook: Path | None, force: bool) -> bool:

@@ -1,4 +1,9 @@
-"""``acecode on`` / ``acecode off``: switch learning and injection for one project."""
+"""``acecode on`` / ``acecode off``: switch learning and injection for one project.
+
+The switch is written to ``.claude/acecode/switch.toml``, in the git-ignored state
+folder: it is this clone's choice, never a change a team would commit (see
+:mod:`acecode.control`).
+"""
 
 from __future__ import annotations
 
@@ -7,9 +12,19 @@ import typer
 from acecode.cli.common import console, fail, refresh_injection
 
 
+def _say(text: str) -> None:
+    console.print(text, markup=False, highlight=False, soft_wrap=True)
+
+
 def _switch(on: bool) -> None:
     from acecode import paths
-    from acecode.control import ControlFileError, activity, set_project_switch
+    from acecode.control import (
+        ControlFileError,
+        activity,
+        project_config,
+        set_project_switch,
+        shared_switch,
+    )
 
     project = paths.project_dir()
     try:
@@ -18,24 +33,29 @@ def _switch(on: bool) -> None:
         fail(str(exc))
     refresh_injection()
     state = "on" if on else "off"
-    console.print(
-        f"acecode is {state} for {project} (learning and injection); saved in {written}",
-        markup=False,
-        highlight=False,
-        soft_wrap=True,
+    _say(
+        f"acecode is {state} for {project} (learning and injection); saved in {written} "
+        "(this clone only: the folder is git-ignored)"
     )
+    shared = shared_switch(project)
+    if shared is not None and shared != on:
+        _say(
+            f"note: {project_config(project)} sets enabled = {'true' if shared else 'false'} "
+            "for everyone who shares it; this clone's switch wins here"
+        )
     now = activity(project)
     if on and not now.active:
-        console.print(f"note: still inactive: {now.reason}", markup=False, highlight=False)
+        _say(f"note: still inactive: {now.reason}")
 
 
 def on() -> None:
-    """Turn acecode on for this project: inject the playbook and learn from sessions."""
+    """Turn acecode on for this project in this clone: inject the playbook and learn."""
     _switch(True)
 
 
 def off() -> None:
-    """Turn acecode off for this project: no injection, no learning (the playbook stays)."""
+    """Turn acecode off for this project in this clone: no injection, no learning (the
+    playbook stays; nothing a team commits changes)."""
     _switch(False)
 
 

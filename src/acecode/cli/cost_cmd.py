@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from acecode.cli.common import console, fail
+from acecode.wording import counted
 
 DAYS_SHOWN = 7
 WEEKS_SHOWN = 5
@@ -36,7 +37,7 @@ def budget_lines(current: Any) -> list[str]:
             else ""
         )
         unknown = (
-            f", {spend.unknown_cycles} cycle(s) of unknown cost not counted"
+            f", {counted(spend.unknown_cycles, 'cycle')} of unknown cost not counted"
             if spend.unknown_cycles
             else ""
         )
@@ -94,8 +95,9 @@ def cost(
     """What learning cost, across all your projects: per day, week, month and project,
     with today's and this month's spend against the budgets.
 
-    Costs marked ~ are estimated from acecode's price table; +? means some cycles
-    used a model without a known price (their cost is not counted).
+    Costs marked ~ are estimated from acecode's price table; $? and +? mark cycles
+    of a model without a known price (their cost is not counted). The legend under
+    the tables names the markers they use.
     """
     from acecode.config import load_settings
     from acecode.cost import summary
@@ -148,14 +150,24 @@ def cost(
     console.print(_table("Per week", "week", weeks))
     console.print(_table("Per month", "month", months))
     console.print(_table("Per project", "project", projects))
-    console.print(
-        f"~ estimated from acecode's price table (checked {price_table()['checked']}); "
-        "+? some cycles used a model without a known price; other costs as the provider "
-        "reported them.",
-        markup=False,
-        highlight=False,
-        soft_wrap=True,
-    )
+    legend = _legend(summary.summarize(records), price_table()["checked"])
+    if legend:
+        console.print(legend, markup=False, highlight=False, soft_wrap=True)
+
+
+def _legend(total: Any, checked: str) -> str:
+    """What the tables' markers mean, only those the tables use: ``~`` for costs estimated
+    from the price table, ``$?`` and ``+?`` for cycles of a model without a known price."""
+    parts = []
+    if total.estimated_cycles:
+        parts.append(f"~ estimated from acecode's price table (checked {checked})")
+    if total.unknown_cycles:
+        parts.append(
+            "$? and +? mark cycles of a model without a known price (their cost is not counted)"
+        )
+    if total.reported_cycles:
+        parts.append("other costs as the provider reported them")
+    return "; ".join(parts) + "." if parts else ""
 
 
 def register(app: typer.Typer) -> None:

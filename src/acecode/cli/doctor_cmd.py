@@ -14,6 +14,7 @@ from typing import Any
 import typer
 
 from acecode.cli.common import console, playbook_option
+from acecode.wording import counted
 
 TEMPLATES = ("playbook.txt", "reflector.txt", "curator.txt", "reflection.txt")
 # Share of a budget from which doctor warns.
@@ -82,23 +83,89 @@ def _hooks() -> list[str]:
     from acecode.agents.claude_code.install import installations, plugin_enabled
 
     found = installations()
-    lines = [f"{i.scope}: {i.path} ({', '.join(i.events)})" for i in found]
+    lines = _unreadable_settings()
+    lines += [f"{i.scope}: {i.path} ({', '.join(i.events)})" for i in found]
     lines += [f"plugin enabled in {scope} settings" for scope in plugin_enabled()]
-    return lines or ["[problem] not installed: run `acecode install`"]
+    return (lines + _several_places()) or ["[problem] not installed: run `acecode install`"]
+
+
+def _several_places() -> list[str]:
+    """A warning naming every place acecode's hooks are in, when there is more than one."""
+    from acecode.agents.claude_code.install import install_places, several_places_note
+
+    first, *rest = several_places_note(install_places()) or [""]
+    return [f"[warning] {first}", *rest] if first else []
+
+
+def _unreadable_settings() -> list[str]:
+    """Claude Code settings files that are not valid JSON: named with the line, since
+    ``acecode install`` refuses to touch them (and hooks in them are not found)."""
+    from acecode.agents.claude_code.install import unreadable_settings
+
+    lines = []
+    for path, problem in unreadable_settings():
+        backup = path.with_name(path.name + ".bak")
+        kept = (
+            f"; {backup} holds its version before acecode last wrote it" if backup.exists() else ""
+        )
+        lines.append(
+            f"[problem] {problem}: fix the file, then run `acecode install` if acecode's hooks "
+            f"are not listed here (it will not touch the file until then){kept}"
+        )
+    return lines
+
+
+def _configuration() -> list[str]:
+    """Every settings file acecode reads, and each setting it ignores, by file and key."""
+    from acecode.config_check import project_problems, user_problems
+    from acecode.control import switch_files
+
+    problems = [*project_problems(), *user_problems()]
+    lines = [
+        f"[problem] {problem.text}" if problem.unreadable else f"[warning] {problem.text}"
+        for problem in problems
+    ]
+    read = [str(path) for path in switch_files() if path.exists()]
+    return lines or [f"read: {', '.join(read)}" if read else "defaults (no acecode.toml)"]
+
+
+class _Playbook:
+    """The playbook, loaded once for every check that needs it: a file that cannot be
+    read is one problem, reported by the ``playbook`` check alone."""
+
+    def __init__(self, path: Path | None) -> None:
+        from acecode.store import PlaybookError, load_playbook, resolve_path
+
+        self.option = path
+        self.path = resolve_path(path)
+        self.data: dict[str, Any] | None = None
+        self.error = ""
+        try:
+            self.data = load_playbook(self.path)
+        except PlaybookError as exc:
+            self.error = str(exc)
+
+    def check(self, check: Callable[[Path, dict[str, Any]], list[str]]) -> list[str]:
+        """``check(file, playbook)``, or a pointer to the problem when it cannot be read."""
+        if self.data is None:
+            return [SEE_PLAYBOOK]
+        return check(self.path, self.data)
+
+
+SEE_PLAYBOOK = "not checked: the playbook cannot be read (see playbook above)"
+
+
+def _playbook_check(playbook: _Playbook) -> list[str]:
+    return [f"[problem] {playbook.error}"] if playbook.error else playbook.check(_playbook)
 
 
 def _on_playbook(
     path: Path | None, check: Callable[[Path, dict[str, Any]], list[str]]
 ) -> list[str]:
-    """``check(file, playbook)`` on the loaded playbook, or the problem loading it."""
-    from acecode.store import PlaybookError, load_playbook, resolve_path
-
-    target = resolve_path(path)
-    try:
-        data = load_playbook(target)
-    except PlaybookError as exc:
-        return [f"[problem] {exc}"]
-    return check(target, data)
+    """``check(file, playbook)`` on the loaded playbook at ``path`` (the user layer), or
+    the problem loading it."""
+    loaded = _Playbook(path)
+    return [f"[problem] {loaded.error}"] if loaded.error else loaded.check(check)
 
 
 def _playbook(target: Path, data: dict[str, Any]) -> list[str]:
@@ -107,12 +174,30 @@ def _playbook(target: Path, data: dict[str, Any]) -> list[str]:
     health = compute_health(data)
     ratio = health["effectiveness_ratio"]
     return [
-        f"{target}: {health['total_entries']} entries "
+        f"{target}: {counted(health['total_entries'], 'entry')} "
         f"({health['growth_phase']} phase, healthy band 50-150: "
         f"{'yes' if health['in_healthy_band'] else 'no'})",
         f"effectiveness: {'n/a' if ratio is None else f'{ratio:.2f}'}, "
         f"untested entries: {health['untested_entries']}",
+        *_pending_removals(target),
     ]
+
+
+def _pending_removals(target: Path) -> list[str]:
+    """The removals the budget deferred, which the next cycles apply as it allows."""
+    from acecode import paths
+    from acecode.pipeline.deferred_step import load_pending
+
+    problems: list[str] = []
+    pending = load_pending(paths.state_dir_for(target), problems)
+    lines = [f"[warning] {problem}" for problem in problems]
+    if pending:
+        shown = ", ".join(f"{r.describe()} (cycle {r.cycle_id})" for r in pending)
+        lines.append(
+            f"{counted(len(pending), 'removal')} deferred by the removal budget "
+            f"(max_removal_ratio), applied by the next cycles as it allows: {shown}"
+        )
+    return lines
 
 
 def _user_layer() -> list[str]:
@@ -132,15 +217,18 @@ def _stale(target: Path, data: dict[str, Any]) -> list[str]:
     return stale_lines(stale_report(target, data))
 
 
-def _injection(path: Path | None) -> list[str]:
-    """How many entries reach the model at session start, and what is left out."""
+def _injection(playbook: _Playbook) -> list[str]:
+    """How many entries reach the model at session start, and what is left out; read
+    through the injection cache but never written (doctor writes nothing)."""
     from acecode.cli.injection_report import describe, injection_state
-    from acecode.store import PlaybookError
 
-    try:
-        return describe(injection_state(path), path)
-    except PlaybookError as exc:
-        return [f"[problem] {exc}"]
+    if playbook.error:
+        return [SEE_PLAYBOOK]
+    state = injection_state(playbook.option, write=False)
+    lines = describe(state, playbook.option)
+    if state.get("user_layer_error"):
+        lines.append("your user layer is left out (see user layer above)")
+    return lines
 
 
 def _templates() -> list[str]:
@@ -176,8 +264,8 @@ def _outcome_lines(record: dict[str, Any]) -> list[str]:
         head += f": {record['reason']}"
     elif status in outcomes.LEARNED:
         head += (
-            f": {record.get('tags_applied', 0)} tags, "
-            f"{record.get('operations_applied', 0)} operations applied, "
+            f": {counted(record.get('tags_applied', 0), 'tag')}, "
+            f"{counted(record.get('operations_applied', 0), 'operation')} applied, "
             f"{record.get('held_for_review', 0)} held for review, "
             f"entries {record.get('entries_before')} -> {record.get('entries_after')}"
         )
@@ -192,7 +280,8 @@ def _report_lines(report_file: Path) -> list[str]:
     report = json.loads(report_file.read_text(encoding="utf-8"))
     summary = report.get("processing_summary", {})
     lines = [
-        f"report {report_file}: {summary.get('operations_applied', 0)} operations applied, "
+        f"report {report_file}: "
+        f"{counted(summary.get('operations_applied', 0), 'operation')} applied, "
         f"{summary.get('operations_rejected', 0)} rejected, "
         f"entries {summary.get('entries_before')} -> {summary.get('entries_after')}"
     ]
@@ -227,15 +316,17 @@ def _last_cycle(path: Path | None) -> list[str]:
 
 
 def _cost() -> list[str]:
-    """Spend today and this month against the budgets; a warning near (80%) or at a limit."""
+    """Spend today and this month against the budgets; a warning near (80%) or at a limit,
+    and while the last cycle's refusal holds."""
     from acecode.cli.cost_cmd import budget_lines
     from acecode.config import load_settings
-    from acecode.cost.budget import Limits, view
+    from acecode.cost.budget import Limits, last_refusal, view
     from acecode.cost.ledger import Ledger, LedgerError
 
     ledger = Ledger()
     try:
-        current = view(ledger.records(), Limits.from_settings(load_settings()))
+        records = ledger.records()
+        current = view(records, Limits.from_settings(load_settings()))
     except LedgerError as exc:
         return [f"[problem] {exc}"]
     lines = [f"ledger: {ledger.path}", *budget_lines(current), *_per_session(ledger)]
@@ -254,6 +345,9 @@ def _cost() -> list[str]:
             else f"{100 * used / limit:.0f}% used: a cycle that could cross it is skipped"
         )
         lines.append(f"[warning] {label} budget {state} (`acecode cost`)")
+    refused = last_refusal(records)
+    if refused:
+        lines.append(f"[warning] {refused}")
     return lines
 
 
@@ -271,19 +365,24 @@ def _diagnostics() -> list[str]:
 
 
 def doctor(playbook: playbook_option = None) -> None:
-    """Check the provider, hooks, playbook, templates, embeddings, last cycle and spend.
+    """Check the provider, hooks, settings, playbook, templates, embeddings, last cycle and
+    spend.
 
     Exits with status 1 when a check found a problem, 0 when all is good
-    (warnings alone do not fail), so scripts and CI can rely on it.
+    (warnings alone do not fail), so scripts and CI can rely on it. One broken
+    file is one problem, however many checks it stops. Nothing is written in
+    the project.
     """
+    loaded = _Playbook(playbook)
     checks: list[tuple[str, Callable[[], list[str]]]] = [
         ("LLM provider", _provider),
         ("nested claude runs", _claude_flags),
         ("Claude Code hooks", _hooks),
-        ("playbook", lambda: _on_playbook(playbook, _playbook)),
+        ("configuration", _configuration),
+        ("playbook", lambda: _playbook_check(loaded)),
         ("user layer", _user_layer),
-        ("injection", lambda: _injection(playbook)),
-        ("stale rules", lambda: _on_playbook(playbook, _stale)),
+        ("injection", lambda: _injection(loaded)),
+        ("stale rules", lambda: loaded.check(_stale)),
         ("prompt templates", _templates),
         ("semantic de-duplication", _embeddings),
         ("last learning cycle", lambda: _last_cycle(playbook)),
@@ -301,7 +400,7 @@ def doctor(playbook: playbook_option = None) -> None:
         console.print(f"[bold]{title}[/bold]")
         for line in lines:
             console.print(f"  {line}", markup=False, highlight=False, soft_wrap=True)
-    console.print(f"{problems} problem(s) found" if problems else "all good")
+    console.print(f"{counted(problems, 'problem')} found" if problems else "all good")
     if problems:
         raise typer.Exit(1)
 

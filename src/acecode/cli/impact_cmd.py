@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from acecode.cli.common import console, fail, playbook_option
+from acecode.wording import counted
 
 if TYPE_CHECKING:
     from acecode.impact.analysis import ImpactReport
@@ -21,7 +22,8 @@ transcripts_option = Annotated[
     Path | None,
     typer.Option(
         "--transcripts",
-        help="Folder of transcripts to read (default: this project's Claude Code sessions).",
+        help="A transcript file, or a folder of transcripts, to read (default: this "
+        "project's Claude Code sessions).",
     ),
 ]
 sessions_option = Annotated[
@@ -30,6 +32,12 @@ sessions_option = Annotated[
         "--sessions", min=1, help="Retire candidates: entries unused in the last N sessions."
     ),
 ]
+
+
+def check_transcripts(transcripts: Path | None) -> None:
+    """Fail with one line when ``--transcripts`` names neither a file nor a folder."""
+    if transcripts is not None and not transcripts.exists():
+        fail(f"{transcripts}: no such transcript file or folder")
 
 
 def _parse_since(value: str | None) -> datetime | None:
@@ -63,8 +71,7 @@ def impact(
 
     started = _parse_since(since)
     folder = transcripts_folder(paths.project_dir(), transcripts)
-    if transcripts is not None and not transcripts.is_dir():
-        fail(f"{transcripts}: not a folder of transcripts")
+    check_transcripts(transcripts)
     target = resolve_path(playbook)
     try:
         data = load_playbook(playbook)
@@ -84,14 +91,15 @@ def _print_report(report: ImpactReport, folder: Path, top: int) -> None:
         return value.date().isoformat() if value else "?"
 
     console.print(
-        f"{report.sessions} sessions ({report.files} files) in {folder}, "
+        f"{counted(report.sessions, 'session')} ({counted(report.files, 'file')}) in {folder}, "
         f"{day(report.first_session)} to {day(report.last_session)}: "
-        f"{report.failed_calls} failed tool calls, {report.declined_calls} declined by the user",
+        f"{counted(report.failed_calls, 'failed tool call')}, "
+        f"{report.declined_calls} declined by the user",
         markup=False,
         highlight=False,
     )
     if report.bad_lines:
-        console.print(f"{report.bad_lines} unreadable lines skipped", markup=False)
+        console.print(f"{counted(report.bad_lines, 'unreadable line')} skipped", markup=False)
     table = Table(title="Failure signatures (most sessions first)")
     for column in ("sessions", "calls", "tool", "command", "error", "last seen"):
         table.add_column(column, overflow="fold")
@@ -113,8 +121,8 @@ def _print_report(report: ImpactReport, folder: Path, top: int) -> None:
             name,
             day(entry.learned_at),
             entry.signature.key,
-            f"{entry.hit_before} of {entry.sessions_before} sessions",
-            f"{entry.hit_after} of {entry.sessions_after} sessions",
+            f"{entry.hit_before} of {counted(entry.sessions_before, 'session')}",
+            f"{entry.hit_after} of {counted(entry.sessions_after, 'session')}",
         )
     console.print(table if table.row_count else "No entry has failure provenance yet.")
 
@@ -131,7 +139,8 @@ def _print_report(report: ImpactReport, folder: Path, top: int) -> None:
     console.print(table if table.row_count else "No entry was cited.")
 
     title = (
-        f"Retire candidates: not cited or tagged in the last {report.window_sessions} sessions"
+        "Retire candidates: not cited or tagged in the last "
+        f"{counted(report.window_sessions, 'session')}"
         + (f" (of {report.window} asked)" if report.window_sessions < report.window else "")
     )
     table = Table(title=title)

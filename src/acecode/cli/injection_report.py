@@ -10,21 +10,28 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from acecode.wording import counted
 
-def injection_state(playbook: Path | None = None) -> dict[str, Any]:
-    """The session-start state (see ``rendered.session_start``) for ``playbook``.
+
+def injection_state(playbook: Path | None = None, *, write: bool = True) -> dict[str, Any]:
+    """The session-start state (see ``rendered.session_start``) for ``playbook``;
+    ``write=False`` leaves the injection cache as it is (``acecode doctor``).
 
     Raises ``acecode.store.PlaybookError`` for a playbook that cannot be read.
     """
     from acecode import paths
     from acecode.hooks import rendered
-    from acecode.store import resolve_path
+    from acecode.store import PlaybookError, resolve_path
 
     project = str(paths.project_dir())
     target = resolve_path(playbook)
     if target.resolve() == paths.playbook_path().resolve():
-        return rendered.session_start(project)
-    return rendered.render_uncached(project, str(target))
+        state = rendered.session_start(project, write=write)
+    else:
+        state = rendered.render_uncached(project, str(target))
+    if state.get("error"):
+        raise PlaybookError(state["error"])
+    return state
 
 
 def describe(state: dict[str, Any], playbook: Path | None = None) -> list[str]:
@@ -60,15 +67,15 @@ def describe(state: dict[str, Any], playbook: Path | None = None) -> list[str]:
         ]
     shown, left_out = len(state.get("injected", ())), state.get("left_out", 0)
     lines.append(
-        f"{shown} of {total} entries reach the model at session start "
+        f"{shown} of {counted(total, 'entry')} reach the model at session start "
         f"({context_length(text):,} of {budget:,} characters)"
     )
     if left_out:
         lines.append(
-            f"[warning] {left_out} entries are left out at session start (best entries first, "
-            f"every section its share); the per-prompt top-up adds the ones relevant to each "
-            f"prompt (up to {state.get('topup_budget', 0):,} characters); `acecode pin NAME` "
-            "keeps an entry in"
+            f"[warning] {counted(left_out, 'entry')} left out at session start "
+            "(best entries first, every section its share); the per-prompt top-up adds the "
+            f"ones relevant to each prompt (up to {state.get('topup_budget', 0):,} characters); "
+            "`acecode pin NAME` keeps an entry in"
         )
     return lines + _stale_pins(state, playbook)
 

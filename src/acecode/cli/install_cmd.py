@@ -52,12 +52,27 @@ def _show(update: SettingsUpdate) -> None:
             style = _STYLES.get(change.action, "")
             table.add_row(change.event, f"[{style}]{change.action}[/{style}]")
         console.print(table)
+    if update.removed:
+        _removed(update)
+        return
     if not update.written:
         _line(f"nothing to change in {update.path}")
         return
     _line(f"wrote {update.path}")
     if update.backup is not None:
         _line(f"previous version kept in {update.backup}")
+
+
+def _removed(update: SettingsUpdate) -> None:
+    """Say what an uninstall deleted because it held only acecode's entries."""
+    for path in update.removed:
+        if path == update.path:
+            why = "it held only acecode's hooks (`acecode install` writes it again)"
+        elif path == update.path.parent:
+            why = "it was left empty"
+        else:
+            why = "it was a backup of acecode's hooks alone"
+        _line(f"removed {path}: {why}")
 
 
 def _agent_and_scope(agent: str, scope: Scope):
@@ -107,34 +122,73 @@ def install(
     _show(update)
     for note in update.notes:
         _line(note)
+    learns = _say_provider()
     if coding_agent.name == "codex":
-        _line(
-            "Codex sessions are learned from at session end and compaction; sessions Codex "
-            "ended without a SessionEnd (closed terminal, killed) are caught up in the "
-            "background when the next Codex session starts in the project"
-        )
+        if learns:
+            _line(
+                "Codex sessions are learned from at session end and compaction; sessions Codex "
+                "ended without a SessionEnd (closed terminal, killed) are caught up in the "
+                "background when the next Codex session starts in the project"
+            )
         return
     if learn_on_exit:
         _line("note: --learn-on-exit is the default now; nothing extra was written")
-    _line(
-        "every session is learned from however it ends (/exit, Ctrl-D, /clear, a closed "
-        "terminal, claude -p) and at every compaction; sessions too small to teach anything "
-        "are skipped (see .claude/acecode/logs/learn.log)"
-    )
+    if learns:
+        _line(
+            "every session is learned from however it ends (/exit, Ctrl-D, /clear, a closed "
+            "terminal, claude -p) and at every compaction; sessions too small to teach "
+            "anything are skipped (see .claude/acecode/logs/learn.log)"
+        )
     for opt_out in _opt_outs():
         _line(f"note: {opt_out}")
-    from acecode.agents.claude_code.install import plugin_enabled
-
-    plugin_scopes = plugin_enabled()
-    if plugin_scopes:
-        _line(
-            f"warning: the acecode plugin is also enabled ({', '.join(plugin_scopes)} settings); "
-            "every hook would run twice. Disable the plugin or run `acecode uninstall`."
-        )
+    _note_other_places()
     if update.written and scope is Scope.project:
         console.print(
             "the project hooks call `acecode` from PATH: each teammate needs acecode installed"
         )
+
+
+def _note_other_places() -> None:
+    """Name every place acecode's hooks are in when there is more than one (other scopes,
+    the plugin), and say that acecode still acts once per session."""
+    from acecode.agents.claude_code.install import install_places, several_places_note
+
+    note = several_places_note(install_places())
+    if note:
+        _line(f"warning: {note[0]}")
+        for line in note[1:]:
+            _line(f"  {line}")
+
+
+def _say_provider() -> bool:
+    """Say which LLM the learning cycles will call, or that none is configured and how to
+    configure one; True when there is one. The hooks run with Claude Code's environment,
+    which is this shell's when Claude Code is started from it."""
+    from acecode.llm import ProviderConfigError, explain_provider
+
+    try:
+        choice = explain_provider()
+    except ProviderConfigError as exc:
+        first, *rest = str(exc).splitlines()
+        if first.startswith("no LLM provider is configured"):
+            _line(
+                "no LLM provider is configured, so sessions will not be learned from until "
+                "one is (the playbook is still injected). Choose one:"
+            )
+            for line in rest:
+                _line(line)
+        else:
+            _line(f"the LLM provider cannot be used: {first}")
+            for line in rest:
+                _line(line)
+            _line("sessions will not be learned from until it is fixed (see `acecode doctor`)")
+        return False
+    model = choice.model or "its default model"
+    _line(
+        f"learning will call {choice.provider} ({model}): {choice.reason}; start Claude Code "
+        "from a shell with the same settings (`acecode doctor` shows them)"
+    )
+    return True
 
 
 def _opt_outs() -> list[str]:

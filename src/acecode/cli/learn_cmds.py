@@ -10,13 +10,21 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from acecode.cli.common import console, err_console, fail, playbook_option, refresh_injection
+from acecode.wording import counted
 
 if TYPE_CHECKING:
     from acecode.pipeline.cycle import CycleReport
 
 
+PROJECT_HELP = (
+    "The project, or any folder in it (default: $CLAUDE_PROJECT_DIR, else the current "
+    "folder); its root is found the way git finds a repository."
+)
+
+
 def _use_project(project: Path | None) -> None:
-    """Make ``project`` the project root for everything that follows."""
+    """Make the project ``project`` is in (its root, :mod:`acecode.project_root`) the project
+    of everything that follows."""
     if project is not None:
         os.environ["CLAUDE_PROJECT_DIR"] = str(project.resolve())
 
@@ -33,9 +41,12 @@ def _describe(report: CycleReport) -> list[str]:
 
 def _changes(report: dict[str, Any]) -> list[str]:
     """One layer's changes (``CycleReport.as_dict`` or its ``user_layer``)."""
+    from acecode.consolidation.deferred import describe_operation
+    from acecode.quarantine.unreviewed import hold_label
+
     lines = []
     for item in report["held_for_review"]:
-        lines.append(f"  HOLD    ({item['rule']}) {item['text']}")
+        lines.append(f"  HOLD    ({hold_label(item['rule'])}) {item['text']}")
     dedup = (report["curation"] or {}).get("de_duplication_results", {})
     for decision in dedup.get("ladder_decisions", []):
         if decision["action"] != "add":
@@ -56,6 +67,8 @@ def _changes(report: dict[str, Any]) -> list[str]:
         lines.append(f"  {op['type']:<7} {target}: {entry['text']}")
     for item in report["pruned"]:
         lines.append(f"  PRUNE   {item['entry']['name']}: {item['entry']['text']}")
+    for item in report.get("deferred") or ():
+        lines.append(f"  DEFER   {describe_operation(item['operation'])}: {item['reason']}")
     return lines
 
 
@@ -98,7 +111,8 @@ def learn(
     ] = False,
     source: Annotated[str, typer.Option(help="Who started the cycle (for the report).")] = "cli",
     project: Annotated[
-        Path | None, typer.Option(help="Project root (default: $CLAUDE_PROJECT_DIR or cwd).")
+        Path | None,
+        typer.Option(help=PROJECT_HELP),
     ] = None,
     playbook: playbook_option = None,
     as_json: Annotated[
@@ -132,60 +146,71 @@ def learn(
 
     Each cycle prints its status: ok, nothing-new, skipped or failed (with the
     reason). Exits with status 1 when a cycle failed (no provider, LLM
-    failure); the playbook is then unchanged and the transcript stays due.
+    failure), the playbook then unchanged and the transcript due, or when a
+    file is not a transcript (no line of it is a JSON record).
 
     Cycles are bound by your budgets (daily_budget_usd, ...): one that would go
     over is skipped without an LLM call; --ignore-budget learns anyway. Several
     transcripts are a burst: their calls ask for a one-hour prompt cache.
     """
+    from acecode.diagnostics import warn
+    from acecode.errors import LearnInputError
     from acecode.outcomes import FAILED
     from acecode.pipeline import run_cycle_sync
     from acecode.pipeline.own_sessions import own_session_role
     from acecode.store import PlaybookError
+    from acecode.waiting import progress_to
 
     _use_project(project)
     reports = []
-    over_budget = 0
+    over_budget = unusable = 0
     files = _expand(transcripts, include_subagents=not skip_subagents)
-    for transcript in files:
-        role = own_session_role(transcript)
-        if role:
-            err_console.print(
-                f"acecode: {transcript} is one of acecode's own nested `claude -p` sessions "
-                f"(it opens with acecode's {role} prompt); skipped, nothing to learn",
-                markup=False,
-                highlight=False,
-                soft_wrap=True,
-            )
-            continue
-        try:
-            report = run_cycle_sync(
-                transcript,
-                playbook_path=playbook,
-                source=source,
-                dry_run=dry_run,
-                relearn=relearn,
-                ignore_budget=ignore_budget,
-                triage=True if triage else None,
-                burst=len(files) > 1,
-            )
-        except PlaybookError as exc:
-            fail(str(exc))
-        reports.append(report)
-        if report.cost.get("over_budget"):
-            over_budget += 1
-        if report.saved and playbook is None:
-            refresh_injection()
-        if as_json:
-            continue
-        console.print(report.summary(), markup=False, highlight=False, soft_wrap=True)
-        for line in _describe(report):
-            console.print(line, markup=False, highlight=False, soft_wrap=True)
+    # Slow steps (an LLM that does not answer, a long transcript) say so on stderr.
+    with progress_to(warn):
+        for transcript in files:
+            role = own_session_role(transcript)
+            if role:
+                err_console.print(
+                    f"acecode: {transcript} is one of acecode's own nested `claude -p` sessions "
+                    f"(it opens with acecode's {role} prompt); skipped, nothing to learn",
+                    markup=False,
+                    highlight=False,
+                    soft_wrap=True,
+                )
+                continue
+            try:
+                report = run_cycle_sync(
+                    transcript,
+                    playbook_path=playbook,
+                    source=source,
+                    dry_run=dry_run,
+                    relearn=relearn,
+                    ignore_budget=ignore_budget,
+                    triage=True if triage else None,
+                    burst=len(files) > 1,
+                )
+            except PlaybookError as exc:
+                fail(str(exc))
+            except LearnInputError as exc:  # not a transcript: said once, the others still learn
+                warn(str(exc))
+                unusable += 1
+                continue
+            reports.append(report)
+            if report.cost.get("over_budget"):
+                over_budget += 1
+            if report.saved and playbook is None:
+                refresh_injection()
+            if as_json:
+                continue
+            console.print(report.summary(), markup=False, highlight=False, soft_wrap=True)
+            for line in _describe(report):
+                console.print(line, markup=False, highlight=False, soft_wrap=True)
     if as_json:
         print(json.dumps([report.as_dict() for report in reports], indent=2, ensure_ascii=False))
-    if over_budget:
+    if over_budget and source == "cli":  # a hook's learner: its cycle line says what to do
         err_console.print(
-            f"acecode: {over_budget} cycle(s) skipped for your budget, without any LLM call; "
+            f"acecode: {counted(over_budget, 'cycle')} skipped for your budget, "
+            "without any LLM call; "
             "`acecode cost` shows the spend, the limits are daily_budget_usd, "
             "monthly_budget_usd, daily_budget_tokens and monthly_budget_tokens in "
             "~/.claude/acecode.toml; --ignore-budget learns anyway",
@@ -193,7 +218,7 @@ def learn(
             highlight=False,
             soft_wrap=True,
         )
-    if any(report.status == FAILED for report in reports):
+    if unusable or any(report.status == FAILED for report in reports):
         raise typer.Exit(1)
 
 
@@ -205,7 +230,8 @@ agent_option = Annotated[
 def bootstrap(
     agent: agent_option = "claude-code",
     project: Annotated[
-        Path | None, typer.Option(help="Project root (default: $CLAUDE_PROJECT_DIR or cwd).")
+        Path | None,
+        typer.Option(help=PROJECT_HELP),
     ] = None,
     skip_subagents: Annotated[
         bool, typer.Option("--skip-subagents", help="Learn from main sessions only.")
@@ -226,8 +252,10 @@ def bootstrap(
     from acecode.agents import UnknownAgentError, get_agent
     from acecode.config import load_settings
     from acecode.control import activity
+    from acecode.diagnostics import warn
     from acecode.pipeline.bootstrap import bootstrap as run_bootstrap
     from acecode.pipeline.own_sessions import split_own_sessions
+    from acecode.waiting import progress_to
 
     _use_project(project)
     root = paths.project_dir()
@@ -258,13 +286,14 @@ def bootstrap(
             progress.advance(task)
 
         try:
-            counts = run_bootstrap(
-                transcripts,
-                state_path=paths.state_dir(root) / "bootstrap.json",
-                playbook_path=playbook,
-                delay=settings.bootstrap_delay if delay is None else delay,
-                on_progress=on_progress,
-            )
+            with progress_to(warn):
+                counts = run_bootstrap(
+                    transcripts,
+                    state_path=paths.state_dir(root) / "bootstrap.json",
+                    playbook_path=playbook,
+                    delay=settings.bootstrap_delay if delay is None else delay,
+                    on_progress=on_progress,
+                )
         except KeyboardInterrupt:
             err_console.print(
                 "acecode: interrupted; progress is saved, run `acecode bootstrap` again to resume",
@@ -308,12 +337,14 @@ def catch_up(
     from acecode import outcomes, paths
     from acecode.agents import get_agent
     from acecode.control import activity
+    from acecode.diagnostics import warn
     from acecode.pipeline.bootstrap import BootstrapState
     from acecode.pipeline.bootstrap import bootstrap as run_bootstrap
     from acecode.pipeline.own_sessions import split_own_sessions
     from acecode.session_switch import NESTED_ENV
     from acecode.store.errors import PlaybookLockTimeout
     from acecode.store.lock import exclusive_lock
+    from acecode.waiting import progress_to
 
     _use_project(project)
     root = paths.project_dir()
@@ -335,11 +366,12 @@ def catch_up(
     try:
         with exclusive_lock(state / "catch-up.json", timeout=0):
             outcomes.append_log(
-                state, f"catch-up: learning {len(pending)} earlier {agent} session(s)"
+                state, f"catch-up: learning {counted(len(pending), f'earlier {agent} session')}"
             )
-            run_bootstrap(
-                pending, state_path=state_path, playbook_path=None, delay=0, source="catch-up"
-            )
+            with progress_to(warn):
+                run_bootstrap(
+                    pending, state_path=state_path, playbook_path=None, delay=0, source="catch-up"
+                )
     except PlaybookLockTimeout:
         return  # another catch-up is on it
     refresh_injection()

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from acecode.cli.common import console, err_console, fail
+from acecode.wording import counted
 
 
 def _say(text: str, *, err: bool = False) -> None:
@@ -22,12 +23,18 @@ def _summary(result: object) -> str:
     parts = []
     held = [item_id for _, item_id in result.queued if item_id is not None]
     if held:
-        parts.append(f"{len(held)} text(s) held for review ({', '.join(held)}; `acecode review`)")
+        parts.append(
+            f"{counted(len(held), 'text')} held for review ({', '.join(held)}; `acecode review`)"
+        )
     refused = [item.name for item, item_id in result.queued if item_id is None]
     if refused:
         parts.append(f"not held again, rejected in an earlier review: {', '.join(refused)}")
     for renumbered in outcome.renumbered:
         parts.append(f"their new {renumbered.old} is now {renumbered.new}")
+    for renamed in outcome.renamed:
+        parts.append(f"our {renamed.old} is now {renamed.new}, as the other side numbers it")
+    if result.pins_problem:
+        parts.append(f"pins not moved along: {result.pins_problem}")
     if result.cycle_id:
         parts.append(f"history cycle {result.cycle_id}")
     detail = f": {'; '.join(parts)}" if parts else ""

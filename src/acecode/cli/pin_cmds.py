@@ -1,4 +1,5 @@
-"""``acecode pin NAME`` / ``acecode unpin NAME``: always inject an entry first, or stop."""
+"""``acecode pin NAME`` / ``acecode unpin NAME``: inject an entry first in its section and
+keep it in when the playbook is over the budget, or stop (see ``acecode.playbook.ranking``)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ def _say(message: str) -> None:
 
 
 def pin(name: _NAME, playbook: playbook_option = None) -> None:
-    """Pin an entry: it is injected first at every session start, whatever its counters."""
+    """Pin an entry: at every session start it comes first in its section, whatever its
+    counters, and stays in when the playbook is over the budget."""
     from acecode.pins import PinsFileError, change_pins, pins_path
     from acecode.playbook.schema import iter_entries
     from acecode.store import PlaybookError, load_playbook
@@ -36,7 +38,10 @@ def pin(name: _NAME, playbook: playbook_option = None) -> None:
     except (PinsFileError, PlaybookError) as exc:
         fail(str(exc))
     refresh_injection(playbook)
-    _say(f"pinned {name} ({len(pinned)} pinned); it is injected first from the next session on")
+    _say(
+        f"pinned {name} ({len(pinned)} pinned); from the next session on it is injected "
+        "first in its section"
+    )
 
 
 def unpin(name: _NAME, playbook: playbook_option = None) -> None:

@@ -33,7 +33,8 @@ def show(
         typer.Option(
             "--format",
             "-f",
-            help="table, md (every entry, as injected) or json (one layer's file as saved).",
+            help="table, md (every entry in the injected format, pinned ones first and marked) "
+            "or json (one layer's file as saved, with its pinned names).",
         ),
     ] = ShowFormat.table,
     injected: Annotated[
@@ -51,16 +52,16 @@ def show(
     ] = False,
     user: user_option = False,
 ) -> None:
-    """Show the playbook's entries by section, with the layer each is in.
+    """Show the playbook's entries by section, with the layer each is in and which are pinned.
 
     Both layers by default (the project's and the user's); ``--user`` shows
     the user layer alone. JSON is one layer's file: the project's, or the
-    user's with ``--user``.
+    user's with ``--user``, plus its ``pinned`` names.
     """
     from rich.table import Table
 
     from acecode.layers import combine, is_user_layer, layer_of, user_playbook_file
-    from acecode.playbook.formatting import format_key_points
+    from acecode.pins import pins_or_none
     from acecode.playbook.schema import iter_entries
     from acecode.store import PlaybookError, load_playbook, serialize_playbook
 
@@ -75,29 +76,26 @@ def show(
         shown = combine(data, load_playbook(user_file) if with_user else None)
     except PlaybookError as exc:
         fail(str(exc))
+    pinned = pins_or_none(path) + (pins_or_none(user_file) if with_user else [])
     origins = None
     if provenance:
         origins = {**_origins(path), **(_origins(user_file) if with_user else {})}
     if output_format is ShowFormat.json:
-        if origins is None:
-            print(serialize_playbook(data), end="")
-        else:
-            with_provenance = {
-                **json.loads(serialize_playbook(data)),
-                "provenance": {
-                    name: [origin.as_dict() for origin in found] for name, found in origins.items()
-                },
+        as_saved = {**json.loads(serialize_playbook(data)), "pinned": pinned}
+        if origins is not None:
+            as_saved["provenance"] = {
+                name: [origin.as_dict() for origin in found] for name, found in origins.items()
             }
-            print(json.dumps(with_provenance, indent=2, ensure_ascii=False))
+        print(json.dumps(as_saved, indent=2, ensure_ascii=False))
         return
     if output_format is ShowFormat.md:
-        print(format_key_points(shown) or "(empty playbook)")
+        print(_markdown(shown, frozenset(pinned)) or "(empty playbook)")
         if origins is not None:
             print(_provenance_md(shown, origins))
         return
     title = f"{path} + {user_file}" if with_user and user_file.exists() else str(path)
     table = Table(title=title, show_lines=origins is not None)
-    columns = ("layer", "section", "id", "helpful", "harmful", "text")
+    columns = ("layer", "section", "id", "pinned", "helpful", "harmful", "text")
     for column in (*columns, "provenance") if origins is not None else columns:
         table.add_column(column, overflow="fold")
     for section, entry in iter_entries(shown):
@@ -105,6 +103,7 @@ def show(
             layer_of(entry["name"]),
             section,
             entry["name"],
+            "yes" if entry["name"] in pinned else "",
             str(entry["helpful"]),
             str(entry["harmful"]),
             entry["text"],
@@ -116,6 +115,20 @@ def show(
         console.print("(empty playbook)")
         return
     console.print(table)
+
+
+def _markdown(playbook: dict[str, Any], pinned: frozenset[str]) -> str:
+    """Every entry in the injected format, in the injected order (pinned first in their
+    section), each pinned one marked ``(pinned)`` after its ID."""
+    from acecode.playbook.formatting import format_key_points
+    from acecode.playbook.ranking import pinned_first
+
+    text = format_key_points({"sections": pinned_first(playbook["sections"], pinned)})
+    lines = []
+    for line in text.splitlines():
+        name = line[1 : line.find("]")] if line.startswith("[") else ""
+        lines.append(line.replace("] ", "] (pinned) ", 1) if name in pinned else line)
+    return "\n".join(lines)
 
 
 def _origins(playbook: Path | None) -> dict[str, list[Any]]:

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from acecode.cli.common import console, fail, playbook_option
-from acecode.cli.impact_cmd import sessions_option, transcripts_option
+from acecode.cli.impact_cmd import check_transcripts, sessions_option, transcripts_option
 
 
 def report(
@@ -30,8 +30,7 @@ def report(
     from acecode.store import PlaybookError, load_playbook, resolve_path
     from acecode.store.atomic import atomic_write_text
 
-    if transcripts is not None and not transcripts.is_dir():
-        fail(f"{transcripts}: not a folder of transcripts")
+    check_transcripts(transcripts)
     target = resolve_path(playbook)
     try:
         data = load_playbook(playbook)

@@ -45,6 +45,7 @@ def _show_pending(playbook: Path | None) -> None:
     from rich.table import Table
 
     from acecode.quarantine.queue import QueueError, list_pending, queue_path
+    from acecode.quarantine.unreviewed import hold_label
 
     try:
         items = list_pending(playbook)
@@ -60,7 +61,7 @@ def _show_pending(playbook: Path | None) -> None:
         proposed = item.operation
         if item.target_ids:
             proposed += " " + ", ".join(item.target_ids)
-        reason = item.rule + (f": {item.detail}" if item.detail else "")
+        reason = hold_label(item.rule) + (f": {item.detail}" if item.detail else "")
         source = item.session or item.transcript or "-"
         table.add_row(item.id, proposed, item.section, reason, source, item.text)
     console.print(table, markup=False, highlight=False)
@@ -89,7 +90,10 @@ def _show_conflicts(playbook: Path | None) -> None:
     for column in ("id", "entry", "text", "judge's reason"):
         table.add_column(column, overflow="fold")
     for conflict in conflicts:
-        table.add_row(conflict.id, conflict.first_name, conflict.first_text, conflict.reason or "-")
+        reason = conflict.reason or "-"
+        if conflict.folded:
+            reason += f" (found against {conflict.folded!r}, folded into this entry earlier)"
+        table.add_row(conflict.id, conflict.first_name, conflict.first_text, reason)
         table.add_row("", conflict.second_name, conflict.second_text, "", end_section=True)
     console.print(table, markup=False, highlight=False)
     console.print(
@@ -147,8 +151,15 @@ def approve_command(
         )
         return
     verb = {"UPDATE": "updated", "MERGE": "merged into"}.get(result.applied_as or "", "added")
+    back = ""
+    if result.item.was and result.applied_as == "ADD":
+        entry = result.entry
+        back = (
+            f" It was {result.item.was} before the merge deleted it "
+            f"(helpful {entry['helpful']}, harmful {entry['harmful']})."
+        )
     console.print(
-        f"Approved {result.item.id}: {verb} [{result.entry['name']}] in {result.section}.",
+        f"Approved {result.item.id}: {verb} [{result.entry['name']}] in {result.section}.{back}",
         markup=False,
         highlight=False,
     )

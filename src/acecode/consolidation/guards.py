@@ -34,6 +34,7 @@ from typing import Any
 from acecode.playbook.operations import MAX_OPERATIONS
 from acecode.playbook.schema import SECTION_NAMES, entry_count, isolated_copy, iter_entries
 from acecode.playbook.scoring import should_prune
+from acecode.wording import counted
 
 DEFAULT_MAX_REMOVAL_RATIO = 0.10
 DEFAULT_SHRINK_RATIO = 0.20
@@ -86,8 +87,8 @@ class RemovalBudget:
         """Why a removal of ``cost`` entries was deferred, for the report."""
         return (
             f"removal budget exhausted: this cycle may remove at most {self.limit} of "
-            f"{self.start_entries} entries ({self.max_removal_ratio:.0%}), {self.remaining} "
-            f"left, this needs {cost}; deferred to a later cycle"
+            f"{counted(self.start_entries, 'entry')} ({self.max_removal_ratio:.0%}), "
+            f"{self.remaining} left, this needs {cost}; deferred to a later cycle"
         )
 
     def as_dict(self) -> dict[str, Any]:

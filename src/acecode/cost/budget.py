@@ -22,7 +22,17 @@ from typing import Any
 
 from acecode.config import Settings
 from acecode.cost.estimate import CycleEstimate
-from acecode.cost.ledger import RELEASE, RESERVE, Ledger, Spend, now, spend_since, stamp
+from acecode.cost.ledger import (
+    REFUSE,
+    RELEASE,
+    RESERVE,
+    Ledger,
+    Spend,
+    now,
+    record_time,
+    spend_since,
+    stamp,
+)
 from acecode.diagnostics import warn
 
 
@@ -77,46 +87,119 @@ def _usd(value: float) -> str:
     return f"${value:.2f}" if value >= 0.01 or value == 0 else f"${value:.4f}"
 
 
-def refusal(current: BudgetView, estimate: CycleEstimate, extra_tokens: int = 0) -> str:
-    """Why this cycle would go over a budget, naming it; "" when it fits under all.
-    ``extra_tokens`` counts on top of the estimate's roles (a reservation's extension)."""
+DAY, MONTH = "day", "month"
+
+
+def _refusal(
+    current: BudgetView, estimate: CycleEstimate, extra_tokens: int = 0
+) -> tuple[str, str]:
+    """The period of the budget this cycle would go over (``day`` or ``month``) and why,
+    naming it; ``("", "")`` when it fits under all. ``extra_tokens`` counts on top of the
+    estimate's roles (a reservation's extension)."""
     limits = current.limits
     checks = (
-        ("daily", "daily_budget_usd", limits.daily_usd, current.today, "today"),
-        ("monthly", "monthly_budget_usd", limits.monthly_usd, current.month, "this month"),
+        ("daily", "daily_budget_usd", limits.daily_usd, current.today, "today", DAY),
+        ("monthly", "monthly_budget_usd", limits.monthly_usd, current.month, "this month", MONTH),
     )
-    for label, key, limit, spend, when in checks:
+    for label, key, limit, spend, when, period in checks:
         if limit <= 0:
             continue
         if estimate.usd is None:
             if spend.total_usd >= limit:
-                return (
+                return period, (
                     f"{label} budget reached ({key} = {_usd(limit)}): {_usd(spend.total_usd)} "
                     f"spent {when}; this model's cost is unknown"
                 )
         elif estimate.usd > limit:
-            return (
+            return period, (
                 f"this cycle may cost up to {_usd(estimate.usd)}, more than the whole {label} "
                 f"budget ({key} = {_usd(limit)}): raise it or choose a cheaper model"
             )
         elif spend.total_usd + estimate.usd > limit:
-            return (
+            return period, (
                 f"{label} budget ({key} = {_usd(limit)}) would be exceeded: "
                 f"{_usd(spend.total_usd)} spent {when} + up to {_usd(estimate.usd)} for this cycle"
             )
     token_checks = (
-        ("daily", "daily_budget_tokens", limits.daily_tokens, current.today, "today"),
-        ("monthly", "monthly_budget_tokens", limits.monthly_tokens, current.month, "this month"),
+        ("daily", "daily_budget_tokens", limits.daily_tokens, current.today, "today", DAY),
+        (
+            "monthly",
+            "monthly_budget_tokens",
+            limits.monthly_tokens,
+            current.month,
+            "this month",
+            MONTH,
+        ),
     )
     tokens = estimate.tokens + extra_tokens
-    for label, key, limit, spend, when in token_checks:
+    for label, key, limit, spend, when, period in token_checks:
         if limit > 0 and spend.total_tokens + tokens > limit:
-            return (
+            return period, (
                 f"{label} token budget ({key} = {limit:,}) would be exceeded: "
                 f"{spend.total_tokens:,} tokens used {when} + up to {tokens:,} "
                 "for this cycle"
             )
+    return "", ""
+
+
+def refusal(current: BudgetView, estimate: CycleEstimate, extra_tokens: int = 0) -> str:
+    """Why this cycle would go over a budget, naming it; "" when it fits under all."""
+    return _refusal(current, estimate, extra_tokens)[1]
+
+
+def _tokens(value: float) -> str:
+    return f"{value:,} tokens"
+
+
+def _spent_limit(current: BudgetView) -> str:
+    """The first limit that what was really spent (reservations aside) has reached."""
+    limits, today, month = current.limits, current.today, current.month
+    for key, limit, used, shown, period in (
+        ("daily_budget_usd", limits.daily_usd, today.usd, _usd, DAY),
+        ("monthly_budget_usd", limits.monthly_usd, month.usd, _usd, MONTH),
+        ("daily_budget_tokens", limits.daily_tokens, today.tokens, _tokens, DAY),
+        ("monthly_budget_tokens", limits.monthly_tokens, month.tokens, _tokens, MONTH),
+    ):
+        if limit > 0 and used >= limit:
+            when = "today" if period == DAY else "this month"
+            spent = f"{shown(used)} spent {when} reached {key} = {shown(limit)}"
+            return f"{_paused_until(period)}: {spent}"
     return ""
+
+
+def _paused_until(period: str) -> str:
+    return f"learning is paused until {'next month' if period == MONTH else 'tomorrow'}"
+
+
+def _in_period(record: dict[str, Any], at: datetime) -> bool:
+    moment = record_time(record)
+    if moment is None:
+        return False
+    if record.get("period") == MONTH:
+        return (moment.year, moment.month) == (at.year, at.month)
+    return moment.date() == at.date()
+
+
+def last_refusal(records: list[dict[str, Any]], at: datetime | None = None) -> str:
+    """The last cycle's refusal, in one line, while its day (or month) is not over and no
+    cycle has been admitted since; "" otherwise."""
+    at = at or now()
+    for record in reversed(records):
+        kind = record.get("kind")
+        if kind == RESERVE:
+            return ""
+        if kind == REFUSE and _in_period(record, at):
+            period = MONTH if record.get("period") == MONTH else DAY
+            return f"{_paused_until(period)}: the last cycle was refused: {record.get('reason')}"
+    return ""
+
+
+def paused(records: list[dict[str, Any]], limits: Limits, at: datetime | None = None) -> str:
+    """Why the budgets stop learning now, in one line; "" when they do not: a limit is
+    reached by what was spent, or the last cycle to ask was refused (its worst case did
+    not fit, see :func:`last_refusal`)."""
+    at = at or now()
+    return _spent_limit(view(records, limits, at)) or last_refusal(records, at)
 
 
 def admit(
@@ -139,8 +222,19 @@ def admit(
     ledger cannot be used."""
     with ledger.locked(lock_timeout):
         if enforce:
-            why = refusal(view(ledger.records(), limits), estimate)
+            period, why = _refusal(view(ledger.records(), limits), estimate)
             if why:
+                ledger.append(
+                    {
+                        "kind": REFUSE,
+                        "cycle_id": cycle_id,
+                        "time": at,
+                        "project": project,
+                        "source": source,
+                        "period": period,
+                        "reason": why,
+                    }
+                )
                 return why
         ledger.append(
             {

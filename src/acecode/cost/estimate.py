@@ -218,7 +218,7 @@ def role_bounds(
     from acecode.repository import repository_line
     from acecode.roles.ask import role_prompt
     from acecode.roles.curator import MAX_TOKENS as CURATOR_MAX_TOKENS
-    from acecode.roles.curator import curator_fields, render_conflicts
+    from acecode.roles.curator import curator_fields, default_max_removals, render_conflicts
     from acecode.roles.prompt import render_playbook
     from acecode.roles.safety_review import reply_tokens
 
@@ -241,13 +241,13 @@ def role_bounds(
             _listed_bound(lists.retire),
             render_conflicts(conflicts),
             repository_line(),
+            default_max_removals(playbook) if lists.max_removals is None else lists.max_removals,
         ),
         max_tokens=CURATOR_MAX_TOKENS,
     )
     # A text reaches the review only within max_rule_chars (longer ones are held without
-    # it), and by default only in English (the language screen holds the others): one
-    # byte a character. Texts in other configured languages, or more of them, are
-    # reserved when the review is called.
+    # it), planned at one byte a character (English, code): texts in other scripts, or
+    # more of them, are reserved when the review is called.
     texts = PLANNED_TEXTS * (settings.max_rule_chars + TEXT_OVERHEAD_BYTES)
     review = role_prompt(
         role="safety_review",

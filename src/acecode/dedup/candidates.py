@@ -8,8 +8,10 @@ those judged in an earlier cycle. What is left is ordered so the pairs that
 decide this cycle come first:
 
 1. every text the curator proposes (ADD, UPDATE, MERGE) against the
-   playbook's entries and the other proposed texts, at most
-   ``max_neighbours`` per proposed text, most similar first;
+   playbook's entries, the texts folded into them earlier (``folded``: a
+   conflict with one of those is a conflict with its entry) and the other
+   proposed texts, at most ``max_neighbours`` per proposed text, most
+   similar first;
 2. pairs of entries already in the playbook (the whole-playbook pass),
    most similar first.
 
@@ -59,11 +61,13 @@ def propose_pairs(
     max_pairs: int,
     known: Verdicts | None = None,
     max_neighbours: int = DEFAULT_MAX_NEIGHBOURS,
+    folded: Sequence[str] = (),
 ) -> list[CandidatePair]:
     """The pairs to send to the judge, in the order of the module doc."""
     import numpy as np
 
-    old = list(dict.fromkeys(existing))
+    entries = list(dict.fromkeys(existing))
+    old = entries + [text for text in dict.fromkeys(folded) if text not in set(entries)]
     new: list[ProposedText] = []
     seen = set(old)
     for item in proposed:
@@ -92,7 +96,7 @@ def propose_pairs(
             for i in neighbours[:max_neighbours]
         ]
     fresh.sort(key=lambda pair: -pair.similarity)
-    rows, cols = np.nonzero(np.triu(sims[: len(old), : len(old)] >= floor, k=1))
+    rows, cols = np.nonzero(np.triu(sims[: len(entries), : len(entries)] >= floor, k=1))
     settled = [
         CandidatePair(texts[i], texts[j], float(sims[i, j]), False)
         for i, j in zip(rows.tolist(), cols.tolist(), strict=True)

@@ -12,7 +12,11 @@ judged once: later cycles reuse the verdict while both texts are unchanged,
 so the judge is only asked about pairs it has not seen.
 
 A *conflict* is a stored ``conflicting`` pair whose two texts are both in the
-playbook and that nobody dismissed. ``acecode review`` lists conflicts and
+playbook, or stand for an entry of it, and that nobody dismissed. A text
+stands for the entry it was folded into (judged the same rule as it, or less
+specific than it, and no longer in the playbook itself): "never X" found
+conflicting with "always X", which was folded into "always X in tests",
+is shown as a conflict with "always X in tests". ``acecode review`` lists conflicts and
 can dismiss one (keep both rules, stop showing it) or resolve it (keep one
 entry, delete the other, journaled like any review change); the curator sees
 the open ones in its next call.
@@ -68,6 +72,8 @@ class Conflict:
     second_text: str
     reason: str
     judged_at: str
+    # The text the conflict was found against, when it was folded into an entry.
+    folded: str = ""
 
     @property
     def names(self) -> tuple[str, str]:
@@ -206,29 +212,46 @@ def _located(playbook: dict[str, Any]) -> dict[str, tuple[str, str]]:
     return found
 
 
-def _conflicts(pairs: dict[str, dict[str, Any]], playbook: dict[str, Any]) -> list[Conflict]:
+def _folds(pairs: dict[str, dict[str, Any]], where: dict[str, Any]) -> dict[str, str]:
+    """Folded text -> the entry text it was folded into (both known to the file)."""
+    folds: dict[str, str] = {}
+    for record in pairs.values():
+        verdict = _verdict(record)
+        for kept in (verdict.first, verdict.second):
+            gone = verdict.other(kept)
+            into = verdict.verdict == "same" or verdict.specific == kept
+            if into and kept in where and gone not in where:
+                folds.setdefault(gone, kept)
+    return folds
+
+
+def _conflicts(
+    pairs: dict[str, dict[str, Any]], playbook: dict[str, Any], keys: Iterable[str] | None = None
+) -> list[Conflict]:
     where = _located(playbook)
+    folds = _folds(pairs, where)
     conflicts = []
-    for key, record in pairs.items():
+    for key in pairs if keys is None else keys:
+        record = pairs[key]
         if record["verdict"] != "conflicting" or record.get("dismissed_at"):
             continue
-        if record["a"] not in where or record["b"] not in where:
+        first, second = (folds.get(text, text) for text in (record["a"], record["b"]))
+        if first not in where or second not in where or first == second:
             continue
-        (first_section, first_name), (second_section, second_name) = (
-            where[record["a"]],
-            where[record["b"]],
-        )
+        folded = next((text for text in (record["a"], record["b"]) if text in folds), "")
+        (first_section, first_name), (second_section, second_name) = where[first], where[second]
         conflicts.append(
             Conflict(
                 id=conflict_id(key),
                 first_name=first_name,
                 first_section=first_section,
-                first_text=record["a"],
+                first_text=first,
                 second_name=second_name,
                 second_section=second_section,
-                second_text=record["b"],
+                second_text=second,
                 reason=str(record.get("reason") or ""),
                 judged_at=str(record.get("judged_at") or ""),
+                folded=folded,
             )
         )
     return sorted(conflicts, key=lambda c: (c.judged_at, c.first_name, c.second_name))
@@ -277,7 +300,7 @@ def find_conflict(
     path = judgements_path(playbook_path)
     pairs = _read(path)
     key = _find_key(pairs, identifier, path)
-    for conflict in _conflicts({key: pairs[key]}, playbook):
+    for conflict in _conflicts(pairs, playbook, keys=[key]):
         return conflict
     raise JudgementsError(
         f"conflict {conflict_id(key)} is not open: it was dismissed, or one of its rules "

@@ -39,7 +39,10 @@ paraphrase from its opposite, so the cycle passes ``verdicts``
 4. ``separate``: otherwise (different, conflicting or not judged): add.
 
 Among several entries on one rung the most similar wins. A conflicting or
-unjudged entry is never credited, whatever its similarity. Without
+unjudged entry is never credited, whatever its similarity; and neither is an
+entry whose *folded* texts (ones credited to it or replaced by it before,
+:meth:`acecode.dedup.verdicts.Verdicts.folded_into`) the candidate conflicts
+with: both sides are kept and the conflict is shown in review. Without
 ``verdicts`` (library callers) :func:`decide` is the unjudged ladder above,
 which the cycle never applies.
 """
@@ -230,24 +233,27 @@ def _judged(
     for i in order:
         if near_verbatim(candidate, texts[i]):
             return on(i, "credit", "verbatim", "near-verbatim duplicate of an existing entry")
-    for i in order:
+    conflicts = [i for i in order if verdicts.conflict_with(candidate, texts[i]) is not None]
+    foldable = [i for i in order if i not in conflicts]
+    for i in foldable:
         if verdicts.may_merge(candidate, texts[i]):
             return on(i, "credit", "same", "judged the same rule as an existing entry")
-    for i in order:
+    for i in foldable:
         specific = verdicts.more_specific(candidate, texts[i])
         if specific == candidate:
             return on(i, "update", "more_specific", "judged more specific than the entry")
         if specific is not None:
             return on(i, "credit", "more_specific", "the entry is judged more specific")
-    conflicts = [i for i in order if _verdict(verdicts, candidate, texts[i]) == "conflicting"]
     if conflicts:
-        return on(conflicts[0], "add", "separate", "judged conflicting with the entry; both kept")
+        first = conflicts[0]
+        direct = verdicts.get(candidate, texts[first])
+        how = (
+            "the entry"
+            if direct is not None and direct.verdict == "conflicting"
+            else ("a rule folded into the entry")
+        )
+        return on(first, "add", "separate", f"judged conflicting with {how}; both kept")
     return on(order[0], "add", "separate", "no entry judged the same rule")
-
-
-def _verdict(verdicts: Verdicts, first: str, second: str) -> str | None:
-    found = verdicts.get(first, second)
-    return found.verdict if found is not None else None
 
 
 def apply_decision(playbook: dict[str, Any], decision: LadderDecision) -> dict[str, Any]:

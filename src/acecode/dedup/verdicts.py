@@ -11,6 +11,11 @@ decides"):
   ladder's update rung: only a pair the judge called ``more_specific``.
 - ``different`` and ``conflicting`` pairs are never merged or credited;
   conflicting ones are kept and shown to the user (``acecode review``).
+- :meth:`Verdicts.conflict_with` -- a conflict with an entry *or with a text
+  folded into it* (a ``same`` or ``more_specific`` verdict that credited or
+  replaced it): "always X" folded into "always X in tests", then "never X"
+  meets the specific text; the fold must not hide that conflict, so both
+  sides are kept and shown.
 
 A missing verdict (no provider, failed call, unparseable reply, pair left out
 of the reply) is simply absent: the pair then merges only if near-verbatim.
@@ -71,12 +76,14 @@ class Verdicts:
 
     def __init__(self, verdicts: Iterable[PairVerdict] = ()) -> None:
         self._by_key: dict[str, PairVerdict] = {}
+        self._by_text: dict[str, list[PairVerdict]] | None = None
         self.add(verdicts)
 
     def add(self, verdicts: Iterable[PairVerdict]) -> None:
         """Record verdicts; a later verdict on the same pair replaces the earlier one."""
         for verdict in verdicts:
             self._by_key[verdict.key] = verdict
+        self._by_text = None
 
     def __len__(self) -> int:
         return len(self._by_key)
@@ -111,3 +118,26 @@ class Verdicts:
     def conflicting(self) -> list[PairVerdict]:
         """Every pair judged ``conflicting``."""
         return [verdict for verdict in self if verdict.verdict == "conflicting"]
+
+    def folded_into(self, text: str) -> list[str]:
+        """The texts folded into ``text``: judged the same rule, or less specific than it."""
+        if self._by_text is None:
+            self._by_text = {}
+            for verdict in self:
+                for side in (verdict.first, verdict.second):
+                    self._by_text.setdefault(side, []).append(verdict)
+        return [
+            verdict.other(text)
+            for verdict in self._by_text.get(text, ())
+            if verdict.verdict == "same"
+            or (verdict.verdict == "more_specific" and verdict.specific == text)
+        ]
+
+    def conflict_with(self, candidate: str, text: str) -> PairVerdict | None:
+        """A ``conflicting`` verdict between ``candidate`` and ``text`` or a text folded
+        into ``text``, else None."""
+        for other in (text, *self.folded_into(text)):
+            verdict = self.get(candidate, other)
+            if verdict is not None and verdict.verdict == "conflicting":
+                return verdict
+        return None

@@ -10,6 +10,10 @@ this package:
   prompt, so this module imports only ``json``, ``os`` and ``sys`` at import
   time; the store, the settings and ``subprocess`` are imported by the code
   paths that need them.
+
+And one more: act once per event. acecode may be installed in several settings
+files and as a plugin, and Claude Code runs every copy; the first process
+claims the event (:mod:`acecode.hooks.claim`) and the others exit silently.
 """
 
 from __future__ import annotations
@@ -143,6 +147,10 @@ def run_hook(argv: list[str]) -> int:
             raise HookInputError(f"unknown hook event {name!r} (known: {known}); nothing done")
         if skipped and event in INJECTION_EVENTS:
             return 0  # ACECODE_SKIP: no injection; the learning hooks log why they skip
+        from acecode.hooks.claim import claim
+
+        if not claim(event, payload):
+            return 0  # another installed copy of this hook handles the event
         output = _dispatch(event, payload, agent)
         if output is not None:
             sys.stdout.write(json.dumps(output) + "\n")

@@ -98,12 +98,17 @@ def _guarded(render: Callable[[str], Any], project: str, fallback: Any) -> Any:
         return fallback
 
 
-def _start_context(project: str, agent: str) -> dict[str, Any] | None:
-    """The session-start state when acecode is active here and the playbook is usable."""
+def _session_state(project: str, agent: str) -> dict[str, Any] | None:
+    """The session-start state (``rendered.session_start``); None without any playbook."""
     if not has_playbook(project):
         return None
-    start = _guarded(lambda root: session_start(root, agent), project, None)
-    return start if start is not None and start.get("active") else None
+    return _guarded(lambda root: session_start(root, agent), project, None)
+
+
+def _injects(state: dict[str, Any]) -> bool:
+    """Whether ``state`` has something to inject: acecode is active and the playbook
+    could be read (otherwise the notice says why not)."""
+    return bool(state.get("active")) and not state.get("error")
 
 
 def on_session_start(payload: dict, agent: str = DEFAULT_AGENT) -> dict | None:
@@ -120,13 +125,14 @@ def on_session_start(payload: dict, agent: str = DEFAULT_AGENT) -> dict | None:
         from acecode.hooks.learn import start_catch_up
 
         start_catch_up(agent, project, payload.get("session_id"))
-    start = _start_context(project, agent)
-    if start is None:
-        return with_notice(None, project, payload)
+    start = _session_state(project, agent)
+    if start is None or not _injects(start):
+        return with_notice(None, project, payload, start)
     source = payload.get("source")
     marker = _marker(project, payload.get("session_id"))
     _mark(marker, f"SessionStart:{source}", start.get("injected", ()))
-    return with_notice(_context_output("SessionStart", start.get("text", "")), project, payload)
+    output = _context_output("SessionStart", start.get("text", ""))
+    return with_notice(output, project, payload, start)
 
 
 def on_user_prompt_submit(payload: dict, agent: str = DEFAULT_AGENT) -> dict | None:
@@ -143,8 +149,8 @@ def on_user_prompt_submit(payload: dict, agent: str = DEFAULT_AGENT) -> dict | N
             return None
         text = _guarded(lambda root: topup_text(root, prompt, marker, agent), project, "")
         return _context_output("UserPromptSubmit", text)
-    start = _start_context(project, agent)
-    if start is None:
+    start = _session_state(project, agent)
+    if start is None or not _injects(start):
         return None
     _mark(marker, "UserPromptSubmit", start.get("injected", ()))
     return _context_output("UserPromptSubmit", start.get("text", ""))

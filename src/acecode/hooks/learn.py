@@ -13,7 +13,8 @@ and so is every compaction. An explicit ``"playbook_update_on_exit": false``
 or ``"playbook_update_on_clear": false`` in Claude Code's settings opts out of
 the first two. Every decision, taken or not, is one line in
 ``.claude/acecode/logs/learn.log`` (:mod:`acecode.outcomes`); the learner's
-stderr is appended there too, and the cycle adds its own status line.
+stderr goes there too, each line stamped like the others
+(:mod:`acecode.log_stream`), and the cycle adds its own status line.
 
 ``ACECODE_LEARN_COMMAND`` replaces the ``python -m acecode`` prefix of that
 command (split like a shell would); the tests point it at a stub learner.
@@ -130,9 +131,10 @@ def start_catch_up(agent: str, project: str, session_id: object) -> None:
 
 
 def _spawn(arguments: list[str], project: str, traceless: bool = False) -> str | None:
-    """Start ``acecode ARGUMENTS`` detached (it outlives the agent), its stderr appended to
-    learn.log; the reason when it could not be started. ``traceless``: where acecode has
-    no logs folder yet, drop stderr instead of creating one."""
+    """Start ``acecode ARGUMENTS`` detached (it outlives the agent), its stderr in
+    learn.log (stamped by the learner; the file itself catches what bypasses Python);
+    the reason when it could not be started. ``traceless``: where acecode has no logs
+    folder yet, drop stderr instead of creating one."""
     import subprocess
 
     command = [*_learner_prefix(), *arguments]
@@ -145,6 +147,10 @@ def _spawn(arguments: list[str], project: str, traceless: bool = False) -> str |
     )
     if traceless and not os.path.isdir(os.path.dirname(log_path)):
         log_path = os.devnull
+    else:
+        from acecode.log_stream import STDERR_TO_LOG_ENV
+
+        env[STDERR_TO_LOG_ENV] = state_path(project)  # the learner stamps its stderr lines
     try:
         with open(log_path, "a", encoding="utf-8") as log:
             subprocess.Popen(

@@ -1,17 +1,30 @@
-"""The one line shown to the user at session start when learning needs them.
+"""The lines shown to the user at session start when acecode needs them.
 
-Two things deserve the user's eye, and only these: learned rules waiting in
-the review queue (they reach no session until approved), and a last learning
-cycle that failed (nothing is being learned until it is fixed). The line goes
-into the SessionStart output's ``systemMessage``, which Claude Code shows to
-the user (``SessionStart:startup says: ...``) and does not send to the
-model. It is shown when a session starts, resumes or is cleared, not after a
-compaction, and never on a prompt.
+Every state that stops injection or learning is said here, one line each
+naming the file and the fix, because the hook's stderr never reaches the
+screen:
 
-Cheap by design: two small JSON files (the review queue and
-:data:`acecode.outcomes.LAST_CYCLE_FILE`), no TOML, no store. Only when
-there is something to say is the project's on/off switch read, so that a
-project turned off stays silent.
+- a settings file that cannot be read (``.claude/acecode.toml``, the local
+  switch, ``~/.claude/acecode.toml``): acecode is off until it is fixed, so
+  this line is shown even where acecode is thereby off;
+- a project playbook that cannot be read (nothing is injected or learned) and a
+  user layer that cannot be read (its rules are not injected);
+- settings acecode ignores (a typo, a wrong type), named by file and key;
+- no LLM provider, or a budget that stops learning;
+- learned rules waiting in the review queue (they reach no session until
+  approved), and a last learning cycle that failed.
+
+The lines go into the SessionStart output's ``systemMessage``, which Claude
+Code shows to the user (``SessionStart:startup says: ...``) and does not send
+to the model. They are shown when a session starts, resumes or is cleared, not
+after a compaction, and never on a prompt. Apart from the unreadable settings,
+a project where acecode is off stays silent.
+
+Cheap by design: the project's states come with the injection cache
+(:mod:`acecode.hooks.rendered`), the user's from their own cache
+(:mod:`acecode.hooks.user_checks`), the queue and the last cycle from two
+small JSON files; TOML is read only in a project without a playbook that has
+settings files of its own.
 """
 
 from __future__ import annotations
@@ -26,6 +39,7 @@ from acecode.hooks.context import state_path
 QUEUE_FILE = "pending.json"  # acecode.quarantine.queue.QUEUE_FILE (a test keeps them equal)
 REASON_CHARS = 120
 SILENT_SOURCES = ("compact",)
+PREFIX = "acecode: "
 
 
 def _pending_count(project: str) -> int:
@@ -38,24 +52,89 @@ def _pending_count(project: str) -> int:
     return len(pending) if isinstance(pending, list) else 0
 
 
-def session_notice(project: str) -> str | None:
-    """The line to show, or None when all is well."""
+def _review_and_failure(project: str, learning_blocked: bool) -> list[str]:
+    """Rules awaiting review, and the last cycle's failure unless learning is blocked
+    anyway (a missing provider or a budget says more than an older failure)."""
     parts = []
     pending = _pending_count(project)
     if pending:
         rules = "rule awaits" if pending == 1 else "rules await"
         parts.append(f"{pending} learned {rules} review (run `acecode review`)")
     last = outcomes.last_attempt(state_path(project))
-    if last is not None and last.get("status") == outcomes.FAILED:
+    if not learning_blocked and last is not None and last.get("status") == outcomes.FAILED:
         reason = outcomes.one_line(str(last.get("reason") or "no reason recorded"), REASON_CHARS)
         log = os.path.join(".claude", "acecode", *outcomes.LOG_PARTS)
         parts.append(f"the last learning cycle failed: {reason} (see {log} or `acecode doctor`)")
-    if not parts or not _active(project):
-        return None
-    return "acecode: " + "; ".join(parts)
+    return parts
 
 
-def _active(project: str) -> bool:
+def _playbook_lines(start: dict[str, Any]) -> list[str]:
+    """What the injection cache says keeps the playbook from the model."""
+    lines = []
+    if start.get("error"):
+        lines.append(
+            f"the playbook was not injected and sessions are not learned from: "
+            f"{start['error']}; fix the file or move it aside (`acecode doctor`)"
+        )
+    if start.get("user_layer_error"):
+        lines.append(
+            f"your user layer was not injected: {start['user_layer_error']}; "
+            "fix the file or move it aside (`acecode doctor`)"
+        )
+    return lines
+
+
+def _project_config(project: str, start: dict[str, Any] | None) -> dict[str, list[str]]:
+    """The project's configuration problems: from the injection cache when the project
+    has a playbook, else read now, and only when it has settings files at all."""
+    if start is not None:
+        return {key: list(start.get(key) or ()) for key in ("config_off", "config_ignored")}
+    from acecode.hooks.rendered import switch_files
+
+    local, shared, _user = switch_files(project)
+    if not (os.path.exists(local) or os.path.exists(shared)):
+        return {"config_off": [], "config_ignored": []}
+    from pathlib import Path
+
+    from acecode.config_check import as_notices, project_problems
+
+    return as_notices(project_problems(Path(project)))
+
+
+def session_notice(project: str, start: dict[str, Any] | None = None) -> str | None:
+    """The lines to show (see the module docstring), or None when all is well.
+
+    ``start`` is the project's session-start state (``rendered.session_start``),
+    None for a project without any playbook.
+    """
+    from acecode.hooks.user_checks import user_notices
+
+    mine = _project_config(project, start)
+    user = user_notices(project)
+    lines = [*mine["config_off"], *user.get("config_off", ())]
+    if start is not None:
+        lines += _playbook_lines(start)
+    learning = list(user.get("learning", ()))
+    when_active = [
+        *mine["config_ignored"],
+        *user.get("config_ignored", ()),
+        *learning,
+        *_review_and_failure(project, bool(learning)),
+    ]
+    if when_active and _active(project, start):
+        lines += when_active
+    return "\n".join(PREFIX + line for line in lines) if lines else None
+
+
+def _active(project: str, start: dict[str, Any] | None) -> bool:
+    """Whether acecode acts here: the injection cache knows; without switch files it does
+    (the hook has checked ``ACECODE_SKIP``); else ask the switches."""
+    if start is not None:
+        return bool(start.get("active"))
+    from acecode.hooks.rendered import switch_files
+
+    if not any(os.path.exists(path) for path in switch_files(project)):
+        return True
     from pathlib import Path
 
     from acecode.control import activity
@@ -63,12 +142,17 @@ def _active(project: str) -> bool:
     return activity(Path(project)).active
 
 
-def with_notice(output: dict[str, Any] | None, project: str, payload: dict) -> dict | None:
+def with_notice(
+    output: dict[str, Any] | None,
+    project: str,
+    payload: dict,
+    start: dict[str, Any] | None = None,
+) -> dict | None:
     """``output`` (the injection, or None) with the notice as ``systemMessage`` when there
-    is one to show for this kind of session start."""
+    is one to show for this kind of session start (``start``: see :func:`session_notice`)."""
     if payload.get("source") in SILENT_SOURCES:
         return output
-    notice = session_notice(project)
+    notice = session_notice(project, start)
     if notice is None:
         return output
     return {**(output or {}), "systemMessage": notice}

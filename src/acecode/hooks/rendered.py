@@ -14,12 +14,22 @@ by one hook:
 Both carry the same key, made of every input: acecode's version, the
 ``stat`` of the playbook (an atomic save always gives a new inode), of the
 user's template override and the packaged template, of the pins file and of
-the two ``acecode.toml`` files that hold the on/off switch and the settings,
-the environment variables of the two budgets, and the ``stat`` of the user
-layer and its pins (:mod:`acecode.layers`): a cycle in any project that
-changes the user layer thus invalidates every project's cache. The key is taken *before*
+the files that hold the on/off switch and the settings (the two
+``acecode.toml`` and the local ``switch.toml``), the environment variables of
+the two budgets, and the ``stat`` of the user layer and its pins
+(:mod:`acecode.layers`): a cycle in any project that changes the user layer
+thus invalidates every project's cache. The key is taken *before*
 rendering, so a playbook saved meanwhile just causes one more render on the
-next hook. A miss in the ``SessionStart`` hook renders only its own file; the
+next hook.
+
+What keeps the text from the model is cached with it, for the session-start
+notice (:mod:`acecode.hooks.notice`) to say: a project playbook that cannot be
+read (``error``: nothing is injected), a user layer that cannot be read
+(``user_layer_error``: the project's entries are), and the project's
+configuration problems (``config_off``: a switch file that cannot be read, so
+acecode is off; ``config_ignored``: settings it ignores). All of them depend
+only on files in the key, so a broken file costs one render, not one per
+session. A miss in the ``SessionStart`` hook renders only its own file; the
 index (tokenising every entry) is built by the first prompt that needs it, or
 ahead of time by :func:`prime`, which the background learner calls after
 every save.
@@ -44,13 +54,15 @@ PINS_NAME = "pins.json"  # acecode.pins.PINS_NAME; a test keeps them equal
 # acecode.agents.DEFAULT_AGENT, without importing the registry on a cache hit.
 DEFAULT_AGENT = "claude-code"
 SWITCH_NAME = "acecode.toml"  # acecode.control.CONFIG_NAME; a test keeps them equal
+LOCAL_SWITCH_NAME = "switch.toml"  # acecode.control.SWITCH_NAME; a test keeps them equal
 # The settings the rendering reads, as environment variables (see acecode.config).
 SETTING_VARIABLES = ("ACECODE_INJECTION_BUDGET_CHARS", "ACECODE_TOPUP_BUDGET_CHARS")
 # Where each input sits in the key.
 _PLAYBOOK, _PROJECT_SWITCH, _USER_SWITCH, _ENVIRONMENT, _USER_LAYER = 1, 5, 6, 7, 8
+_LOCAL_SWITCH = 10
 
 
-def _stat_key(path: str) -> list[int] | None:
+def stat_key(path: str) -> list[int] | None:
     """What identifies a file's content and access: a chmod or chown changes ``st_ctime``,
     so a playbook made unreadable is reported instead of served from the cache."""
     try:
@@ -64,9 +76,11 @@ def _packaged_template() -> str:
     return os.path.join(os.path.dirname(acecode.__file__), "prompts", TEMPLATE)
 
 
-def switch_files(project: str) -> tuple[str, str]:
-    """The project's and the user's ``acecode.toml`` (``acecode.control.switch_files``)."""
+def switch_files(project: str) -> tuple[str, str, str]:
+    """The project's local switch, its ``acecode.toml`` and the user's
+    (``acecode.control.switch_files``)."""
     return (
+        state_path(project, LOCAL_SWITCH_NAME),
         os.path.join(project, ".claude", SWITCH_NAME),
         os.path.join(os.path.expanduser("~"), ".claude", SWITCH_NAME),
     )
@@ -74,18 +88,19 @@ def switch_files(project: str) -> tuple[str, str]:
 
 def inputs_key(project: str) -> list[Any]:
     """Everything the rendered texts depend on, cheap to compute (stats and variables)."""
-    project_switch, user_switch = switch_files(project)
+    local_switch, project_switch, user_switch = switch_files(project)
     return [
         acecode.__version__,
-        _stat_key(playbook_file(project)),
-        _stat_key(user_template_override(TEMPLATE)),
-        _stat_key(_packaged_template()),
-        _stat_key(state_path(project, PINS_NAME)),
-        _stat_key(project_switch),
-        _stat_key(user_switch),
+        stat_key(playbook_file(project)),
+        stat_key(user_template_override(TEMPLATE)),
+        stat_key(_packaged_template()),
+        stat_key(state_path(project, PINS_NAME)),
+        stat_key(project_switch),
+        stat_key(user_switch),
         [os.environ.get(name) for name in SETTING_VARIABLES],
-        _stat_key(user_playbook_file()),
-        _stat_key(_user_pins()),
+        stat_key(user_playbook_file()),
+        stat_key(_user_pins()),
+        stat_key(local_switch),
     ]
 
 
@@ -109,27 +124,34 @@ def _template_text() -> str:
 
 
 def _limits(project: str, key: list[Any]) -> dict[str, Any]:
-    """Whether acecode is active here and the two budgets.
+    """Whether acecode is active here, the two budgets and the project's configuration
+    problems (``config_off``, ``config_ignored``: see the module docstring).
 
-    Without switch files and budget variables, that is "active, defaults"
-    (what ``acecode.control.activity`` and ``acecode.config.load_settings``
-    answer then; a test checks it), known without importing either: together
-    they cost several times this hook's budget. Otherwise both are asked;
-    the session-only switches (``ACECODE_SKIP``) are left out because the
-    hook checks them before it gets here and the answer is cached.
+    Without switch files and budget variables, that is "active, defaults, no
+    problems" (what ``acecode.control.activity`` and
+    ``acecode.config.load_settings`` answer then; a test checks it), known
+    without importing either: together they cost several times this hook's
+    budget. Otherwise both are asked; the session-only switches
+    (``ACECODE_SKIP``) are left out because the hook checks them before it
+    gets here and the answer is cached. The user's own file is the notice's
+    other source (:mod:`acecode.hooks.user_checks`), so it is not listed here.
     """
     from acecode.playbook.budget import DEFAULT_INJECTION_BUDGET, DEFAULT_TOPUP_BUDGET
 
-    if key[_PROJECT_SWITCH] is None and key[_USER_SWITCH] is None and not any(key[_ENVIRONMENT]):
+    switches = (key[_LOCAL_SWITCH], key[_PROJECT_SWITCH], key[_USER_SWITCH])
+    if not any(switches) and not any(key[_ENVIRONMENT]):
         return {
             "active": True,
             "reason": "",
             "budget": DEFAULT_INJECTION_BUDGET,
             "topup_budget": DEFAULT_TOPUP_BUDGET,
+            "config_off": [],
+            "config_ignored": [],
         }
     from pathlib import Path
 
     from acecode.config import load_settings
+    from acecode.config_check import as_notices, project_problems
     from acecode.control import activity
 
     root = Path(project)
@@ -140,20 +162,15 @@ def _limits(project: str, key: list[Any]) -> dict[str, Any]:
         "reason": state.reason,
         "budget": settings.injection_budget_chars,
         "topup_budget": settings.topup_budget_chars,
+        **as_notices(project_problems(root)),
     }
 
 
 def _pins(playbook: str) -> list[str]:
     """The names pinned beside ``playbook``; a broken pins file is reported and ignored."""
-    from acecode.pins import PinsFileError, pins_path, read_pins
+    from acecode.pins import pins_or_none
 
-    try:
-        return read_pins(pins_path(playbook))
-    except PinsFileError as exc:
-        from acecode.diagnostics import warn
-
-        warn(f"{exc}; pins ignored")
-        return []
+    return pins_or_none(playbook)
 
 
 def _topup_index(playbook: dict[str, Any], left_out: list[Any]) -> dict[str, Any]:
@@ -177,9 +194,10 @@ def _topup_index(playbook: dict[str, Any], left_out: list[Any]) -> dict[str, Any
     }
 
 
-def _both_layers(path: str) -> tuple[dict[str, Any], list[str], str]:
+def _both_layers(path: str, start: dict[str, Any]) -> tuple[dict[str, Any], list[str], str]:
     """The project layer at ``path`` and the user layer as one playbook, their pins, and
-    where to read them; the user layer alone when ``path`` is that layer."""
+    where to read them; the user layer alone when ``path`` is that layer. A user layer
+    that cannot be read is left out and named in ``start["user_layer_error"]``."""
     from acecode.layers import combine, is_user_layer
     from acecode.store.reading import read_playbook
 
@@ -187,25 +205,23 @@ def _both_layers(path: str) -> tuple[dict[str, Any], list[str], str]:
     if is_user_layer(path):
         return read_playbook(path), _pins(path), path
     playbook = read_playbook(path) if os.path.exists(path) else None
-    mine = _user_layer(user) if os.path.exists(user) else None
+    mine = _user_layer(user, start) if os.path.exists(user) else None
     if mine is None:
         return combine(playbook, None), _pins(path), path
     where = f"{path} and {user}" if playbook is not None else user
     return combine(playbook, mine), [*_pins(path), *_pins(user)], where
 
 
-def _user_layer(user: str) -> dict[str, Any] | None:
-    """The user layer, or None with one stderr line when it cannot be read: a broken
-    user layer must not keep every project's own playbook from being injected."""
+def _user_layer(user: str, start: dict[str, Any]) -> dict[str, Any] | None:
+    """The user layer, or None when it cannot be read (the reason goes into ``start``): a
+    broken user layer must not keep every project's own playbook from being injected."""
     from acecode.store.errors import PlaybookError
     from acecode.store.reading import read_playbook
 
     try:
         return read_playbook(user)
     except PlaybookError as exc:
-        from acecode.diagnostics import warn
-
-        warn(f"{exc}; the user layer was not injected")
+        start["user_layer_error"] = str(exc)
         return None
 
 
@@ -221,8 +237,8 @@ def _render(
     ``path`` is the project layer (default: the project's playbook), shown
     together with the user layer; the settings and the switches are the
     project's, the pins those beside each layer. The text is measured as
-    ``agent``'s cap counts and never exceeds that cap. Raises
-    ``PlaybookError`` for a playbook that cannot be read.
+    ``agent``'s cap counts and never exceeds that cap. A project layer that
+    cannot be read gives no text and its reason in ``error``.
     """
     limits = _limits(project, key)
     if agent != DEFAULT_AGENT:
@@ -238,8 +254,13 @@ def _render(
     if not limits["active"]:
         return start, dict(start)
     from acecode.playbook.injection import render_injection
+    from acecode.store.errors import PlaybookError
 
-    playbook, pinned, where = _both_layers(path or playbook_file(project))
+    try:
+        playbook, pinned, where = _both_layers(path or playbook_file(project), start)
+    except PlaybookError as exc:
+        start["error"] = str(exc)
+        return start, dict(start)
     injection = render_injection(
         playbook, _template_text(), limits["budget"], frozenset(pinned), where, measure
     )
@@ -261,7 +282,8 @@ def render_uncached(project: str, playbook: str) -> dict[str, Any]:
     return _render(project, inputs_key(project), with_index=False, path=playbook)[0]
 
 
-def _read_json(path: str) -> dict[str, Any] | None:
+def read_cache_file(path: str) -> dict[str, Any] | None:
+    """The JSON object in a cache file; None when it is missing, torn or not an object."""
     try:
         with open(path, encoding="utf-8") as handle:
             data = json.load(handle)
@@ -270,11 +292,12 @@ def _read_json(path: str) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def _write_json(path: str, data: dict[str, Any]) -> None:
-    """Best effort: a project we cannot write to simply renders every time.
+def write_cache_file(path: str, data: dict[str, Any]) -> None:
+    """Write a cache file, best effort: a folder we cannot write to simply means the
+    cached work is done again next time.
 
     Replaced atomically but without ``fsync``: after a crash the file may be
-    torn or empty, which ``_read_json`` treats as a miss. The temporary name
+    torn or empty, which ``read_cache_file`` treats as a miss. The temporary name
     has the shape ``acecode.store.atomic`` uses (8 characters between the
     dots), so the learner's stale-temp-file cleanup also covers it.
     """
@@ -292,11 +315,11 @@ def _write_json(path: str, data: dict[str, Any]) -> None:
                 os.unlink(temp)
         from acecode.diagnostics import diagnose
 
-        diagnose("injection_cache", f"could not write the injection cache {path}: {exc}")
+        diagnose("injection_cache", f"could not write the cache file {path}: {exc}")
 
 
 def _cached(project: str, name: str, key: list[Any]) -> dict[str, Any] | None:
-    data = _read_json(state_path(project, name))
+    data = read_cache_file(state_path(project, name))
     return data if data is not None and data.get("key") == key else None
 
 
@@ -311,14 +334,15 @@ def cache_name(base: str, agent: str) -> str:
     return f"{stem}-{agent}{dot}{ext}"
 
 
-def session_start(project: str, agent: str = DEFAULT_AGENT) -> dict[str, Any]:
+def session_start(project: str, agent: str = DEFAULT_AGENT, write: bool = True) -> dict[str, Any]:
     """What ``SessionStart`` injects: ``active``, ``reason``, ``text``, ``injected``
-    (names), ``total`` and ``left_out`` (counts), ``budget``, ``topup_budget``.
+    (names), ``total`` and ``left_out`` (counts), ``budget``, ``topup_budget``, and what
+    keeps it from the model (``error``, ``user_layer_error``, ``config_off``,
+    ``config_ignored``: see the module docstring).
 
     A project without a playbook file (nor a user layer) gets an empty text
-    and no cache. Raises
-    ``acecode.store.PlaybookError`` (one-line message) for a playbook that
-    cannot be read; nothing is cached then.
+    and no cache. ``write=False`` renders a miss without caching it (``acecode
+    doctor`` writes nothing in the folder it is run from).
     """
     key = inputs_key(project)
     if _no_playbook(key):
@@ -328,7 +352,8 @@ def session_start(project: str, agent: str = DEFAULT_AGENT) -> dict[str, Any]:
     if cached is not None:
         return cached
     start, _ = _render(project, key, with_index=False, agent=agent)
-    _write_json(state_path(project, name), start)
+    if write:
+        write_cache_file(state_path(project, name), start)
     return start
 
 
@@ -349,8 +374,8 @@ def _render_both(
     project: str, key: list[Any], agent: str = DEFAULT_AGENT
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     start, index = _render(project, key, with_index=True, agent=agent)
-    _write_json(state_path(project, cache_name(CACHE_NAME, agent)), start)
-    _write_json(state_path(project, cache_name(INDEX_NAME, agent)), index)
+    write_cache_file(state_path(project, cache_name(CACHE_NAME, agent)), start)
+    write_cache_file(state_path(project, cache_name(INDEX_NAME, agent)), index)
     return start, index
 
 

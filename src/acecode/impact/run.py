@@ -1,9 +1,10 @@
 """Gather the inputs of the impact report from disk and build it.
 
 Transcripts come from the project's Claude Code session folder (or any
-folder given), the playbook and provenance from beside the playbook, and the
-tags from the history journal: a learning cycle's journaled counter changes
-are the entries the reflector tagged for that cycle's transcript.
+folder or single transcript file given), the playbook and provenance from
+beside the playbook, and the tags from the history journal: a learning
+cycle's journaled counter changes are the entries the reflector tagged for
+that cycle's transcript.
 """
 
 from __future__ import annotations
@@ -12,14 +13,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from acecode.agents.claude_code.sessions import sessions_dir, transcripts_in
+from acecode.agents.claude_code.sessions import sessions_dir, transcripts_at
 from acecode.impact.analysis import DEFAULT_WINDOW, ImpactReport, build_report, filter_since
 from acecode.impact.scan import scan_transcripts, session_key_for_path
 from acecode.store.provenance import load_provenance
 
 
 def transcripts_folder(project: Path, override: Path | None) -> Path:
-    """The folder to read: ``override``, else Claude Code's folder for ``project``."""
+    """What to read: ``override`` (a transcript file or a folder of them), else Claude
+    Code's folder for ``project``."""
     return override if override is not None else sessions_dir(project)
 
 
@@ -57,8 +59,9 @@ def run_impact(
     since: datetime | None = None,
     window: int = DEFAULT_WINDOW,
 ) -> ImpactReport:
-    """Scan ``folder`` and build the report for ``playbook``."""
-    sessions = filter_since(scan_transcripts(transcripts_in(folder)), since)
+    """Scan ``folder`` (or the one transcript file it names) and build the report for
+    ``playbook``."""
+    sessions = filter_since(scan_transcripts(transcripts_at(folder)), since)
     recent = {s.session for s in sessions[-window:]} if window > 0 else set()
     return build_report(
         sessions,

@@ -6,7 +6,7 @@ from typing import Any
 
 from acecode.llm.base import CACHE_1H, Completion, HTTPProvider, LLMRequest, ProviderError
 from acecode.llm.errors import from_sdk_error
-from acecode.llm.settings import DEFAULT_ANTHROPIC_MODEL
+from acecode.llm.settings import ANTHROPIC_DEFAULT_URL, DEFAULT_ANTHROPIC_MODEL
 
 
 def user_content(request: LLMRequest) -> str | list[dict[str, Any]]:
@@ -36,6 +36,7 @@ class AnthropicProvider(HTTPProvider):
 
     name = "anthropic"
     default_model = DEFAULT_ANTHROPIC_MODEL
+    default_base_url = ANTHROPIC_DEFAULT_URL
 
     async def complete(self, request: LLMRequest) -> Completion:
         import anthropic  # lazy: the hook path must not pay for the SDK

@@ -85,6 +85,11 @@ class ClaudeCLIProvider:
         self._executable = executable
         self._env = dict(os.environ if env is None else env)
 
+    @property
+    def endpoint(self) -> str:
+        """The `claude` command each completion runs."""
+        return self._executable
+
     def flag_support(self) -> FlagSupport:
         """The flags of this provider's executable (cached per executable)."""
         return detect_flags(self._executable, self._env)

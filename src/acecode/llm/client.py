@@ -17,7 +17,14 @@ from dataclasses import replace
 
 from acecode.errors import AcecodeError
 from acecode.llm import usage
-from acecode.llm.base import CACHE_5M, DEFAULT_MAX_TOKENS, Completion, LLMRequest, Provider
+from acecode.llm.base import (
+    CACHE_5M,
+    DEFAULT_MAX_TOKENS,
+    Completion,
+    LLMRequest,
+    Provider,
+    endpoint_of,
+)
 from acecode.llm.registry import provider_spec
 from acecode.llm.retry import LLMCallError, complete_with_retry
 from acecode.llm.settings import ProviderChoice, ProviderConfigError, explain_provider
@@ -94,7 +101,11 @@ def current_choice(env: Mapping[str, str] | None = None) -> ProviderChoice:
     if passed is None:
         return explain_provider(env)
     return ProviderChoice(
-        provider=passed.name, reason=PASSED_REASON, model=passed.model, timeout=passed.timeout
+        provider=passed.name,
+        reason=PASSED_REASON,
+        model=passed.model,
+        timeout=passed.timeout,
+        endpoint=endpoint_of(passed) or "",
     )
 
 
@@ -157,7 +168,9 @@ async def _send(
     if refusal:
         raise CallRefused(refusal)
     try:
-        result = await complete_with_retry(provider, request, diagnostic_name=diagnostic_name)
+        result = await complete_with_retry(
+            provider, request, diagnostic_name=diagnostic_name, role=role
+        )
     except LLMCallError as exc:
         usage.record(
             usage.CallRecord(

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from acecode.llm.base import Completion, HTTPProvider, LLMRequest, ProviderError
 from acecode.llm.errors import from_sdk_error
+from acecode.llm.settings import OPENAI_DEFAULT_URL
 
 
 class OpenAIProvider(HTTPProvider):
     """Calls ``POST {base_url}/chat/completions``; the SDK's own retries are off (ours apply)."""
 
     name = "openai"
+    default_base_url = OPENAI_DEFAULT_URL
 
     async def complete(self, request: LLMRequest) -> Completion:
         model = request.model or self.model

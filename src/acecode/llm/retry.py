@@ -9,6 +9,12 @@ the call at once. A server's ``retry-after`` wins when it asks for longer
 than the computed delay, capped at ``MAX_RETRY_AFTER``. Every attempt is
 written to diagnostics (in diagnostic mode).
 
+Where someone watches (:mod:`acecode.waiting`), an attempt that takes a while
+says so ("curator waiting on anthropic (127.0.0.1:8080), attempt 2 of 3,
+12 s") and a failed attempt that will be retried says when. The final
+failure is not printed here: :class:`LLMCallError` names the provider and the
+URL it called, and the caller reports it once.
+
 All waiting goes through :func:`delay`, so tests replace that one function to
 record the delays instead of sleeping.
 """
@@ -20,9 +26,10 @@ import random
 import time
 from dataclasses import dataclass
 
+from acecode import waiting
 from acecode.diagnostics import diagnose
 from acecode.errors import AcecodeError
-from acecode.llm.base import Completion, LLMRequest, Provider, ProviderError
+from acecode.llm.base import Completion, LLMRequest, Provider, ProviderError, endpoint_of, host_of
 
 MAX_RETRIES = 3
 BASE_DELAY = 2.0
@@ -67,15 +74,31 @@ def wait_before_retry(attempt: int, error: ProviderError) -> float:
     return computed
 
 
+def _waiting_on(provider: Provider) -> str:
+    """``anthropic (127.0.0.1:8080)``: the provider and the host it calls."""
+    endpoint = endpoint_of(provider)
+    return f"{provider.name} ({host_of(endpoint)})" if endpoint else provider.name
+
+
 async def complete_with_retry(
-    provider: Provider, request: LLMRequest, *, diagnostic_name: str
+    provider: Provider, request: LLMRequest, *, diagnostic_name: str, role: str | None = None
 ) -> RetryResult:
-    """Run ``request`` on ``provider`` under the retry policy; raise LLMCallError on failure."""
+    """Run ``request`` on ``provider`` under the retry policy; raise LLMCallError on failure.
+
+    ``role`` names the call in progress lines (default: ``diagnostic_name``).
+    """
+    who = role or diagnostic_name
+    on = _waiting_on(provider)
     for attempt in range(MAX_RETRIES):
         started = time.monotonic()
+        attempt_text = f"attempt {attempt + 1} of {MAX_RETRIES}"
         try:
-            # The overall bound: an SDK timeout is per read, a trickling server could exceed it.
-            completion = await asyncio.wait_for(provider.complete(request), request.timeout)
+            with waiting.while_waiting(
+                lambda seconds, n=attempt_text: f"{who} waiting on {on}, {n}, {seconds:.0f} s"
+            ):
+                # The overall bound: an SDK timeout is per read, a trickling server could
+                # exceed it.
+                completion = await asyncio.wait_for(provider.complete(request), request.timeout)
         except ProviderError as exc:
             error = exc
         except TimeoutError:
@@ -88,14 +111,18 @@ async def complete_with_retry(
         if not error.retryable or last:
             _log_attempt(diagnostic_name, provider, request, attempt, started, _describe(error))
             why = "not retryable" if not error.retryable else f"{MAX_RETRIES} attempts used"
+            endpoint = endpoint_of(provider)
+            to = f" to {endpoint}" if endpoint else ""
             raise LLMCallError(
-                f"{provider.name} call failed ({why}): {error}",
+                f"{provider.name} call{to} failed ({why}): {error}",
                 attempts=attempt + 1,
                 last_error=error,
             )
         wait = wait_before_retry(attempt, error)
         outcome = f"{_describe(error)}; retrying in {wait:.2f} s"
         _log_attempt(diagnostic_name, provider, request, attempt, started, outcome)
+        failure = " ".join(str(error).split())
+        waiting.say(f"{who}: {on}, {attempt_text} failed: {failure}; retrying in {wait:.0f} s")
         await delay(wait)
     raise AssertionError("unreachable: the loop either returns or raises")
 

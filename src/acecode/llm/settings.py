@@ -22,6 +22,9 @@ from acecode.llm.base import REQUEST_TIMEOUT
 from acecode.llm.registry import provider_spec, provider_specs
 
 DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-6"
+# Where the SDKs send requests when no base URL is set.
+ANTHROPIC_DEFAULT_URL = "https://api.anthropic.com"
+OPENAI_DEFAULT_URL = "https://api.openai.com/v1"
 
 # Each setting with its fallbacks, first set wins (the earlier system's names first).
 ANTHROPIC_MODEL_VARS = (
@@ -71,6 +74,9 @@ class ProviderChoice:
     effort: str | None = None
     timeout: float = REQUEST_TIMEOUT
     sources: dict[str, str] = field(default_factory=dict)
+    # What the calls go to and the settings that chose it, for logs: "http://127.0.0.1:8080
+    # (from AGENTIC_CONTEXT_BASE_URL; key from ANTHROPIC_API_KEY)", "/usr/bin/claude (on PATH)".
+    endpoint: str = ""
 
     def describe(self) -> str:
         """Human-readable lines for ``acecode doctor``."""
@@ -91,6 +97,15 @@ class ProviderChoice:
     def _src(self, name: str) -> str:
         source = self.sources.get(name)
         return f" (from {source})" if source else ""
+
+
+def _url_endpoint(url: str | None, url_var: str | None, default: str, key_var: str | None) -> str:
+    """The URL calls go to, with the variable that set it (or "default") and the one the
+    API key comes from: ``http://127.0.0.1:8080 (from AGENTIC_CONTEXT_BASE_URL; key from
+    ANTHROPIC_API_KEY)``."""
+    source = f"from {url_var}" if url else "default"
+    key = f"key from {key_var}" if key_var else "no key"
+    return f"{url or default} ({source}; {key})"
 
 
 def _first(env: Mapping[str, str], names: tuple[str, ...]) -> tuple[str | None, str | None]:
@@ -136,6 +151,7 @@ def anthropic_from_env(env: Mapping[str, str], reason: str) -> ProviderChoice:
         api_key_var=key_var,
         timeout=timeout,
         sources={k: v for k, v in sources.items() if v},
+        endpoint=_url_endpoint(url, url_var, ANTHROPIC_DEFAULT_URL, key_var),
     )
 
 
@@ -163,6 +179,7 @@ def openai_from_env(env: Mapping[str, str], reason: str) -> ProviderChoice:
         api_key_var=key_var,
         timeout=timeout,
         sources={k: v for k, v in sources.items() if v},
+        endpoint=_url_endpoint(url, url_var, OPENAI_DEFAULT_URL, key_var),
     )
 
 
@@ -213,6 +230,7 @@ def claude_from_env(env: Mapping[str, str], reason: str) -> ProviderChoice:
             f"got {settings.claude_timeout:g}"
         )
     sources = {"model": model_var if model else "", "effort": effort_source}
+    found_by = f"from {CLAUDE_BIN_VAR}" if env.get(CLAUDE_BIN_VAR, "").strip() else "on PATH"
     return ProviderChoice(
         provider="claude",
         reason=reason,
@@ -221,6 +239,7 @@ def claude_from_env(env: Mapping[str, str], reason: str) -> ProviderChoice:
         effort=effort,
         timeout=settings.claude_timeout,
         sources={**{k: v for k, v in sources.items() if v}, "timeout": timeout_source},
+        endpoint=f"{executable} ({found_by})",
     )
 
 

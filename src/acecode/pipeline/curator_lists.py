@@ -26,6 +26,9 @@ class CuratorLists:
     stale: list[Listed] = field(default_factory=list)
     retire: list[Listed] = field(default_factory=list)
     pinned: frozenset[str] = frozenset()
+    # Removals the curator may propose (the cycle's budget less the pending removals);
+    # None: the budget of the playbook it is shown.
+    max_removals: int | None = None
 
 
 def curator_lists(target: Path, snapshot: dict[str, Any], settings: Settings) -> CuratorLists:

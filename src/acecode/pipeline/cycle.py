@@ -40,9 +40,10 @@ from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from acecode import outcomes, paths
+from acecode import outcomes, paths, wording
 from acecode.config import Settings, load_settings
 from acecode.diagnostics import diagnose, warn
+from acecode.errors import LearnInputError
 from acecode.pipeline.curator_lists import CuratorLists, curator_lists, pinned_in
 from acecode.pipeline.progress import learned_count, record_learned
 from acecode.pipeline.session_source import MessageList, SessionSource, TranscriptFile
@@ -58,13 +59,12 @@ from acecode.store import (
     resolve_path,
     update_playbook,
 )
+from acecode.waiting import while_waiting
 
 if TYPE_CHECKING:
     from acecode.agents.base import Agent
+    from acecode.pipeline.deferred_step import PendingRemovals
     from acecode.roles.prompt import RolePrompt
-
-# Sources of a cycle someone started on purpose: they learn even a small session.
-BY_HAND_SOURCES = ("cli", "library")
 
 
 @dataclass
@@ -98,7 +98,17 @@ class CycleReport:
     tags_skipped: list[dict[str, Any]] = field(default_factory=list)
     held_for_review: list[dict[str, Any]] = field(default_factory=list)
     dropped_by_review: list[dict[str, Any]] = field(default_factory=list)
+    # Safety-review flags below ``review_severity``: noted, not held.
+    review_notes: list[dict[str, str]] = field(default_factory=list)
+    # The languages of the user's requests in this session, and the languages a rule may
+    # be in without a review (acecode.quarantine.user_languages).
+    request_languages: dict[str, int] = field(default_factory=dict)
+    languages: list[str] = field(default_factory=list)
     operations: list[dict[str, Any]] = field(default_factory=list)
+    # Removals the budget deferred this cycle (GuardResult.deferred items, with the reason).
+    deferred: list[dict[str, Any]] = field(default_factory=list)
+    # Every removal left for a later cycle (acecode.consolidation.deferred), as saved.
+    pending_removals: list[dict[str, Any]] = field(default_factory=list)
     pruned: list[dict[str, Any]] = field(default_factory=list)
     entries_before: int = 0
     entries_after: int = 0
@@ -112,6 +122,8 @@ class CycleReport:
     provider: str | None = None
     model: str | None = None
     provider_reason: str = ""
+    # What its calls go to and the setting that chose it (ProviderChoice.endpoint).
+    provider_endpoint: str = ""
     session_size: dict[str, int] = field(default_factory=dict)
     # What the triage counted in the session (acecode.pipeline.triage.Signals).
     signals: dict[str, int] = field(default_factory=dict)
@@ -163,7 +175,7 @@ class CycleReport:
         in_user = f"; user layer: {_counts(user)}" if user else ""
         return (
             f"{head}: {why}{_counts(self.as_dict())}{in_user}, "
-            f"{self.tokens.get('total_tokens', 0)} tokens{self._cost_text()}, "
+            f"{wording.counted(self.tokens.get('total_tokens', 0), 'token')}{self._cost_text()}, "
             f"{self.duration_s:.1f} s"
         )
 
@@ -189,13 +201,16 @@ class CycleReport:
             "provider": self.provider,
             "model": self.model,
             "provider_reason": self.provider_reason,
+            "provider_endpoint": self.provider_endpoint,
             "session_size": self.session_size,
             "signals": self.signals,
             "cited_ids": self.cited_ids,
             "tagged_ids": self.tagged_ids,
             "tags_applied": len(self.tags_applied),
             "operations_applied": sum(1 for op in self.operations if op.get("applied")),
+            "operations_deferred": len(self.deferred),
             "held_for_review": len(self.held_for_review),
+            "not_reviewed": _not_reviewed(self.held_for_review),
             "entries_before": self.entries_before,
             "entries_after": self.entries_after,
             "report_file": self.report_file,
@@ -221,13 +236,26 @@ def _layer_outcome(layer: dict[str, Any] | None) -> dict[str, Any] | None:
     }
 
 
+def _not_reviewed(held: list[dict[str, Any]]) -> int:
+    """How many of the held texts wait only because no safety review passed them."""
+    from acecode.quarantine.unreviewed import is_not_reviewed
+
+    return sum(is_not_reviewed(item["rule"]) for item in held)
+
+
 def _counts(report: dict[str, Any]) -> str:
     """What a layer's report did, in numbers, for the summary line."""
     applied = sum(1 for op in report["operations"] if op.get("applied"))
     skipped = len(report["operations"]) - applied
+    deferred = len(report.get("deferred") or ())
+    later = f"{deferred} deferred by the removal budget, " if deferred else ""
+    waiting = _not_reviewed(report["held_for_review"])
+    not_reviewed = f" ({waiting} not reviewed)" if waiting else ""
     return (
-        f"{len(report['tags_applied'])} tags, {applied} operations applied, {skipped} skipped, "
-        f"{len(report['held_for_review'])} held for review, {len(report['pruned'])} pruned, "
+        f"{wording.counted(len(report['tags_applied']), 'tag')}, "
+        f"{wording.counted(applied, 'operation')} applied, {skipped} skipped, {later}"
+        f"{len(report['held_for_review'])} held for review{not_reviewed}, "
+        f"{len(report['pruned'])} pruned, "
         f"entries {report['entries_before']} -> {report['entries_after']}"
     )
 
@@ -318,7 +346,11 @@ async def _reflect_and_curate(
                 pinned=lists.pinned,
             )
             report.curator_view = view.summary()
-            curation = redact_data(await run_curator(reflection, tagged, conflicts, view=view))
+            curation = redact_data(
+                await run_curator(
+                    reflection, tagged, conflicts, view=view, max_removals=lists.max_removals
+                )
+            )
             report.curator_reasoning = curation.get("reasoning", "")
             proposed = list(curation.get("operations", []))
             known = {entry["name"] for _, entry in iter_entries(snapshot)}
@@ -339,14 +371,20 @@ async def _reflect_and_curate(
 async def _screen(
     operations: list[Any], snapshot: dict[str, Any], report: CycleReport, settings: Settings
 ) -> list[Any]:
-    """Hold flagged texts for review (a dry run queues nothing); returns what may be applied.
+    """Hold texts for review (a dry run queues nothing); returns what may be applied.
 
-    The screen, then the LLM safety review on what it let through; a dry run
-    goes through the same triage as a real one.
+    The floor, then the LLM safety review on what it let through, then the
+    "not reviewed" holds for what nobody reviewed (:mod:`acecode.quarantine.gate`);
+    a dry run goes through the same triage as a real one.
     """
-    from acecode.pipeline.safety_step import safety_flags
+    from acecode.pipeline.safety_step import safety_review
     from acecode.quarantine.gate import triage_operations
 
+    review = await safety_review(operations, settings, report)
+    report.review_notes += [
+        {"class": note.danger_class, "severity": note.severity, "reason": note.reason}
+        for note in review.notes()
+    ]
     triage = triage_operations(
         operations,
         settings,
@@ -354,7 +392,8 @@ async def _screen(
         playbook_path=report.playbook,
         session=Path(report.transcript).stem,
         transcript=report.transcript,
-        flagged=await safety_flags(operations, settings, report),
+        review=review,
+        languages=tuple(report.languages),
         dry_run=report.dry_run,
     )
     report.held_for_review = [item.as_dict() for item in triage.queued]
@@ -369,23 +408,29 @@ def _curate(
     report: CycleReport,
     settings: Settings,
     semantic: Any,
-    name_prefix: str = "",
+    name_prefix: str,
+    pending: PendingRemovals,
 ) -> dict[str, Any]:
     """Apply the cycle's deltas to ``playbook`` (the latest state) and build the report;
-    new entries are named with the layer's ``name_prefix``."""
+    new entries are named with the layer's ``name_prefix``. The ``pending`` removals
+    earlier cycles deferred go first, and what the budget defers now is kept on the
+    report for the next cycle."""
     from acecode.consolidation.guards import (
         RemovalBudget,
         guard_operations,
         prune_within_budget,
     )
     from acecode.consolidation.report import build_report
+    from acecode.pipeline.deferred_step import carry_into, keep_pending
 
     budget = RemovalBudget.for_playbook(playbook, settings.max_removal_ratio)
     current, applied_tags = apply_bullet_tags_detailed(playbook, tags)
     report.tags_applied = applied_tags
     report.tags_skipped = _skipped_tags(tags, applied_tags)
     current, operations = semantic.apply_ladder(current, operations)
+    operations, carried, dropped = carry_into(operations, current, pending)
     guarded = guard_operations(current, operations, budget, settings.min_merge_length_ratio)
+    keep_pending(report, guarded.deferred, current, carried)
     current, outcomes = apply_operations_with_outcomes(current, guarded.allowed, name_prefix)
     report.operations = [outcome.as_dict() for outcome in outcomes] + report.refused_operations
     deduped = semantic.deduplicate(current, max_removals=budget.remaining)
@@ -416,7 +461,8 @@ def _curate(
         bullet_tags=applied_tags,
         held_for_review=report.held_for_review,
         warnings=[f"dropped: {item['reason']}" for item in report.dropped_by_review]
-        + [f"refused {item['type']}: {item['reason']}" for item in report.refused_operations],
+        + [f"refused {item['type']}: {item['reason']}" for item in report.refused_operations]
+        + dropped,
         tokens=report.tokens,
         shrink_ratio=settings.shrink_warning_ratio,
     )
@@ -470,9 +516,10 @@ async def run_cycle(
     True or False overrides that choice (``acecode learn --triage``). Never raises
     for LLM trouble: a failed role yields status ``failed`` and the playbook
     stays as it was. Store errors (corrupt playbook, lock timeout, disk full)
-    raise ``acecode.store.PlaybookError`` for the caller, which says so in one
-    line (the background learner's stderr is learn.log); a refused cycle
-    writes nothing, not even its record.
+    raise ``acecode.store.PlaybookError``, and a file with no JSON record at all
+    (``acecode learn README.md``) raises :class:`~acecode.errors.LearnInputError`,
+    for the caller, which says so in one line (the background learner's stderr
+    is learn.log); a refused cycle writes nothing, not even its record.
 
     Every cycle is bound by the user's budgets (:mod:`acecode.cost`) unless
     ``ignore_budget``: one whose worst case would cross one is skipped before any
@@ -504,7 +551,7 @@ async def run_cycle(
         dry_run=dry_run,
     )
     if triage is None:
-        triage = source not in BY_HAND_SOURCES and settings.triage
+        triage = source not in outcomes.BY_HAND_SOURCES and settings.triage
     with (
         prompt_cache(CACHE_1H) if burst or _learning_lately() else nullcontext(),
         metered(report, settings, enforce=not ignore_budget),
@@ -532,6 +579,7 @@ async def _run(
     from acecode.agents import DEFAULT_AGENT, get_agent
     from acecode.cost.gate import admit_cycle
     from acecode.layers import combine
+    from acecode.pipeline.deferred_step import curator_allowance, load_pending
     from acecode.pipeline.judge_step import stored_conflicts
     from acecode.pipeline.provenance_step import EvidencePool
     from acecode.pipeline.session_size import SessionSize
@@ -548,27 +596,44 @@ async def _run(
     snapshot = load_playbook(target)
     user = _user_layer(target, report)
     report.entries_before = report.entries_after = entry_count(snapshot)
-    state = _ensure_state_dir(target) if not dry_run else paths.state_dir_for(target)
+    state = paths.state_dir_for(target)
     # The session is streamed, never held: one pass counts it, measures the new part and
     # collects its citations; the reflector's condenser reads that part again from the file.
     skip = learned_count(state, transcript) if session.tracked and not relearn else 0
     stats = TranscriptStats()
     counted = _Counted(session.stream(stats))
     size, signals = SessionSize(), Signals(agent.tools)
-    report.cited_ids = extract_cited_ids(signals.observe(size.observe(islice(counted, skip, None))))
+    name = Path(transcript).name
+
+    def reading(seconds: float) -> str:
+        return (
+            f"reading {name}, {wording.counted(counted.count, 'message')} so far, {seconds:.0f} s"
+        )
+
+    with while_waiting(reading):
+        report.cited_ids = extract_cited_ids(
+            signals.observe(size.observe(islice(counted, skip, None)))
+        )
     report.messages = counted.count
     report.session_size = size.as_dict()
+    if stats.bad_lines and not stats.records:
+        raise LearnInputError(f"{transcript}: not a transcript (no line of it is a JSON record)")
+    if not dry_run:
+        _ensure_state_dir(target)
     if stats.bad_lines:
-        report.warnings.append(f"skipped {stats.bad_lines} unreadable line(s) in {transcript}")
+        report.warnings.append(
+            f"skipped {wording.counted(stats.bad_lines, 'unreadable line')} in {transcript}"
+        )
     report.messages_already_learned = min(skip, report.messages)
     messages = session.window(report.messages_already_learned, report.messages)
+    _note_languages(report, messages, state, settings)
     if not messages:
         if report.messages:
             report.finish(outcomes.NOTHING_NEW, "no new messages since the last cycle")
         else:
             report.finish(outcomes.SKIPPED, "the transcript has no messages")
         return
-    too_small = size.too_small(settings) if report.source not in BY_HAND_SOURCES else None
+    too_small = size.too_small(settings) if report.source not in outcomes.BY_HAND_SOURCES else None
     if too_small:
         report.finish(outcomes.SKIPPED, too_small)
         return
@@ -589,6 +654,9 @@ async def _run(
         conflicts += stored_conflicts(user[0], user[1])
     both = combine(snapshot, user[1])
     lists = curator_lists(target, snapshot, settings)
+    pending = load_pending(paths.state_dir_for(target))
+    allowance = curator_allowance(snapshot, pending, lists.pinned, settings.max_removal_ratio)
+    lists = replace(lists, max_removals=allowance)
     if user[0] is not None:  # the user's pins are never offered to retire either
         lists = replace(lists, pinned=lists.pinned | pinned_in(user[0]))
     request = _reflector_request(messages, both, report, lists, settings, agent)
@@ -678,6 +746,8 @@ def _plan_layers(
             provider=report.provider,
             model=report.model,
             provider_reason=report.provider_reason,
+            provider_endpoint=report.provider_endpoint,
+            languages=report.languages,
         )
         child.entries_before = child.entries_after = entry_count(user_snapshot)
         user_work = _LayerWork(child, user_target, user_snapshot, routed_tags.user, routed_ops.user)
@@ -696,6 +766,7 @@ async def _apply_layer(layer: _LayerWork, settings: Settings, evidence: Any) -> 
     from acecode.consolidation.report import journal_meta
     from acecode.layers import name_prefix_for
     from acecode.pipeline.dedup_step import SemanticTools
+    from acecode.pipeline.deferred_step import PendingRemovals, save_pending
     from acecode.pipeline.judge_step import judge_step
     from acecode.pipeline.provenance_step import cycle_provenance
 
@@ -707,16 +778,20 @@ async def _apply_layer(layer: _LayerWork, settings: Settings, evidence: Any) -> 
     await judge_step(semantic, snapshot, operations, report, settings)
 
     if report.dry_run:
-        result = _curate(snapshot, tags, operations, report, settings, semantic, prefix)
+        pending = PendingRemovals.beside(target, report)
+        result = _curate(snapshot, tags, operations, report, settings, semantic, prefix, pending)
         report.entries_after = entry_count(result)
         changed = result["sections"] != snapshot["sections"] or bool(report.held_for_review)
     else:
-        _ensure_state_dir(target)
+        state = _ensure_state_dir(target)
         with update_playbook(target, lock_timeout=settings.lock_timeout) as txn:
+            # Read and written under the playbook's lock: no two cycles carry one removal.
+            pending = PendingRemovals.beside(target, report)
             report.entries_before = entry_count(txn.playbook)
             txn.playbook = _curate(
-                txn.playbook, tags, operations, report, settings, semantic, prefix
+                txn.playbook, tags, operations, report, settings, semantic, prefix, pending
             )
+            save_pending(state, report)
             report.entries_after = entry_count(txn.playbook)
             txn.meta.update(journal_meta(report.curation))
             txn.meta["provenance"] = cycle_provenance(report, evidence)
@@ -746,6 +821,7 @@ def _write_curation_report(report: CycleReport, target: Path, settings: Settings
             "name": report.provider,
             "model": report.model,
             "selected_because": report.provider_reason,
+            "endpoint": report.provider_endpoint,
         },
     )
     try:
@@ -795,12 +871,27 @@ def _choose_provider(report: CycleReport) -> bool:
         choice.model,
         choice.reason,
     )
+    report.provider_endpoint = choice.endpoint
     return True
+
+
+def _note_languages(
+    report: CycleReport, messages: list[dict[str, Any]], state: Path, settings: Settings
+) -> None:
+    """The languages of this session's requests, and the ones a rule may be in unreviewed."""
+    from acecode.quarantine.user_languages import request_languages, trusted_languages
+
+    report.request_languages = dict(request_languages(messages))
+    report.languages = list(trusted_languages(settings, state, report.request_languages))
 
 
 def _record_learned(state: Path, session: SessionSource, report: CycleReport) -> None:
     """Mark the transcript's messages as learned, so later cycles reflect on new ones only
-    (a message list has no identity to remember it by)."""
+    (a message list has no identity to remember it by), and keep the languages its
+    requests were written in (:mod:`acecode.quarantine.user_languages`)."""
+    from acecode.quarantine.user_languages import record_request_languages
+
+    record_request_languages(state, report.request_languages, timeout=10.0)
     if not session.tracked:
         return
     try:

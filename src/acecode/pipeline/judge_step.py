@@ -5,7 +5,10 @@ on the snapshot and the operations still to apply:
 
 1. load the verdicts stored by earlier cycles (``judgements.json``);
 2. let the embeddings propose pairs at or above ``judge_floor`` that have no
-   verdict yet (:func:`acecode.dedup.candidates.propose_pairs`);
+   verdict yet (:func:`acecode.dedup.candidates.propose_pairs`), the
+   proposed texts against the entries *and the texts folded into them* (a
+   conflict with a folded text keeps both sides, see
+   :meth:`acecode.dedup.verdicts.Verdicts.conflict_with`);
 3. if there are any, ask the judge in one batched call (no pairs: no call,
    no tokens) and add its tokens to the cycle's ledger under ``judge``;
 4. store the new verdicts (not in a dry run) and hand all of them to the
@@ -115,6 +118,7 @@ async def judge_step(
 
     existing = [str(entry.get("text", "")) for _, entry in iter_entries(snapshot)]
     proposed = proposed_texts(operations, snapshot)
+    folded = [text for entry in existing for text in semantic.verdicts.folded_into(entry)]
     pairs = propose_pairs(
         existing,
         proposed,
@@ -123,6 +127,7 @@ async def judge_step(
         floor=settings.judge_floor,
         max_pairs=settings.judge_max_pairs,
         known=semantic.verdicts,
+        folded=folded,
     )
     if not pairs:
         summary.skipped = "no candidate pairs"
@@ -140,7 +145,7 @@ async def judge_step(
         record_verdicts(
             new,
             cycle_id=report.cycle_id,
-            current_texts=existing + [p.text for p in proposed],
+            current_texts=existing + folded + [p.text for p in proposed],
             playbook=target,
             lock_timeout=settings.lock_timeout,
         )
@@ -149,7 +154,8 @@ async def judge_step(
 
 
 async def _ask(pairs: list[Any], report: CycleReport, summary: JudgeSummary) -> list[Any]:
-    """One judge call; its tokens join the cycle's ledger under the role ``judge``."""
+    """One judge call; its tokens join the cycle's ledger under the role ``judge``, and a
+    failure is one of the cycle's warnings."""
     from acecode.llm import usage
     from acecode.redact import redact
     from acecode.roles.ask import collect_failures
@@ -157,6 +163,9 @@ async def _ask(pairs: list[Any], report: CycleReport, summary: JudgeSummary) -> 
 
     with usage.track() as ledger, collect_failures() as failures:
         result = await run_judge([(pair.first, pair.second) for pair in pairs])
+    report.warnings += [
+        f"{failure}; pairs without a verdict merge only if near-verbatim" for failure in failures
+    ]
     combined = usage.UsageLedger.from_dict(report.tokens)
     combined.calls.extend(ledger.calls)
     report.tokens = combined.to_dict()

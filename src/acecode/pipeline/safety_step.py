@@ -1,24 +1,29 @@
-"""The cycle's LLM safety review: a second opinion on the texts the screen let through.
+"""The cycle's LLM safety review: the intent of the texts the floor let through.
 
-One batched call per cycle (``roles.safety_review``) classifies every ADD,
-UPDATE and MERGE text that passed the deterministic screen; what it flags is
-held for review with its reason (``quarantine.gate`` applies the flags). If
-the call fails or cannot be read, the screen alone decides: its holds stand,
-and nothing else is held because of the failure. If the call is refused
-before it is sent (the budget could not reserve for it,
-:mod:`acecode.cost.gate`), no text went unreviewed by choice: every one is
-held for review, with that reason. With nothing to review no call is made.
-The call's tokens go into the cycle's token ledger under the role's name.
+One batched call per cycle (``roles.safety_review``) reviews every ADD,
+UPDATE and MERGE text that passed the deterministic floor. Its flags at or
+above ``review_severity`` hold the text for a human with the model's class,
+severity and reason; lower flags are only noted in the cycle report. A text
+the review answered "safe" (or flagged below the threshold) is *reviewed*:
+it may enter the playbook even if it touches a sensitive class or is in a
+language the user does not write in. If the call cannot be made or read,
+or the reply leaves a text out, that text was not reviewed, and the gate
+(``quarantine.gate``) holds it when it touches such a class, labelled "not
+reviewed". With nothing to review no call is made. The call's tokens go
+into the cycle's token ledger under the role's name.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from acecode.config import Settings
 from acecode.quarantine.gate import operation_text
 from acecode.quarantine.normalize import text_key
 from acecode.quarantine.screen import floor_verdict
+from acecode.roles.safety_review import SEVERITIES, ReviewVerdict
 
 
 class _Report(Protocol):
@@ -26,8 +31,49 @@ class _Report(Protocol):
     warnings: list[str]
 
 
+@dataclass(frozen=True)
+class SafetyReview:
+    """What the cycle's safety review said about its texts, by ``text_key``.
+
+    ``available`` is False when the review could not be made or read; then
+    no text is reviewed. ``threshold`` is the least severity that holds.
+    """
+
+    available: bool = False
+    verdicts: Mapping[str, ReviewVerdict] = field(default_factory=dict)
+    threshold: str = "medium"
+
+    def reviewed(self, key: str) -> bool:
+        """Did the review answer for the text with this key?"""
+        return key in self.verdicts
+
+    def holding(self, key: str) -> ReviewVerdict | None:
+        """The flag that holds this text (at or above the threshold), else None."""
+        verdict = self.verdicts.get(key)
+        return verdict if verdict is not None and verdict.at_least(self.threshold) else None
+
+    def notes(self) -> list[ReviewVerdict]:
+        """Flags below the threshold: reported, not held."""
+        return [
+            verdict
+            for verdict in self.verdicts.values()
+            if verdict.flagged and not verdict.at_least(self.threshold)
+        ]
+
+
+def review_threshold(settings: Settings) -> str:
+    """The configured ``review_severity``; an unknown value warns and falls back to medium."""
+    value = settings.review_severity.strip().lower()
+    if value in SEVERITIES:
+        return value
+    from acecode.diagnostics import warn
+
+    warn(f"review_severity must be one of {', '.join(SEVERITIES)}, not {value!r}; using medium")
+    return "medium"
+
+
 def texts_to_review(operations: list[Any], settings: Settings) -> list[str]:
-    """The distinct proposed texts the screen did not hold, in proposal order."""
+    """The distinct proposed texts the floor did not hold, in proposal order."""
     texts: dict[str, str] = {}
     for op in operations:
         text = operation_text(op)
@@ -36,33 +82,31 @@ def texts_to_review(operations: list[Any], settings: Settings) -> list[str]:
     return list(texts.values())
 
 
-async def safety_flags(
-    operations: list[Any], settings: Settings, report: _Report
-) -> dict[str, str]:
-    """``{text_key: reason}`` for the texts the safety review flags; ``{}`` when it could not run.
+async def safety_review(operations: list[Any], settings: Settings, report: _Report) -> SafetyReview:
+    """Review the cycle's texts (one call); an unavailable ``SafetyReview`` when it failed.
 
     Adds the call to ``report.tokens`` and, on failure, says in
-    ``report.warnings`` that the screen alone decided.
+    ``report.warnings`` why and that nothing was reviewed.
     """
     from acecode.llm import usage
     from acecode.roles.ask import collect_failures
     from acecode.roles.safety_review import run_safety_review
 
+    threshold = review_threshold(settings)
     texts = texts_to_review(operations, settings)
     if not texts:
-        return {}
+        return SafetyReview(True, {}, threshold)
     with usage.track() as ledger, collect_failures() as failures:
         result = await run_safety_review(texts)
     combined = usage.UsageLedger.from_dict(report.tokens)
     combined.calls.extend(ledger.calls)
     report.tokens = combined.to_dict()
-    if not result["ok"] and failures and not ledger.calls:  # refused before it was sent
-        reason = failures[0].removeprefix("safety_review: ")
-        report.warnings.append(f"safety review not made ({reason}): the texts wait for review")
-        return {text_key(text): f"not reviewed: {reason}" for text in texts}
     if not result["ok"]:
+        why = f" ({'; '.join(failures)})" if failures else ""
         report.warnings.append(
-            "safety review unavailable: the deterministic screen alone decided this cycle"
+            f"safety review unavailable{why}: texts that touch a sensitive class or another "
+            "language are held as not reviewed this cycle"
         )
-        return {}
-    return {text_key(texts[index]): reason for index, reason in result["flags"].items()}
+        return SafetyReview(False, {}, threshold)
+    verdicts = {text_key(texts[index]): verdict for index, verdict in result["verdicts"].items()}
+    return SafetyReview(True, verdicts, threshold)

@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from acecode.config import Settings
+from acecode.wording import counted
 
 
 @dataclass
@@ -50,15 +51,11 @@ class SessionSize:
         if self.tool_calls >= settings.learn_min_tool_calls:
             return None
         return (
-            f"too small to learn from: {_count(self.requests, 'user request')}, "
-            f"{_count(self.tool_calls, 'tool call')}, no failed tool call "
+            f"too small to learn from: {counted(self.requests, 'user request')}, "
+            f"{counted(self.tool_calls, 'tool call')}, no failed tool call "
             f"(learn_min_requests = {settings.learn_min_requests}, "
             f"learn_min_tool_calls = {settings.learn_min_tool_calls})"
         )
 
     def as_dict(self) -> dict[str, int]:
         return asdict(self)
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}{'' if number == 1 else 's'}"

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from acecode.agents.claude_code.messages import Message, MessageBuilder, with_default_kind
 from acecode.errors import LearnInputError
 from acecode.transcript import MessageWindow, TranscriptStats, iter_messages
+from acecode.wording import counted
 
 if TYPE_CHECKING:
     from acecode.agents.base import Agent
@@ -84,7 +85,7 @@ class MessageList:
 
     @property
     def label(self) -> str:
-        return f"<{len(self.messages)} messages>"
+        return f"<{counted(len(self.messages), 'message')}>"
 
     def stream(self, stats: TranscriptStats) -> Iterator[Message]:
         return iter(self.messages)

@@ -1,7 +1,8 @@
 """The session-start text within the budget: the best entries, the rest named.
 
 When the whole playbook fits in the budget (:mod:`acecode.playbook.budget`),
-it is injected as before. Otherwise the best entries are chosen with
+it is injected whole, each section in its order with its pinned entries
+first. Otherwise the best entries are chosen with
 :mod:`acecode.playbook.ranking` (pinned first, every section its share) and a
 last line says how many were left out and where to read them; the left-out
 entries become the candidates of the per-prompt top-up.
@@ -19,7 +20,7 @@ from typing import Any, NamedTuple
 
 from acecode.playbook.budget import TopupItem, context_length, header_cost, line_cost
 from acecode.playbook.formatting import PLACEHOLDER, format_entry, format_key_points
-from acecode.playbook.ranking import Ranked, select_within_budget
+from acecode.playbook.ranking import Ranked, pinned_first, select_within_budget
 from acecode.playbook.schema import SECTION_NAMES, entry_count, iter_entries
 
 
@@ -56,8 +57,9 @@ def render_injection(
 ) -> Injection:
     """The session-start text of ``playbook`` framed by ``template``, at most ``budget`` long.
 
-    The whole playbook when it fits; otherwise the entries chosen by
-    ``select_within_budget`` (pinned first, every section its share), shown
+    The whole playbook when it fits, pinned entries first in their section;
+    otherwise the entries chosen by ``select_within_budget`` (pinned first,
+    every section its share), shown
     in canonical section order, best first within a section, followed by
     :func:`left_out_line`. The text is ``""`` when the playbook has no entries
     or when not even the template and the last line fit in ``budget``.
@@ -77,8 +79,9 @@ def render_injection(
     whole = sum(costs.values()) - 2
     whole += sum(header_cost(name, measure) for name in SECTION_NAMES if sections.get(name))
     if framing + copies * whole <= budget:
-        text = template.replace(PLACEHOLDER, format_key_points(playbook))
-        return Injection(text, _shown(sections) if copies else [], [], total)
+        ordered = pinned_first(sections, pinned) if pinned else sections
+        text = template.replace(PLACEHOLDER, format_key_points({"sections": ordered}))
+        return Injection(text, _shown(ordered) if copies else [], [], total)
     reserve = 2 + measure(left_out_line(total, total, playbook_path))
     room = (budget - framing) // max(copies, 1) - reserve
     selection = select_within_budget(

@@ -1,36 +1,52 @@
-"""Three-way merge of playbooks by entry name, for ``acecode merge-driver``.
+"""Three-way merge of playbooks by entry, for ``acecode merge-driver``.
 
 Pure: playbook dicts in, a merged playbook and the texts held for review out,
 no I/O. The rules (docs/team.md has them as a table):
 
-* **Counters** add both sides' increments to the base:
-  ``base + (ours - base) + (theirs - base)``, never below 0. An entry that is
-  identical on both sides (same section, text and counters) is taken as it
-  is: both branches carry the same change (a cherry-picked commit, a branch
-  merged both ways), and git too takes an identical change once.
+* **Which entry is which**: a side's entry continues the base entry of the
+  same ID and text; else, best first by the words they share, the base entry
+  of its ID (an edit) or of another ID (a merge renumbered it, maybe edited
+  it since), as git pairs a deleted and an added file into a rename
+  (:func:`_aligned`). Anything else is new on that side.
+* **Counters** are increments: ``base + (ours - base) + (theirs - base)``,
+  never below 0, also when both sides made the same change. The driver
+  cannot tell a cherry-picked change from two sessions that rated a rule
+  alike, and taking such a change once would lose the second session's
+  rating (git itself takes a whole file that is identical on both sides
+  once, which acecode's per-save time stamp makes rare).
 * **Text** edited on one side takes that edit. Edited differently on both
   sides, ours is kept and theirs is held for review as an UPDATE of the entry.
 * **Section**: a move on one side is taken; moved to two different sections,
   ours wins (the text is in the playbook either way).
+* **ID**: a renumbering on one side is taken, as any other change (so the
+  branch that lost a same-ID clash takes the other's numbering when that
+  merge comes back, and both branches agree on every ID from then on),
+  unless ours needs the ID for another entry.
 * **Deleted on one side**: the deletion stands when the other side left the
-  entry exactly as it was in the base. When the other side changed anything
+  entry's content as it was in the base. When the other side changed it
   (text, counters or section), the deletion still stands and the other
-  side's version is held for review as an ADD: approving it brings it back.
-  Nothing is lost and neither branch's decision is silently overruled.
-* **New on both sides under the same ID**: the same text is one entry
-  (counters added); different texts keep ours under the ID and give theirs
-  the next free ID of its section. A new entry of theirs whose text ours
-  also added under another ID is the same lesson: one entry, counters added.
+  side's version is held for review as an ADD: approving it brings it back
+  under a new ID. Nothing is lost and neither branch's decision is silently
+  overruled.
+* **New on both sides**: the same text is one entry (ours' ID, counters
+  added: the lesson was learned on each branch). Different texts under the
+  same ID keep ours under it and give theirs the next free ID of its
+  section, never one any version has used.
 
 In ``virtual_base`` mode (git's internal merge of two merge bases in a
-criss-cross history) nothing is held for review: whatever the two bases
-disagree on falls back to their common ancestor (its text, its section, the
-entry itself), and a same-ID clash of new texts is left out, so the outer
-merge still sees both sides' versions as changes and applies the rules above.
+criss-cross history) nothing is held for review, a text or section the two
+bases changed differently falls back to their ancestor's, and everything
+else is decided as in a real merge: an entry one base deleted is deleted,
+clashing new IDs are renumbered. So the virtual base holds every entry both
+bases hold, with both bases' increments exactly once, and the outer merge
+finds each entry again by its text whatever ID either side gave it: counters
+stay exact in criss-cross histories.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
@@ -50,6 +66,15 @@ from acecode.playbook.schema import (
 Side = Literal["ours", "theirs"]
 ConflictKind = Literal["edited-both", "deleted-edited"]
 _ABSENT = object()
+# Word overlap (Jaccard) at which an entry under a new ID is taken for a base entry
+# that was renumbered and edited: git's own rename threshold is 50% similarity.
+RENAME_SIMILARITY = 0.5
+# Below this overlap an entry under the base entry's ID is another rule, not an edit:
+# the ID was freed by a deletion and given to a new rule (IDs are max + 1 of a section).
+SAME_ID_SIMILARITY = 0.2
+# What the same ID adds to the similarity of two texts when both are candidates.
+_SAME_NAME_BONUS = 0.25
+_WORD = re.compile(r"\w{3,}")  # words of 3+ letters: "a", "to", "-x" say little
 
 
 class DuplicateNameError(AcecodeError, ValueError):
@@ -69,12 +94,16 @@ class Located:
     entry: dict[str, Any]
 
     @property
+    def name(self) -> str:
+        return self.entry["name"]
+
+    @property
     def text(self) -> str:
         return self.entry["text"]
 
-    def same_as(self, other: Located | None) -> bool:
-        """Same section and same content (position aside)."""
-        return other is not None and (self.section, self.entry) == (other.section, other.entry)
+    def content(self) -> tuple[str, str, int, int]:
+        """What a merge compares: section, text and counters (the ID aside)."""
+        return (self.section, self.text, self.entry["helpful"], self.entry["harmful"])
 
 
 @dataclass(frozen=True)
@@ -83,9 +112,10 @@ class ReviewItem:
 
     ``operation`` is what approving it does: ``UPDATE`` puts ``text`` into
     entry ``name`` (both sides edited it), ``ADD`` brings the entry back
-    under a new ID (one side deleted what the other side changed).
-    ``side`` is the branch the text comes from, ``kept`` what the playbook
-    holds for ``name`` after the merge (None when it was deleted).
+    under a new ID (one side deleted what the other side changed; ``name``
+    is then the ID it had on ``side``). ``side`` is the branch the text
+    comes from, ``kept`` what the playbook holds for ``name`` after the
+    merge (None when it was deleted).
     """
 
     name: str
@@ -104,7 +134,7 @@ class ReviewItem:
 
 @dataclass(frozen=True)
 class Renumbered:
-    """Theirs' new entry that clashed with ours' new entry of the same ID."""
+    """An entry whose ID the merge changed: ``old`` on its side, ``new`` in the result."""
 
     old: str
     new: str
@@ -113,12 +143,20 @@ class Renumbered:
 
 @dataclass
 class MergeOutcome:
-    """The merged playbook and what the merge decided beyond taking one side."""
+    """The merged playbook and what the merge decided beyond taking one side.
+
+    ``renumbered``: theirs' new entries whose ID ours already used;
+    ``renamed``: ours' entries that took the ID theirs gave them (or a free
+    one); ``folded``: theirs' new ID -> ours' entry with the same text;
+    ``deleted``: the entries a side deleted that the other side still had
+    (ours' ID when ours had it).
+    """
 
     playbook: dict[str, Any]
     review: list[ReviewItem] = field(default_factory=list)
     renumbered: list[Renumbered] = field(default_factory=list)
-    folded: dict[str, str] = field(default_factory=dict)  # theirs' new ID -> entry with its text
+    renamed: list[Renumbered] = field(default_factory=list)
+    folded: dict[str, str] = field(default_factory=dict)
     deleted: list[str] = field(default_factory=list)
 
 
@@ -134,6 +172,57 @@ def _index(playbook: dict[str, Any], side: str) -> dict[str, Located]:
     return where
 
 
+def _words(text: str) -> frozenset[str]:
+    return frozenset(_WORD.findall(text.casefold()))
+
+
+def _similarity(left: frozenset[str], right: frozenset[str]) -> float:
+    """Word overlap of two texts' words (Jaccard, 0..1)."""
+    return len(left & right) / len(left | right) if left or right else 1.0
+
+
+def _aligned(base: dict[str, Located], side: dict[str, Located]) -> dict[str, str]:
+    """Which base entry each entry of ``side`` continues: side name -> base name.
+
+    IDs change only when a merge renumbers a clashing new entry (on the
+    side, or in a virtual base), so the ID is the first evidence and the
+    words the second, as git pairs a deleted and an added file into a rename.
+    First every entry with the same ID and text; then, best first, pairs by
+    word overlap (Jaccard):
+
+    * the same ID from ``SAME_ID_SIMILARITY`` up, counting a little extra: an
+      edit in place (less is a new rule under an ID a deletion freed);
+    * another ID from ``RENAME_SIMILARITY`` up: renumbered (restored under a
+      new ID, merged by a curator), maybe edited.
+
+    Side entries left over are new on that side.
+    """
+    matched = {n: n for n, here in side.items() if n in base and base[n].text == here.text}
+    left_base = [(name, _words(base[name].text)) for name in base if name not in matched]
+    left_side = [(name, _words(side[name].text)) for name in side if name not in matched]
+    holders: dict[str, set[int]] = {}  # word -> the left base entries that use it
+    for i, (_, b_words) in enumerate(left_base):
+        for word in b_words:
+            holders.setdefault(word, set()).add(i)
+    position = {b: i for i, (b, _) in enumerate(left_base)}
+    pairs: list[tuple[float, int, int, str, str]] = []
+    for j, (s, s_words) in enumerate(left_side):
+        sharing = set().union(*(holders.get(word, ()) for word in s_words))
+        for i in sharing | ({position[s]} if s in position else set()):
+            b, b_words = left_base[i]
+            similarity = _similarity(b_words, s_words)
+            if b == s and similarity >= SAME_ID_SIMILARITY:
+                pairs.append((similarity + _SAME_NAME_BONUS, -i, -j, b, s))
+            elif b != s and similarity >= RENAME_SIMILARITY:
+                pairs.append((similarity, -i, -j, b, s))
+    taken = set(matched.values())
+    for _, _, _, b, s in sorted(pairs, reverse=True):
+        if b not in taken and s not in matched:
+            matched[s] = b
+            taken.add(b)
+    return matched
+
+
 def _pick(base: Any, ours: Any, theirs: Any, *, on_conflict: Any) -> Any:
     """Classic three-way choice for one value: the side that changed it wins."""
     if ours == theirs or theirs == base:
@@ -141,11 +230,6 @@ def _pick(base: Any, ours: Any, theirs: Any, *, on_conflict: Any) -> Any:
     if ours == base:
         return theirs
     return on_conflict
-
-
-def _counter(key: str, base: Located | None, ours: Located, theirs: Located) -> int:
-    start = base.entry[key] if base is not None else 0
-    return max(0, ours.entry[key] + theirs.entry[key] - start)
 
 
 def _later(ours: Any, theirs: Any) -> Any:
@@ -160,16 +244,44 @@ def _later(ours: Any, theirs: Any) -> Any:
 
 
 @dataclass
-class _Placed:
-    """A result entry and where it sorts in its section: ours' order, then theirs'."""
+class _Result:
+    """One entry of the merged playbook, before the IDs are settled.
+
+    ``wanted`` are the IDs it may take, most wanted first; ``rank`` says who
+    chooses first: 0 ours' own IDs, 1 a renumbering theirs made, 2 theirs'
+    new entries. ``order`` sorts it in its section: ours' order, then theirs'.
+    """
 
     section: str
-    entry: dict[str, Any]
+    text: str
+    helpful: int
+    harmful: int
     order: tuple[int, int]
+    wanted: tuple[str, ...]
+    rank: int
+    ours_name: str | None = None
+    theirs_name: str | None = None
+    name: str = ""
+    held: Located | None = None  # theirs' version, held as an UPDATE of this entry
+
+    @classmethod
+    def new(cls, entry: Located, side: Side) -> _Result:
+        """An entry only ``side`` has, as it is there."""
+        return cls(
+            entry.section,
+            entry.text,
+            entry.entry["helpful"],
+            entry.entry["harmful"],
+            order=(0 if side == "ours" else 1, entry.position),
+            wanted=(entry.name,),
+            rank=0 if side == "ours" else 2,
+            ours_name=entry.name if side == "ours" else None,
+            theirs_name=entry.name if side == "theirs" else None,
+        )
 
 
 class _Merger:
-    """One merge: first every name on its own, then theirs' new entries against ours'."""
+    """One merge: base entries followed on both sides, then the new ones, then the IDs."""
 
     def __init__(
         self,
@@ -184,138 +296,152 @@ class _Merger:
             _index(theirs, "theirs"),
         )
         self.virtual = virtual_base
-        self.placed: dict[str, _Placed] = {}
+        self.results: list[_Result] = []
         self.outcome = MergeOutcome(playbook={})
-        self.theirs_new: list[str] = []  # theirs' new IDs left for after the named pass
+        self.deleted_held: list[tuple[Side, Located]] = []
+        self.folded: list[tuple[str, _Result]] = []  # theirs' new ID, ours' entry of its text
 
-    def _place(self, name: str, section: str, entry: dict[str, Any]) -> None:
-        ours, theirs = self.ours.get(name), self.theirs.get(name)
-        if ours is not None and ours.section == section:
-            order = (0, ours.position)
-        elif theirs is not None and theirs.section == section:
-            order = (1, theirs.position)
-        else:
-            base = self.base[name]  # the only other place a section can come from
-            order = (2, base.position)
-        self.placed[name] = _Placed(section, entry, order)
+    @staticmethod
+    def _order(section: str, base: Located, ours: Located, theirs: Located) -> tuple[int, int]:
+        """Ours' place when the entry stays in ours' section, else theirs', else the base's."""
+        if ours.section == section:
+            return (0, ours.position)
+        if theirs.section == section:
+            return (1, theirs.position)
+        return (2, base.position)
 
-    def _hold(self, name: str, kind: ConflictKind, side: Side, held: Located) -> None:
-        kept = self.placed[name].entry["text"] if name in self.placed else None
-        self.outcome.review.append(
-            ReviewItem(
-                name=name,
-                kind=kind,
-                side=side,
-                section=held.section,
-                text=held.text,
-                helpful=held.entry["helpful"],
-                harmful=held.entry["harmful"],
-                kept=kept,
-            )
-        )
-
-    def _both(self, name: str, base: Located | None, ours: Located, theirs: Located) -> None:
-        """The entry exists on both sides (and maybe in the base)."""
-        if ours.same_as(theirs):
-            self._place(name, ours.section, ours.entry)
-            return
-        fallback_section = base.section if self.virtual and base else ours.section
+    def _both(self, base: Located, ours: Located, theirs: Located) -> None:
+        """The base entry is still on both sides: three-way on each field."""
         section = _pick(
-            base.section if base else _ABSENT,
+            base.section,
             ours.section,
             theirs.section,
-            on_conflict=fallback_section,
+            on_conflict=base.section if self.virtual else ours.section,
         )
-        conflict = base is not None and len({base.text, ours.text, theirs.text}) == 3
-        if conflict and base is not None:
+        conflict = len({base.text, ours.text, theirs.text}) == 3
+        if conflict:
             text = base.text if self.virtual else ours.text
         else:
-            text = _pick(base.text if base else _ABSENT, ours.text, theirs.text, on_conflict=None)
-        entry = new_entry(
-            name,
+            text = _pick(base.text, ours.text, theirs.text, on_conflict=None)
+        name = _pick(base.name, ours.name, theirs.name, on_conflict=ours.name)
+        counters = [
+            max(0, ours.entry[key] + theirs.entry[key] - base.entry[key])
+            for key in ("helpful", "harmful")
+        ]
+        result = _Result(
+            section,
             text,
-            _counter("helpful", base, ours, theirs),
-            _counter("harmful", base, ours, theirs),
+            *counters,
+            order=self._order(section, base, ours, theirs),
+            wanted=(name,) if name == ours.name else (name, ours.name),
+            rank=0 if name == ours.name else 1,
+            ours_name=ours.name,
+            theirs_name=theirs.name,
         )
-        self._place(name, section, entry)
         if conflict and not self.virtual:
-            self._hold(name, "edited-both", "theirs", theirs)
+            result.held = theirs
+        self.results.append(result)
 
-    def _one_deleted(self, name: str, base: Located, kept: Located, side: Side) -> None:
-        """``side`` still has the entry, the other side deleted it."""
-        if kept.same_as(base):
-            self.outcome.deleted.append(name)
-        elif self.virtual:
-            self._place(name, base.section, base.entry)
-        else:
-            self.outcome.deleted.append(name)
-            self._hold(name, "deleted-edited", side, kept)
+    def _one_deleted(self, base: Located, kept: Located, side: Side) -> None:
+        """``side`` still has the entry, the other side deleted it: it goes."""
+        self.outcome.deleted.append(kept.name if side == "ours" else base.name)
+        if kept.content() != base.content() and not self.virtual:
+            self.deleted_held.append((side, kept))
 
-    def merge_named(self) -> None:
-        names = [*self.ours, *(n for n in self.theirs if n not in self.ours)]
-        names += [n for n in self.base if n not in self.ours and n not in self.theirs]
+    def merge_followed(self, ours_of: dict[str, str], theirs_of: dict[str, str]) -> None:
+        """Every base entry, by what became of it on each side (in ours', then theirs' order)."""
+        ours_by_base = {ours_of[s]: self.ours[s] for s in self.ours if s in ours_of}
+        theirs_by_base = {theirs_of[s]: self.theirs[s] for s in self.theirs if s in theirs_of}
+        names = [*ours_by_base, *(b for b in theirs_by_base if b not in ours_by_base)]
+        names += [b for b in self.base if b not in ours_by_base and b not in theirs_by_base]
         for name in names:
-            base, ours, theirs = self.base.get(name), self.ours.get(name), self.theirs.get(name)
-            if base is None and theirs is not None and (ours is None or ours.text != theirs.text):
-                if ours is not None:
-                    self._place(name, ours.section, ours.entry)
-                self.theirs_new.append(name)
-            elif ours is not None and theirs is not None:
-                self._both(name, base, ours, theirs)
+            base, ours, theirs = self.base[name], ours_by_base.get(name), theirs_by_base.get(name)
+            if ours is not None and theirs is not None:
+                self._both(base, ours, theirs)
             elif ours is not None:
-                if base is None:
-                    self._place(name, ours.section, ours.entry)
-                else:
-                    self._one_deleted(name, base, ours, "ours")
+                self._one_deleted(base, ours, "ours")
             elif theirs is not None:
-                assert base is not None
-                self._one_deleted(name, base, theirs, "theirs")
-            else:
-                self.outcome.deleted.append(name)
+                self._one_deleted(base, theirs, "theirs")
 
-    def merge_theirs_new(self) -> None:
-        """Theirs' new entries: folded into ours' same new text, kept, or renumbered."""
-        ours_new = {
-            placed.entry["text"]: name
-            for name, placed in self.placed.items()
-            if name not in self.base and name in self.ours
-        }
-        taken = [*self.base, *self.ours, *self.theirs]
-        for name in self.theirs_new:
-            theirs = self.theirs[name]
-            same_text = ours_new.get(theirs.text)
-            if same_text is not None and same_text in self.placed:
-                self._fold(same_text, theirs)
-                self.outcome.folded[name] = same_text
-            elif name not in self.ours:
-                self._place(name, theirs.section, theirs.entry)
-            elif not self.virtual:
-                slug = SECTION_SLUGS[theirs.section]
-                new_name = format_keypoint_name(
-                    slug, max_slug_number(({"name": n} for n in taken), slug) + 1
-                )
-                taken.append(new_name)
-                self.placed[new_name] = _Placed(
-                    theirs.section, {**theirs.entry, "name": new_name}, (1, theirs.position)
-                )
-                self.outcome.renumbered.append(Renumbered(name, new_name, theirs.section))
-            else:
-                del self.placed[name]  # the two bases disagree: neither is common ground
+    def merge_new(self, ours_new: list[Located], theirs_new: list[Located]) -> None:
+        """Entries no base entry became: ours' kept; theirs' folded into ours' text, or added."""
+        by_text: dict[str, _Result] = {}
+        for ours in ours_new:
+            result = _Result.new(ours, "ours")
+            self.results.append(result)
+            by_text.setdefault(ours.text, result)
+        for theirs in theirs_new:
+            same = by_text.get(theirs.text)
+            if same is not None:  # the lesson was learned on each branch: counters add
+                same.helpful += theirs.entry["helpful"]
+                same.harmful += theirs.entry["harmful"]
+                self.folded.append((theirs.name, same))
+                continue
+            self.results.append(_Result.new(theirs, "theirs"))
 
-    def _fold(self, name: str, theirs: Located) -> None:
-        """Different IDs mean the lesson was learned twice, on each branch: counters add."""
-        placed = self.placed[name]
-        placed.entry = new_entry(
-            name,
-            placed.entry["text"],
-            placed.entry["helpful"] + theirs.entry["helpful"],
-            placed.entry["harmful"] + theirs.entry["harmful"],
+    def settle_names(self) -> None:
+        """Give every result an ID: ours' first, then theirs' renumberings, then theirs' new."""
+        used = {*self.base, *self.ours, *self.theirs}
+        assigned: set[str] = set()
+        for rank in (0, 1, 2):
+            for result in (r for r in self.results if r.rank == rank):
+                free = [name for name in result.wanted if name not in assigned]
+                result.name = free[0] if free else self._fresh(result.section, used | assigned)
+                assigned.add(result.name)
+                self._note_renaming(result)
+        for theirs_name, result in self.folded:
+            if theirs_name != result.name:
+                self.outcome.folded[theirs_name] = result.name
+
+    @staticmethod
+    def _fresh(section: str, used: Iterable[str]) -> str:
+        slug = SECTION_SLUGS[section]
+        return format_keypoint_name(slug, max_slug_number(({"name": n} for n in used), slug) + 1)
+
+    def _note_renaming(self, result: _Result) -> None:
+        if result.ours_name is not None:
+            if result.name != result.ours_name:
+                self.outcome.renamed.append(
+                    Renumbered(result.ours_name, result.name, result.section)
+                )
+        elif result.theirs_name is not None and result.name != result.theirs_name:
+            self.outcome.renumbered.append(
+                Renumbered(result.theirs_name, result.name, result.section)
+            )
+
+    def review(self) -> list[ReviewItem]:
+        """The texts held for review: theirs' of entries edited on both sides, then
+        the versions changed on one side of entries the other side deleted."""
+        items = [
+            self._item(result.name, "edited-both", "theirs", result.held, result.text)
+            for result in self.results
+            if result.held is not None
+        ]
+        for side, kept in self.deleted_held:
+            items.append(self._item(kept.name, "deleted-edited", side, kept, None))
+        return items
+
+    @staticmethod
+    def _item(
+        name: str, kind: ConflictKind, side: Side, held: Located, kept: str | None
+    ) -> ReviewItem:
+        return ReviewItem(
+            name=name,
+            kind=kind,
+            side=side,
+            section=held.section,
+            text=held.text,
+            helpful=held.entry["helpful"],
+            harmful=held.entry["harmful"],
+            kept=kept,
         )
 
     def sections(self) -> dict[str, list[dict[str, Any]]]:
         sections = empty_sections()
-        for placed in sorted(self.placed.values(), key=lambda p: p.order):
-            sections[placed.section].append(placed.entry)
+        for result in sorted(self.results, key=lambda r: r.order):
+            sections[result.section].append(
+                new_entry(result.name, result.text, result.helpful, result.harmful)
+            )
         return sections
 
 
@@ -360,9 +486,16 @@ def merge_playbooks(
     entries alike.
     """
     merger = _Merger(base, ours, theirs, virtual_base)
-    merger.merge_named()
-    merger.merge_theirs_new()
-    playbook = _top_level(base, ours, theirs)
-    playbook["sections"] = merger.sections()
-    merger.outcome.playbook = playbook
-    return merger.outcome
+    ours_of = _aligned(merger.base, merger.ours)
+    theirs_of = _aligned(merger.base, merger.theirs)
+    merger.merge_followed(ours_of, theirs_of)
+    merger.merge_new(
+        [merger.ours[name] for name in merger.ours if name not in ours_of],
+        [merger.theirs[name] for name in merger.theirs if name not in theirs_of],
+    )
+    merger.settle_names()
+    outcome = merger.outcome
+    outcome.review = merger.review()
+    outcome.playbook = _top_level(base, ours, theirs)
+    outcome.playbook["sections"] = merger.sections()
+    return outcome

@@ -198,6 +198,22 @@ def select_within_budget(
     return Selection(spend.chosen, left_out, spend.spent)
 
 
+def pinned_first(
+    sections: Mapping[str, Sequence[Entry]], pinned: Set[str]
+) -> dict[str, list[Entry]]:
+    """Each section with its pinned entries moved to the top, both groups in their order.
+
+    The session-start text shows a playbook that fits the budget in this
+    order, as the selection within a budget does, so a pinned entry comes
+    first in its section whether or not the playbook is over the budget.
+    """
+    return {
+        section: [e for e in entries if e["name"] in pinned]
+        + [e for e in entries if e["name"] not in pinned]
+        for section, entries in sections.items()
+    }
+
+
 def names(items: Iterable[Ranked]) -> list[str]:
     """The entry names of ``items``, in order."""
     return [item.entry["name"] for item in items]

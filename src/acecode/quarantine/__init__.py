@@ -1,42 +1,40 @@
 """Quarantine: screen learned texts before they reach the playbook, queue the doubtful ones.
 
-``screen_text`` is the deterministic screen, ``needs_review`` applies the
-user's ``review`` setting on top of it and ``triage_operations`` splits a
-curator's operations into applied, queued and dropped, with the LLM safety
-review's flags (``pipeline.safety_step``) on top of the screen's. The ``queue`` module
-keeps the texts a human must approve or reject (``acecode review``).
+``screen_text`` is the deterministic floor (``floor``: what is dangerous
+whatever the wording, read by ``reading`` with negation and scope);
+``unreviewed`` says which texts it passed must still wait when no LLM safety
+review passed them (``sensitive`` classes, a ``language`` the user does not
+write in, learned by ``user_languages``). ``triage_operations`` splits a
+curator's operations into applied, queued and dropped, with the safety
+review's flags (``pipeline.safety_step``) on top of the floor's, and
+``needs_review`` does the same for a text a person wrote. The ``queue``
+module keeps the texts a human must approve or reject (``acecode review``).
 See ``docs/quarantine.md``.
 """
 
-from acecode.quarantine.gate import REVIEW_ALL_RULE, Triage, needs_review, triage_operations
-from acecode.quarantine.queue import (
-    Approval,
-    PendingItem,
-    QueueError,
-    approve,
-    is_rejected,
-    list_pending,
-    queue_path,
-    queue_text,
-    reject,
-)
-from acecode.quarantine.screen import RULE_IDS, Verdict, screen_text
+from acecode._lazy import lazy_exports
 
-__all__ = [
-    "REVIEW_ALL_RULE",
-    "RULE_IDS",
-    "Approval",
-    "PendingItem",
-    "QueueError",
-    "Triage",
-    "Verdict",
-    "approve",
-    "is_rejected",
-    "list_pending",
-    "needs_review",
-    "queue_path",
-    "queue_text",
-    "reject",
-    "screen_text",
-    "triage_operations",
-]
+# Lazy (PEP 562): a hook that screens a text imports the floor, not the queue and store.
+_EXPORTS: dict[str, str] = {
+    "REVIEW_ALL_RULE": "acecode.quarantine.gate",
+    "Triage": "acecode.quarantine.gate",
+    "needs_review": "acecode.quarantine.gate",
+    "triage_operations": "acecode.quarantine.gate",
+    "Approval": "acecode.quarantine.queue",
+    "PendingItem": "acecode.quarantine.queue",
+    "QueueError": "acecode.quarantine.queue",
+    "approve": "acecode.quarantine.queue",
+    "is_rejected": "acecode.quarantine.queue",
+    "list_pending": "acecode.quarantine.queue",
+    "queue_path": "acecode.quarantine.queue",
+    "queue_text": "acecode.quarantine.queue",
+    "reject": "acecode.quarantine.queue",
+    "RULE_IDS": "acecode.quarantine.screen",
+    "Verdict": "acecode.quarantine.screen",
+    "screen_text": "acecode.quarantine.screen",
+    "unreviewed_reason": "acecode.quarantine.unreviewed",
+}
+
+__all__ = sorted(_EXPORTS)
+
+__getattr__, __dir__ = lazy_exports("acecode.quarantine", globals(), _EXPORTS)

@@ -1,26 +1,35 @@
 """The gate the learning cycle puts in front of the playbook.
 
-``needs_review`` answers for one text: the screen's verdict, or the
-``review: all`` setting's. ``triage_operations`` applies it to a curator's
-operation list, together with the LLM safety review's flags: texts that pass
-go on to be applied, flagged ones go to the review queue, and texts a
-reviewer already rejected are dropped. It fails closed: a text that cannot be
-queued is dropped, never applied. A dry run goes through the very same
-triage and only skips writing the queue, so it cannot disagree with a real
-run.
+``needs_review`` answers for one text a person wrote (``acecode add``): the
+floor's verdict, or the ``review: all`` setting's. ``triage_operations``
+applies the gate to a curator's operation list, in this order for each text:
+
+1. the floor's finding holds it (whatever the review said);
+2. a safety-review flag at or above ``review_severity`` holds it;
+3. a text the review answered passes (unless ``review = "all"``);
+4. a text nobody reviewed (no provider, a failed call, a text the reply
+   left out) is held as "not reviewed" when it touches a sensitive class
+   or is in a language the user does not write in (``unreviewed``);
+5. ``review = "all"`` holds the rest.
+
+Texts that pass go on to be applied, held ones go to the review queue, and
+texts a reviewer already rejected are dropped. It fails closed: a text that
+cannot be queued is dropped, never applied. A dry run goes through the very
+same triage and only skips writing the queue, so it cannot disagree with a
+real run.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from acecode.config import Settings
 from acecode.diagnostics import warn
 from acecode.playbook.operations import clean_text
 from acecode.playbook.schema import iter_entries
+from acecode.quarantine.language import DEFAULT_LANGUAGES
 from acecode.quarantine.normalize import text_key
 from acecode.quarantine.queue import (
     PendingItem,
@@ -30,6 +39,10 @@ from acecode.quarantine.queue import (
     rejected_keys,
 )
 from acecode.quarantine.screen import Verdict, floor_verdict
+from acecode.quarantine.unreviewed import unreviewed_reason
+
+if TYPE_CHECKING:
+    from acecode.pipeline.safety_step import SafetyReview
 
 REVIEW_ALL_RULE = "review:all"
 # The rule under which texts flagged by the LLM safety review are held.
@@ -39,18 +52,13 @@ TEXT_FIELDS = {"ADD": "text", "UPDATE": "text", "MERGE": "merged_text"}
 
 
 def needs_review(text: str, settings: Settings) -> Verdict | None:
-    """Why ``text`` must wait for a human, or None when it may enter the playbook now.
+    """Why a text a person wrote must wait for a human, or None when it may enter now.
 
-    The screen runs first so a dangerous text keeps its telling rule even
+    The floor runs first so a dangerous text keeps its telling rule even
     under ``review: all``; with ``review = "all"`` every other text is held
     too, under the rule ``review:all``.
     """
-    verdict = floor_verdict(text, settings)
-    if verdict.flagged:
-        return verdict
-    if settings.review.strip().lower() == "all":
-        return Verdict(True, REVIEW_ALL_RULE, "review = all: every new text waits for a human")
-    return None
+    return gate_verdict(text, settings, None, DEFAULT_LANGUAGES)
 
 
 @dataclass
@@ -74,17 +82,33 @@ def operation_text(op: Any) -> str | None:
     return clean_text(op.get(text_field)) if text_field else None
 
 
-def _with_safety_flag(
-    verdict: Verdict | None, key: str, flagged: Mapping[str, str]
+def gate_verdict(
+    text: str,
+    settings: Settings,
+    review: SafetyReview | None,
+    languages: tuple[str, ...],
 ) -> Verdict | None:
-    """The floor's verdict, or the safety review's where the floor did not hold the text.
+    """Why ``text`` is held (the module doc's order), or None when it may enter.
 
-    A floor hold is never released and keeps its telling rule; a flag turns a
-    pass (or a mere ``review: all`` hold) into a hold with the model's reason.
+    ``review`` is None for a text a person wrote: there is nothing to
+    review, so nothing is held as "not reviewed".
     """
-    if key not in flagged or (verdict is not None and verdict.rule != REVIEW_ALL_RULE):
+    verdict = floor_verdict(text, settings)
+    if verdict.flagged:
         return verdict
-    return Verdict(True, SAFETY_REVIEW_RULE, flagged[key])
+    review_all = settings.review.strip().lower() == "all"
+    if review is not None:
+        key = text_key(text)
+        flag = review.holding(key)
+        if flag is not None:
+            return Verdict(True, SAFETY_REVIEW_RULE, flag.describe())
+        if not review.reviewed(key):
+            waiting = unreviewed_reason(text, languages)
+            if waiting is not None:
+                return waiting
+    if review_all:
+        return Verdict(True, REVIEW_ALL_RULE, "review = all: every new text waits for a human")
+    return None
 
 
 def _section_of(playbook: dict[str, Any] | None, name: Any) -> str | None:
@@ -112,19 +136,20 @@ def triage_operations(
     playbook_path: str | Path | None = None,
     session: str | None = None,
     transcript: str | None = None,
-    flagged: Mapping[str, str] | None = None,
+    review: SafetyReview | None = None,
+    languages: tuple[str, ...] = DEFAULT_LANGUAGES,
     dry_run: bool = False,
 ) -> Triage:
-    """Screen every ADD/UPDATE/MERGE text of ``operations`` and queue the flagged ones.
+    """Gate every ADD/UPDATE/MERGE text of ``operations`` and queue the held ones.
 
     ``playbook`` (the current one) lets a queued UPDATE/MERGE remember the
     section of its target, so approving it later as an ADD lands it in the
-    right place. ``flagged`` maps ``text_key`` of a text to the reason the
-    LLM safety review gave for holding it. With ``dry_run`` nothing is
+    right place. ``review`` is the cycle's safety review (None for texts a
+    person wrote); ``languages`` the ones a text may be in without a review
+    (``user_languages.trusted_languages``). With ``dry_run`` nothing is
     written: ``queued`` holds the items a real run would queue. Call this
     before entering ``update_playbook``; it takes only the queue's lock.
     """
-    flagged = flagged or {}
     result = Triage()
     try:
         rejected = rejected_keys(playbook_path)
@@ -143,7 +168,7 @@ def triage_operations(
         if key in rejected:
             result.dropped.append((op, "rejected earlier in review"))
             continue
-        verdict = _with_safety_flag(needs_review(cleaned, settings), key, flagged)
+        verdict = gate_verdict(cleaned, settings, review, languages)
         if verdict is None:
             result.allowed.append(op)
             continue

@@ -35,9 +35,14 @@ DEFAULT_LANGUAGES = ("en",)
 # URLs, e-mail addresses, paths, file names, flags, numbers or identifiers.
 _CODE_SPAN = re.compile(r"`[^`\n]*`?")
 _CODE_TOKEN = re.compile(r"[/\\=_$#{}<>|~@\d()\[\]]|^[\"']*--?\w|\w\.\w|[a-z][A-Z]")
-# Fewer Latin words than this is too little prose to call a language.
+# Fewer Latin words than this is too little prose to call a language; a one-letter
+# "word" ("x y z", "a b c") is not prose at all.
 MIN_PROSE_WORDS = 3
+# Calling Latin-script prose another language than English takes this many words.
+MIN_FOREIGN_WORDS = 4
 _WORD = re.compile(r"[^\W\d_]+")
+_UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
+_ASCII_RUN = re.compile(r"[\x00-\x7f]+")
 
 # Script of a letter, from the first word of its Unicode name.
 _SCRIPT_LANGUAGE = {
@@ -92,9 +97,19 @@ class Language:
 
 
 def prose(text: str) -> str:
-    """``text`` without code spans, URLs, paths, flags and identifiers."""
+    """``text`` without code spans, URLs, paths, flags and identifiers.
+
+    A token with letters of an unspaced script (Chinese, Japanese) is a whole
+    clause: only its ASCII parts ("72", "API") are dropped, never the clause.
+    """
     spans_removed = _CODE_SPAN.sub(" ", unicodedata.normalize("NFKC", text))
-    return " ".join(token for token in spans_removed.split() if not _CODE_TOKEN.search(token))
+    kept = []
+    for token in spans_removed.split():
+        if not token.isascii():
+            kept.append(_ASCII_RUN.sub(" ", token) if _UNSPACED.search(token) else token)
+        elif not _CODE_TOKEN.search(token):
+            kept.append(token)
+    return " ".join(kept)
 
 
 def _script_counts(text: str) -> tuple[float, dict[str, float]]:
@@ -107,7 +122,7 @@ def _script_counts(text: str) -> tuple[float, dict[str, float]]:
     others: dict[str, float] = {}
     for word in _WORD.findall(text):
         if word.isascii():
-            latin += 1
+            latin += len(word) > 1
             continue
         scripts: dict[str, int] = {}
         for ch in word:
@@ -131,9 +146,11 @@ def _cld2(text: str) -> tuple[str, int, bool] | None:
     """CLD2's top language, its percentage and reliability; None when it cannot say."""
     import pycld2
 
+    # A transcript can carry lone surrogates (broken UTF-16 from a terminal); CLD2 reads bytes.
+    safe = text.encode("utf-8", "replace").decode("utf-8")
     try:
-        reliable, _bytes, details = pycld2.detect(text)
-    except pycld2.error:
+        reliable, _bytes, details = pycld2.detect(safe)
+    except (pycld2.error, ValueError):
         return None
     code, percent = details[0][1], details[0][2]
     if code in ("un", "xxx"):
@@ -171,6 +188,8 @@ def detect_language(text: str) -> Language | None:
             return Language(code, others[language] / total)
     if latin < MIN_PROSE_WORDS:
         return None
+    if latin < MIN_FOREIGN_WORDS:
+        return Language("en", latin / total)
     found = _cld2(body)
     if found is not None and found[0] != "en" and found[2]:
         return Language(found[0], latin / total)

@@ -23,7 +23,7 @@ import re
 
 _CLAUSE_BREAK = re.compile(
     r"[.;:!?](?:\s|$)|,|\n|\s-{1,2}\s|[()]|[，。；！？、：]|"
-    r"\b(?:but|however|then|otherwise|so|mais|aber|pero|mas)\b"
+    r"\b(?:but|however|then|otherwise|so|mais|aber|pero|mas|ma|но)\b"
 )
 _TOKEN = re.compile(r"`[^`]*`?|[\w'$~/.-]+")
 _NEGATIONS = frozenset(
@@ -34,14 +34,16 @@ _NEGATIONS = frozenset(
         # French, German, Spanish, Portuguese, Italian
         "ne", "jamais", "pas", "aucun", "aucune", "évite", "éviter", "nicht", "nie", "niemals",
         "kein", "keine", "keinen", "keiner", "keines", "statt", "anstatt", "vermeide", "nunca",
-        "jamás", "evita", "evite", "não", "nao", "non",
+        "jamás", "evita", "evite", "não", "nao", "non", "mai", "evitare",
+        # Russian
+        "не", "ни", "никогда", "нельзя", "избегай",
     }
 )  # fmt: skip
 # "without sudo", "sans sudo", "ohne sudo": the word right before the match.
-_WITHOUT = frozenset({"without", "sans", "ohne", "sin", "sem", "senza"})
+_WITHOUT = frozenset({"without", "sans", "ohne", "sin", "sem", "senza", "без"})
 # Chinese negations stand right before the verb, with no spaces to count words by.
 _CJK_NEGATION = re.compile(
-    r"(?:不要|别|勿|禁止|不能|不可|不得|避免|切勿|绝不|不准|严禁|从不|永远不要|請勿|不应)[^，。；！？]{0,12}$"
+    r"(?:不要|别|勿|禁止|不能|不可|不得|避免|切勿|绝不|不准|严禁|从不|永远不要|請勿|不应)[^，。；！？]{0,30}$"
 )
 # Japanese negations follow the verb, before the clause ends.
 _JA_NEGATION = re.compile(
@@ -52,6 +54,10 @@ _PREFER_OVER = re.compile(r"\bprefer\w*\b.{0,80}\bover\s*[`'\"]?$")
 # "sudo is not available", "X isn't needed": a negation right after the match.
 _NEGATED_AFTER = re.compile(
     r"^[`'\"]?\s*(?:is|are|was)\s+(?:not|never)\b|^[`'\"]?\s*(?:isn't|aren't)\b"
+    # German and Romance verbs put the negation after them: "Lösche niemals", "lösche
+    # die Datei nicht", "fai mai".
+    r"|^\s+(?:niemals|nie|nicht|keine?n?|jamais|mai)\b"
+    r"|^[^,.;:!?\n]{0,60}\bnicht\b(?=\s*(?:[,.;:!?]|$))"
 )
 # Two-word negations become one token so they count like "never".
 _PHRASE_NEGATIONS = re.compile(
@@ -78,6 +84,11 @@ _BLOCKERS = frozenset(
     }
 )  # fmt: skip
 MAX_WORDS_BETWEEN = 6
+# Languages whose negation takes two words ("ne ... pas", "non ... mai", "никогда не").
+_CONCORD = frozenset(
+    {"ne", "pas", "jamais", "aucun", "non", "mai", "не", "ни", "никогда", "nunca", "não", "nao",
+     "jamás", "nie", "niemals", "nicht", "kein", "keine"}
+)  # fmt: skip
 
 
 def _word(token: str) -> str:
@@ -88,6 +99,11 @@ def _is_negation(token: str) -> bool:
     bare = token.strip('`".,')
     # French elision: "n'utilise", "n’oublie" (a "n'oublie pas" is caught by the blockers).
     return _word(token) in _NEGATIONS or bare.endswith("n't") or bare.startswith("n'")
+
+
+def _concord(first: str, second: str) -> bool:
+    """Two negation words that, in their language, make one negation together."""
+    return _word(first) in _CONCORD and (_word(second) in _CONCORD or second.startswith("n'"))
 
 
 def _negated_after(text: str, end: int) -> bool:
@@ -119,6 +135,10 @@ def is_negated(text: str, start: int, end: int | None = None) -> bool:
             return False
         if any(_word(token) in _BLOCKERS for token in between):
             return False
-        # "no reason not to", "never ... not": a double negation is an instruction.
-        return not any(_is_negation(token) for token in tokens[max(0, position - 3) : position])
+        # "no reason not to", "never ... not": a double negation is an instruction; but
+        # "ne ... jamais", "non ... mai", "никогда не" are one negation (negative concord).
+        return not any(
+            _is_negation(token) and not _concord(token, tokens[position])
+            for token in tokens[max(0, position - 3) : position]
+        )
     return False

@@ -41,7 +41,11 @@ _CONFUSABLES = str.maketrans(
         "ɩ": "i", "ɪ": "i", "ʀ": "r", "ᴄ": "c", "ᴅ": "d", "ᴇ": "e", "ᴋ": "k", "ᴍ": "m",
         "ɴ": "n", "ᴏ": "o", "ᴘ": "p", "ᴛ": "t", "ᴜ": "u", "ᴠ": "v", "ᴡ": "w", "ᴢ": "z",
         "ꜱ": "s", "ʜ": "h", "ʟ": "l", "ɢ": "g", "ʏ": "y",
-        # Quotes, dashes, slashes, dots
+    }
+)  # fmt: skip
+_PUNCTUATION = str.maketrans(
+    {
+        # Quotes, dashes, slashes, dots: always folded
         "‘": "'", "’": "'", "‚": "'", "′": "'", "“": '"', "”": '"', "„": '"',
         "″": '"', "‐": "-", "‑": "-", "‒": "-", "–": "-", "—": "-", "―": "-", "−": "-",
         "⁄": "/", "∕": "/", "∶": ":", "ꓸ": ".", "․": ".", "∙": ".", "·": ".",
@@ -124,14 +128,43 @@ def strip_invisible(text: str) -> str:
     return "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
 
 
+# A word with a letter outside ASCII: a candidate for look-alike folding.
+_NON_LATIN_WORD = re.compile(r"[^\W\d_]*[^\x00-\x7f][^\W\d_]*")
+_CONFUSABLE_LETTERS = frozenset(chr(key) for key in _CONFUSABLES)
+# A word of look-alike letters only is a spoof when it is this long; a shorter one
+# is a real word of its own script ("не", "на", "как" in Russian).
+MIN_SPOOFED_WORD = 5
+
+
+def _unspoofed(match: re.Match[str]) -> str:
+    """The word with its look-alike letters folded to Latin, when it is a spoof.
+
+    A spoof mixes Latin with look-alikes ("сurl") or is long and made of
+    look-alikes only; a Russian or Greek word is left as it is, so the
+    floor can read those languages too.
+    """
+    word = match.group(0)
+    if _LATIN_LETTER.search(word) or (
+        len(word) >= MIN_SPOOFED_WORD and all(ch in _CONFUSABLE_LETTERS for ch in word)
+    ):
+        return word.translate(_CONFUSABLES)
+    return word
+
+
 def fold(text: str) -> str:
     """The base form rules match against: invisible-free, look-alikes folded, lower case.
+
+    Look-alike letters are folded only in words that spoof Latin ones
+    (``_unspoofed``); typographic quotes and dashes always become ASCII.
 
     Runs of spaces and tabs become two spaces at most (single letters split
     by spaces use the wider gap between words); newlines are kept because
     the structure checks and clause boundaries need them.
     """
-    folded = strip_invisible(text).translate(_CONFUSABLES).casefold()
+    visible = strip_invisible(text)
+    if not visible.isascii():
+        visible = _NON_LATIN_WORD.sub(_unspoofed, visible.translate(_PUNCTUATION))
+    folded = visible.casefold()
     # A wider gap survives as two spaces: in "g i t   p u s h" it is the only
     # word boundary left for ``deobfuscate`` to find.
     return _HORIZONTAL_SPACE.sub(lambda m: "  " if len(m.group(0)) > 1 else " ", folded)

@@ -5,7 +5,8 @@ the default playbook)::
 
     {"version": 1,
      "pending": [{"id", "text", "section", "operation", "target_ids", "rule",
-                  "detail", "session", "transcript", "queued_at"}],
+                  "detail", "session", "transcript", "queued_at",
+                  "was", "counters"}],
      "rejected": {"<text key>": {"text", "rule", "item_id", "rejected_at"}}}
 
 Every change is a read-modify-write under the queue's own file lock with an
@@ -38,7 +39,15 @@ from acecode.errors import AcecodeError
 from acecode.layers import name_prefix_for
 from acecode.paths import state_dir_for
 from acecode.playbook.operations import apply_operations_with_outcomes, clean_text
-from acecode.playbook.schema import _resolve_section, iter_entries
+from acecode.playbook.schema import (
+    SECTION_SLUGS,
+    _resolve_section,
+    format_keypoint_name,
+    iter_entries,
+    max_slug_number,
+    new_entry,
+)
+from acecode.playbook.scoring import should_prune
 from acecode.quarantine.normalize import text_key
 from acecode.quarantine.screen import floor_verdict
 from acecode.store import DEFAULT_LOCK_TIMEOUT, resolve_path, update_playbook
@@ -63,7 +72,10 @@ class PendingItem:
 
     ``operation`` is what the curator proposed (ADD, UPDATE or MERGE) and
     ``target_ids`` the entries that UPDATE/MERGE named; ``rule`` is the
-    screen rule that flagged the text, or ``review:all``.
+    screen rule that flagged the text, or ``review:all``. An entry a git
+    merge deleted while the other branch changed it is held as an ADD with
+    ``was``, the ID it had, and ``counters``, its (helpful, harmful) then:
+    approving brings it back under a new ID with those counters.
     """
 
     id: str
@@ -76,11 +88,14 @@ class PendingItem:
     session: str | None = None
     transcript: str | None = None
     queued_at: str = ""
+    was: str | None = None
+    counters: tuple[int, int] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form, as stored in ``pending.json``."""
         data = asdict(self)
         data["target_ids"] = list(self.target_ids)
+        data["counters"] = None if self.counters is None else list(self.counters)
         return data
 
     @classmethod
@@ -94,7 +109,13 @@ class PendingItem:
         targets = data.get("target_ids") or []
         if not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
             raise ValueError(f"item {data['id']}: target_ids is not a list of IDs")
-        optional = {key: data.get(key) for key in ("session", "transcript")}
+        optional = {key: data.get(key) for key in ("session", "transcript", "was")}
+        counters = data.get("counters")
+        valid = (
+            isinstance(counters, list)
+            and len(counters) == 2
+            and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in counters)
+        )
         return cls(
             id=data["id"],
             text=data["text"],
@@ -106,6 +127,8 @@ class PendingItem:
             session=optional["session"] if isinstance(optional["session"], str) else None,
             transcript=optional["transcript"] if isinstance(optional["transcript"], str) else None,
             queued_at=str(data.get("queued_at") or ""),
+            was=optional["was"] if isinstance(optional["was"], str) else None,
+            counters=(counters[0], counters[1]) if valid else None,
         )
 
 
@@ -223,6 +246,8 @@ def pending_item(
     session: str | None = None,
     transcript: str | None = None,
     item_id: str | None = None,
+    was: str | None = None,
+    counters: tuple[int, int] | None = None,
 ) -> PendingItem:
     """The item ``queue_text`` would store for ``text``, built without touching any file.
 
@@ -245,6 +270,8 @@ def pending_item(
         session=session,
         transcript=transcript,
         queued_at=_now(),
+        was=was,
+        counters=counters,
     )
 
 
@@ -260,6 +287,8 @@ def queue_text(
     transcript: str | None = None,
     playbook: str | Path | None = None,
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+    was: str | None = None,
+    counters: tuple[int, int] | None = None,
 ) -> PendingItem | None:
     """Hold ``text`` for review; returns the pending item, or None if it was rejected before.
 
@@ -277,6 +306,8 @@ def queue_text(
         target_ids=target_ids,
         session=session,
         transcript=transcript,
+        was=was,
+        counters=counters,
     )
     key = text_key(item.text)
     path = queue_path(playbook)
@@ -356,11 +387,12 @@ def approve(
         _hold_flagged_edit(item, text, settings or load_settings(), path, lock_timeout)
     with update_playbook(playbook, lock_timeout=lock_timeout) as txn:
         operation = _operation(item, text, txn.playbook)
-        updated, outcomes = apply_operations_with_outcomes(
-            txn.playbook, [operation], name_prefix_for(txn.path)
-        )
+        prefix = name_prefix_for(txn.path)
+        updated, outcomes = apply_operations_with_outcomes(txn.playbook, [operation], prefix)
         outcome = outcomes[0] if outcomes else None
         applied = outcome is not None and outcome.applied
+        if applied and outcome and outcome.created and outcome.section and item.was:
+            outcome.created = _bring_back(updated, outcome.section, outcome.created, item, prefix)
         result = Approval(
             item=item,
             text=text,
@@ -385,12 +417,37 @@ def approve(
                     "edited": edited_text is not None,
                     "session": item.session,
                     "transcript": item.transcript,
+                    "was": item.was,
                 },
             }
         )
     with _locked(path, lock_timeout) as queue:
         queue.pending = [pending for pending in queue.pending if pending.id != item.id]
     return result
+
+
+def _bring_back(
+    playbook: dict[str, Any], section: str, created: dict[str, Any], item: PendingItem, prefix: str
+) -> dict[str, Any]:
+    """The approved ADD of an entry a git merge deleted, as that entry comes back.
+
+    Under a new ID above the one it had: a new ID is the highest + 1, which
+    is its old ID when it was the highest, and the old ID names the deleted
+    entry in the history (``acecode restore``, provenance). With the
+    counters it had, the evidence of the sessions that rated it (reset to
+    0/0, as ``acecode restore`` does, when they would prune it at once).
+    """
+    slug = prefix + SECTION_SLUGS[section]
+    old = max_slug_number([{"name": item.was}], slug)
+    new = max_slug_number([created], slug)
+    name = created["name"] if new > old else format_keypoint_name(slug, old + 1)
+    helpful, harmful = item.counters or (0, 0)
+    entry = new_entry(name, created["text"], helpful, harmful)
+    if should_prune(entry):
+        entry = new_entry(name, created["text"])
+    entries = playbook["sections"][section]
+    entries[[e["name"] for e in entries].index(created["name"])] = entry
+    return entry
 
 
 def _hold_flagged_edit(
@@ -409,6 +466,8 @@ def _hold_flagged_edit(
         target_ids=item.target_ids,
         session=item.session,
         transcript=item.transcript,
+        was=item.was,
+        counters=item.counters,
     )
     with _locked(path, lock_timeout) as queue:
         if text_key(edited.text) in queue.rejected:

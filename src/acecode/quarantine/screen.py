@@ -1,36 +1,39 @@
-"""The quarantine screen: is this text safe to put in the playbook unreviewed?
+"""The quarantine floor: what may never enter the playbook unreviewed by a human.
 
 Whatever enters the playbook is injected into every later session, so a
 poisoned rule is a persistent prompt injection. ``screen_text`` decides,
-deterministically and in under a millisecond of CPU for a normal
-entry, whether a proposed text must wait for a human instead (the LLM
-safety review, ``pipeline.safety_step``, judges what it lets through). It
-checks, in order:
+deterministically and in well under a millisecond of CPU for a normal
+entry, whether a proposed text is held for a human whatever the LLM safety
+review says. It holds only what is unmistakable whatever the wording:
 
-1. the dangerous-instruction rules (``rules.DANGER_RULES``) against the
-   folded text, its de-obfuscated form and every payload decoded from it
-   (base64, hex, escapes), so spelling tricks do not hide an instruction;
+1. the seven classes of ``floor.FLOOR_CLASSES`` (piping a download to a
+   shell, sending data out, printing or reusing secrets, force-pushing
+   shared branches, disabling checks, editing acecode's or Claude Code's
+   own files, instruction-override phrasing), read on the folded text, its
+   de-obfuscated form and every payload decoded from it (base64, hex,
+   escapes), so spelling tricks do not hide an instruction;
 2. hidden characters: zero-width, bidirectional and other invisible
    characters are a finding in themselves (they are removed only from the
-   forms the rules read, never from the text that would be stored);
+   forms the detectors read, never from the text that would be stored);
 3. obfuscation itself: a word mixing Latin with look-alike letters, or an
    encoded payload that decodes to readable text, has no business in a tip;
-4. language: prose mostly in a language outside the project's configured
-   ``languages`` (``language``);
-5. texts that are not guidance: raw logs and stack traces, code dumps;
-6. length beyond ``max_chars``.
+4. texts that are not guidance: raw logs and stack traces, code dumps;
+5. length beyond ``max_chars``.
 
-The rule IDs are stable (reports, the queue and the docs refer to them);
-``docs/quarantine.md`` lists each with what it catches.
+Intent (a destructive clean-up, a privilege, the user's consent) is the
+safety review's job; ``unreviewed.unreviewed_reason`` says which of the
+texts the floor passes must still wait for a human when no review could be
+made. The rule IDs are stable (reports, the queue and the docs refer to
+them); ``docs/quarantine.md`` lists each with what it catches.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from acecode.config import Settings
-from acecode.quarantine.language import DEFAULT_LANGUAGES, foreign_language, parse_languages
+from acecode.quarantine.floor import FLOOR_CLASSES
 from acecode.quarantine.normalize import (
     decoded_payloads,
     deobfuscate,
@@ -38,7 +41,10 @@ from acecode.quarantine.normalize import (
     hidden_characters,
     mixed_script_word,
 )
-from acecode.quarantine.rules import DANGER_RULES
+from acecode.quarantine.reading import Reading
+
+if TYPE_CHECKING:
+    from acecode.config import Settings
 
 DEFAULT_MAX_CHARS = 600
 # A text longer than the limit is flagged as too long anyway; only its first
@@ -48,10 +54,9 @@ MIN_SCAN_CHARS = 2_000
 DETAIL_LIMIT = 120
 
 RULE_IDS: tuple[str, ...] = (
-    *(rule.id for rule in DANGER_RULES),
+    *(floor_class.id for floor_class in FLOOR_CLASSES),
     "hidden-characters",
     "obfuscation",
-    "foreign-language",
     "not-guidance:log",
     "not-guidance:code",
     "too-long",
@@ -112,12 +117,16 @@ def _danger(text: str) -> Verdict | None:
         decoded_folded = fold(decoded)
         forms.append((f"decoded {encoding}", decoded_folded))
         forms.append((f"decoded {encoding}", deobfuscate(decoded_folded)))
-    for rule in DANGER_RULES:
-        for where, form in forms:
-            found = rule.find(form)
+    distinct: dict[str, str] = {}
+    for where, form in forms:
+        distinct.setdefault(form, where)
+    readings = [(where, Reading(form)) for form, where in distinct.items()]
+    for floor_class in FLOOR_CLASSES:
+        for where, reading in readings:
+            found = floor_class.detect(reading)
             if found is not None:
                 suffix = f" ({where})" if where else ""
-                return Verdict(True, rule.id, f"{_snippet(found)!r}{suffix}")
+                return Verdict(True, floor_class.id, f"{_snippet(found.describe())!r}{suffix}")
     hidden = hidden_characters(text)
     if hidden:
         index, name = hidden[0]
@@ -154,34 +163,20 @@ def _not_guidance(text: str) -> Verdict | None:
     return None
 
 
-def _language(text: str, languages: tuple[str, ...]) -> Verdict | None:
-    found = foreign_language(text, languages)
-    if found is None:
-        return None
-    configured = ", ".join(languages)
-    return Verdict(
-        True,
-        "foreign-language",
-        f"{found.share:.0%} of the prose reads as {found.code!r}; configured: {configured}",
-    )
-
-
 def screen_text(
     text: str,
     *,
     max_chars: int = DEFAULT_MAX_CHARS,
-    languages: tuple[str, ...] = DEFAULT_LANGUAGES,
 ) -> Verdict:
     """Screen one proposed playbook text; ``Verdict.flagged`` means send it to review.
 
     Pure and deterministic: same text, same verdict. The dangerous rules come
     first so a long, foreign or log-like text that also carries an
-    instruction is reported under the more telling rule. ``languages`` are
-    the ISO 639-1 codes the project's rules may be written in.
+    instruction is reported under the more telling rule.
     """
     stripped = text.strip()
     scanned = stripped[: max(max_chars, MIN_SCAN_CHARS)]
-    verdict = _danger(scanned) or _language(scanned, languages) or _not_guidance(scanned)
+    verdict = _danger(scanned) or _not_guidance(scanned)
     if verdict is not None:
         return verdict
     if len(stripped) > max_chars:
@@ -190,7 +185,5 @@ def screen_text(
 
 
 def floor_verdict(text: str, settings: Settings) -> Verdict:
-    """``screen_text`` under the project's ``max_rule_chars`` and ``languages`` settings."""
-    return screen_text(
-        text, max_chars=settings.max_rule_chars, languages=parse_languages(settings.languages)
-    )
+    """``screen_text`` under the project's ``max_rule_chars`` setting."""
+    return screen_text(text, max_chars=settings.max_rule_chars)

@@ -41,6 +41,8 @@ class ReportData:
     cycles: list[CyclePoint]
     impact: ImpactReport
     pending: list[dict[str, Any]] = field(default_factory=list)
+    # Entries pinned in this layer (``acecode pin``).
+    pinned: frozenset[str] = frozenset()
     # This project's LLM spend per day, newest first (the user's cost ledger).
     cost_days: dict[str, Summary] = field(default_factory=dict)
     # This project's last cycles that called an LLM, oldest first: (time, USD), and the
@@ -53,7 +55,8 @@ def growth(cycles: list[Any], entries_now: int) -> list[CyclePoint]:
     """Per journaled cycle, entries added and removed and the count after it.
 
     The count is walked back from today's playbook, so a journal that began
-    after the playbook did still gives true totals.
+    after the playbook did still gives true totals; entries changed outside the
+    journal (a hand edit of the file) could walk it below zero, where it stops.
     """
     points: list[CyclePoint] = []
     total = entries_now
@@ -62,7 +65,7 @@ def growth(cycles: list[Any], entries_now: int) -> list[CyclePoint]:
         points.append(
             CyclePoint(cycle.cycle_id, cycle.created_at, cycle.kind, added, removed, total)
         )
-        total -= added - removed
+        total = max(total - (added - removed), 0)
     return points[::-1]
 
 
@@ -109,6 +112,7 @@ def gather(
 ) -> ReportData:
     """Read everything the report shows for ``playbook_path``."""
     from acecode.cost.summary import per_session
+    from acecode.pins import pins_or_none
     from acecode.quarantine.queue import list_pending
     from acecode.store.history import list_cycles
 
@@ -123,6 +127,7 @@ def gather(
         cycles=growth(list_cycles(playbook_path), entries_now),
         impact=run_impact(playbook_path, playbook, transcripts, window=window),
         pending=[item.as_dict() for item in list_pending(playbook_path)],
+        pinned=frozenset(pins_or_none(playbook_path)),
         cost_days=project_cost_days(cost_records),
         cost_cycles=recent_cycle_costs(cost_records),
         per_session=per_session(cost_records),

@@ -14,7 +14,9 @@ import html
 from collections.abc import Iterable, Sequence
 
 from acecode.report.data import CyclePoint, ReportData
+from acecode.report.growth_chart import growth_chart
 from acecode.store.provenance import Origin
+from acecode.wording import counted
 
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 _STYLE = """
@@ -32,7 +34,9 @@ th{background:#e4edf6}td.n{text-align:right;font-variant-numeric:tabular-nums}
 .origin{color:#52606d;font-size:12px}code{background:#eef2f6;padding:0 3px;border-radius:3px}
 .cards{display:flex;gap:12px;flex-wrap:wrap}.card{background:#fff;border:1px solid #d9e2ec;
 border-left:4px solid #3e7cb1;padding:8px 14px;min-width:140px}.card b{font-size:22px;display:block}
-svg{background:#fff;border:1px solid #d9e2ec}
+svg{background:#fff;border:1px solid #d9e2ec;max-width:100%;height:auto}
+.id{white-space:nowrap}.pin{display:inline-block;margin-left:6px;padding:0 5px;font-size:11px;
+border-radius:3px;background:#fff3bf;color:#7a5b00;border:1px solid #f0d264}
 """
 _SECTION_IDS = {
     "playbook": "Playbook",
@@ -62,6 +66,11 @@ def _table(headers: Sequence[str], rows: Iterable[Sequence[str]], numeric: set[i
         for row in rows
     )
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _id(name: object) -> str:
+    """An entry or cycle ID that never breaks at its hyphen (``pat-`` / ``001``)."""
+    return f'<span class="id">{_e(name)}</span>'
 
 
 def _empty(text: str) -> str:
@@ -94,7 +103,8 @@ def _playbook(data: ReportData) -> str:
             continue
         rows = [
             [
-                _e(entry["name"]),
+                _id(entry["name"])
+                + ('<span class="pin">pinned</span>' if entry["name"] in data.pinned else ""),
                 _e(entry["text"]),
                 _e(entry["helpful"]),
                 _e(entry["harmful"]),
@@ -106,49 +116,6 @@ def _playbook(data: ReportData) -> str:
     return "".join(out)
 
 
-def _growth_chart(points: list[CyclePoint]) -> str:
-    """Bars of entries added (up) and removed (down) per cycle, and the total as a line."""
-    width, height, pad = 1000, 220, 30
-    step = (width - 2 * pad) / max(len(points), 1)
-    biggest = max([max(p.added, p.removed) for p in points] + [1])
-    top_total = max([p.total for p in points] + [1])
-    middle = height / 2
-    scale = (middle - pad) / biggest
-    shapes = [f'<line x1="{pad}" y1="{middle}" x2="{width - pad}" y2="{middle}" stroke="#9aa5b1"/>']
-    line = []
-    for i, point in enumerate(points):
-        x = pad + i * step
-        bar = max(step * 0.6, 1)
-        if point.added:
-            h = point.added * scale
-            shapes.append(
-                f'<rect x="{x:.1f}" y="{middle - h:.1f}" width="{bar:.1f}" height="{h:.1f}" '
-                f'fill="#2f9e44"><title>{_e(point.cycle_id)}: +{point.added}</title></rect>'
-            )
-        if point.removed:
-            h = point.removed * scale
-            shapes.append(
-                f'<rect x="{x:.1f}" y="{middle:.1f}" width="{bar:.1f}" height="{h:.1f}" '
-                f'fill="#e03131"><title>{_e(point.cycle_id)}: -{point.removed}</title></rect>'
-            )
-        y = height - pad - (height - 2 * pad) * point.total / top_total
-        line.append(f"{x + bar / 2:.1f},{y:.1f}")
-    shapes.append(
-        f'<polyline points="{" ".join(line)}" fill="none" stroke="#1c7ed6" stroke-width="2"/>'
-    )
-    legend = (
-        f'<text x="{pad}" y="16" font-size="12" fill="#2f9e44">added</text>'
-        f'<text x="{pad + 60}" y="16" font-size="12" fill="#e03131">removed</text>'
-        f'<text x="{pad + 140}" y="16" font-size="12" fill="#1c7ed6">'
-        f"entries after the cycle (max {top_total})</text>"
-    )
-    return (
-        f'<svg role="img" aria-label="growth per cycle" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" xmlns="http://www.w3.org/2000/svg">'
-        f"{legend}{''.join(shapes)}</svg>"
-    )
-
-
 def _growth(points: list[CyclePoint]) -> str:
     if not points:
         return _empty("No journaled cycle yet (acecode history is empty).")
@@ -156,7 +123,7 @@ def _growth(points: list[CyclePoint]) -> str:
         [
             _e(p.at[:16]),
             _e(p.kind),
-            _e(p.cycle_id),
+            _id(p.cycle_id),
             f"+{p.added}" if p.added else "0",
             f"-{p.removed}" if p.removed else "0",
             _e(p.total),
@@ -164,8 +131,8 @@ def _growth(points: list[CyclePoint]) -> str:
         for p in points[-30:]
     ]
     table = _table(("when", "kind", "cycle", "added", "removed", "entries"), rows, {3, 4, 5})
-    note = f"<p class='meta'>last {len(rows)} of {len(points)} cycles</p>"
-    return _growth_chart(points) + note + table
+    note = f"<p class='meta'>last {len(rows)} of {counted(len(points), 'cycle')}</p>"
+    return growth_chart(points) + note + table
 
 
 def _cost(data: ReportData) -> str:
@@ -222,7 +189,7 @@ def _citations(data: ReportData) -> str:
         return _empty("No entry was cited in the sessions read.")
     weeks = sorted({week for counts in citations.values() for week in counts})[-8:]
     rows = [
-        [_e(entry), *[_e(counts.get(w, 0)) for w in weeks], _e(sum(counts.values()))]
+        [_id(entry), *[_e(counts.get(w, 0)) for w in weeks], _e(sum(counts.values()))]
         for entry, counts in citations.items()
     ]
     numeric = set(range(1, len(weeks) + 2))
@@ -231,12 +198,13 @@ def _citations(data: ReportData) -> str:
 
 def _retire(data: ReportData) -> str:
     impact = data.impact
-    title = f"<h3>Not cited or tagged in the last {_e(impact.window_sessions)} sessions</h3>"
+    last = counted(impact.window_sessions, "session")
+    title = f"<h3>Not cited or tagged in the last {_e(last)}</h3>"
     if not impact.retire:
         return title + _empty("Every entry was used (or is too new to judge).")
     rows = [
         [
-            _e(item.entry),
+            _id(item.entry),
             _e(item.section),
             _e(item.text),
             _e(item.last_cited.date().isoformat() if item.last_cited else "never"),
@@ -248,14 +216,15 @@ def _retire(data: ReportData) -> str:
 
 def _before_after(hit: int, sessions: int) -> str:
     share = f" ({100 * hit / sessions:.0f}%)" if sessions else ""
-    return _e(f"{hit} of {sessions} sessions{share}")
+    return _e(f"{hit} of {counted(sessions, 'session')}{share}")
 
 
 def _failures(data: ReportData) -> str:
     impact = data.impact
     out = [
-        f"<p class='meta'>{_e(impact.sessions)} sessions, {_e(impact.failed_calls)} failed tool "
-        f"calls, {_e(impact.declined_calls)} declined by the user</p>"
+        f"<p class='meta'>{_e(counted(impact.sessions, 'session'))}, "
+        f"{_e(counted(impact.failed_calls, 'failed tool call'))}, "
+        f"{_e(impact.declined_calls)} declined by the user</p>"
     ]
     if impact.entries:
         rows = []
@@ -271,7 +240,7 @@ def _failures(data: ReportData) -> str:
                 )
             rows.append(
                 [
-                    _e(item.entry),
+                    _id(item.entry),
                     _e(item.learned_at.date().isoformat()),
                     _e(item.signature.key),
                     _before_after(item.hit_before, item.sessions_before),
@@ -306,7 +275,7 @@ def _review(data: ReportData) -> str:
         return _empty("Nothing waits for review.")
     rows = [
         [
-            _e(i["id"]),
+            _id(i["id"]),
             _e(i["operation"]),
             _e(i["section"]),
             _e(i["text"]),

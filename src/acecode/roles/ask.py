@@ -6,7 +6,8 @@ bug) surface as exceptions here and are turned into the role's documented
 empty result by :func:`never_raises`, with a diagnostic and one stderr line.
 A caller that must tell "failed" from "found nothing" (the learning cycle)
 opens :func:`collect_failures` around its calls and gets each failure's
-reason.
+reason instead of the stderr line: it reports the failure itself, so that
+each failure is printed once.
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ _failures: ContextVar[list[str] | None] = ContextVar("acecode_role_failures", de
 
 @contextmanager
 def collect_failures() -> Iterator[list[str]]:
-    """Collect ``"<role>: <reason>"`` for every role call that fails inside the block."""
+    """Collect ``"<role>: <reason>"`` for every role call that fails inside the block; the
+    caller reports them (no stderr line is printed for them)."""
     failures: list[str] = []
     token = _failures.set(failures)
     try:
@@ -141,10 +143,11 @@ def never_raises(
             except Exception as exc:
                 # Never an empty reason: an exception without a message is named by its type.
                 reason = " ".join(str(exc).split()) or type(exc).__name__
-                warn(f"{role} skipped: {reason}")
                 collected = _failures.get()
                 if collected is not None:
                     collected.append(f"{role}: {reason}")
+                else:
+                    warn(f"{role} skipped: {reason}")
                 diagnose(
                     f"{role}_error", f"{type(exc).__name__}: {exc}\n\n{traceback.format_exc()}"
                 )

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from acecode.redact import redact
 from acecode.roles.ask import as_text, ask, dict_items, never_raises, role_prompt
 from acecode.roles.prompt import RolePrompt, render_playbook
+from acecode.wording import counted
 
 if TYPE_CHECKING:
     from acecode.dedup.judgements import Conflict
@@ -72,17 +73,29 @@ def default_view(
     )
 
 
+def default_max_removals(playbook: dict[str, Any]) -> int:
+    """The removal budget of a cycle starting from ``playbook`` (``max_removal_ratio``)."""
+    from acecode.config import load_settings
+    from acecode.consolidation.guards import removal_limit
+    from acecode.playbook.schema import entry_count
+
+    return removal_limit(entry_count(playbook), load_settings().max_removal_ratio)
+
+
 def curator_prompt(
     reflector_output: dict[str, Any],
     playbook: dict[str, Any],
     conflicts: Sequence[Conflict] = (),
     view: CuratorView | None = None,
+    max_removals: int | None = None,
 ) -> RolePrompt:
     """The curator's request as it will be sent (see :func:`run_curator`)."""
     from acecode.playbook.curator_view import render_listed
     from acecode.repository import repository_line
 
     view = view or default_view(reflector_output, playbook, conflicts)
+    if max_removals is None:
+        max_removals = default_max_removals(playbook)
     shown = "\n".join(filter(None, (render_playbook(view.playbook), view.omitted_line())))
     return role_prompt(
         role="curator",
@@ -94,13 +107,20 @@ def curator_prompt(
             render_listed(view.retire),
             render_conflicts(conflicts),
             repository_line(),
+            max_removals,
         ),
         max_tokens=MAX_TOKENS,
     )
 
 
 def curator_fields(
-    reflection: str, playbook: str, stale: str, retire: str, conflicts: str, repository: str
+    reflection: str,
+    playbook: str,
+    stale: str,
+    retire: str,
+    conflicts: str,
+    repository: str,
+    max_removals: int,
 ) -> dict[str, str]:
     """The template's fields; what came from an LLM or a transcript is redacted (the
     playbook's entries were redacted when they were saved)."""
@@ -111,6 +131,7 @@ def curator_fields(
         "retire_candidates": redact(retire),
         "conflicts": redact(conflicts),
         "repository": repository,
+        "max_removals": counted(max_removals, "removal"),
     }
 
 
@@ -120,14 +141,19 @@ async def run_curator(
     playbook: dict[str, Any],
     conflicts: Sequence[Conflict] = (),
     view: CuratorView | None = None,
+    max_removals: int | None = None,
 ) -> dict[str, Any]:
     """Propose ADD/UPDATE/MERGE/DELETE operations from a reflection; never raises.
 
     The curator is shown ``view`` (by default one cut from ``playbook`` within
     ``curator_budget_tokens``); the IDs it may name are those of the view,
-    which the learning cycle enforces (``curator_view.refuse_unseen``).
+    which the learning cycle enforces (``curator_view.refuse_unseen``). It is
+    told how many entries it may remove (``max_removals``, by default the
+    removal budget of ``playbook``); the cycle defers the rest.
     """
-    data = await ask(curator_prompt(reflector_output, playbook, conflicts, view), "curator")
+    data = await ask(
+        curator_prompt(reflector_output, playbook, conflicts, view, max_removals), "curator"
+    )
     return {
         "reasoning": as_text(data.get("reasoning")),
         "operations": dict_items(data.get("operations")),

@@ -87,9 +87,11 @@ def render_transcript(messages: Iterable[dict[str, Any]], agent: Agent | None = 
     from acecode.agents.claude_code.messages import with_default_kind
     from acecode.config import load_settings
     from acecode.transcript.condense import condense  # lazy: transcript layer is heavier
+    from acecode.waiting import while_waiting
 
     typed = (with_default_kind(message) for message in messages)
-    return condense(typed, load_settings().transcript_budget_tokens, agent)
+    with while_waiting(lambda seconds: f"condensing the session for the LLM, {seconds:.0f} s"):
+        return condense(typed, load_settings().transcript_budget_tokens, agent)
 
 
 def render_playbook(playbook: dict[str, Any]) -> str:

@@ -20,6 +20,7 @@ from acecode import paths
 from acecode.playbook.schema import iter_entries
 from acecode.staleness.names import has_extension, named_in
 from acecode.staleness.project import ProjectFiles, list_files, search_symbols
+from acecode.wording import counted
 
 
 @dataclass(frozen=True)
@@ -50,9 +51,10 @@ class StaleReport:
     def describe(self) -> str:
         """One summary line for ``stats`` and ``doctor``."""
         head = (
-            f"{len(self.entries)} possibly stale entr{'y' if len(self.entries) == 1 else 'ies'} "
-            f"({self.paths_checked} paths and {self.symbols_checked} symbols checked "
-            f"against {self.files} files listed by {self.source})"
+            f"{counted(len(self.entries), 'possibly stale entry')} "
+            f"({counted(self.paths_checked, 'path')} and "
+            f"{counted(self.symbols_checked, 'symbol')} checked "
+            f"against {counted(self.files, 'file')} listed by {self.source})"
         )
         return head if self.complete else head + "; the check was cut short, absences unproven"
 

@@ -21,6 +21,7 @@ REMOVAL_CAUSE_COUNTS: dict[str, str | None] = {
     "merge": "merged",
     "dedup": "merged",
     "undo": None,
+    "renumber": None,  # a git merge gave the entry another ID: it is still there
 }
 
 

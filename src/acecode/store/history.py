@@ -29,8 +29,16 @@ from acecode.store.journal import (
     list_cycles,
     new_cycle_id,
     record_cycle,
+    short_id,
 )
-from acecode.store.undo import RestoreResult, UndoResult, restore_entry, undo_cycle
+from acecode.store.undo import (
+    EntryUndoResult,
+    RestoreResult,
+    UndoResult,
+    restore_entry,
+    undo_cycle,
+    undo_entry,
+)
 
 __all__ = [
     "JOURNAL_NAME",
@@ -38,6 +46,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "Cycle",
     "EntryChange",
+    "EntryUndoResult",
     "HistoryError",
     "RestoreResult",
     "UndoResult",
@@ -53,5 +62,7 @@ __all__ = [
     "record_cycle",
     "removals_from_meta",
     "restore_entry",
+    "short_id",
     "undo_cycle",
+    "undo_entry",
 ]

@@ -32,6 +32,7 @@ What the writer puts in ``txn.meta`` (every key optional):
 from __future__ import annotations
 
 import json
+import re
 import secrets
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -173,18 +174,15 @@ class Cycle:
     meta: dict[str, Any] = field(default_factory=dict)
     changes: list[EntryChange] = field(default_factory=list)
 
-    def summary(self) -> dict[str, Any]:
-        """JSON-ready row for ``acecode history --json``."""
-        return {
-            "cycle_id": self.cycle_id,
-            "created_at": self.created_at,
-            "kind": self.kind,
-            "source": self.source,
-            "transcript": self.meta.get("transcript"),
-            "counts": self.counts,
-            "undoes": self.undoes,
-            "undone_by": self.undone_by,
-        }
+    @property
+    def reverts(self) -> str | None:
+        """The cycle this undo takes back: wholly (``undoes``), or for one entry and the
+        entries merged into it (``meta["undoes_entry"]``, see ``acecode.store.undo``)."""
+        if self.undoes:
+            return self.undoes
+        undone = self.meta.get("undoes_entry") if self.kind == "undo" else None
+        cycle = undone.get("cycle") if isinstance(undone, dict) else None
+        return cycle if isinstance(cycle, str) else None
 
 
 def journal_path(playbook_path: Path) -> Path:
@@ -379,8 +377,40 @@ def list_cycles(playbook_path: Path) -> list[Cycle]:
     return cycles
 
 
+# ``new_cycle_id``'s shape: the local time it was made, then its random part.
+_STAMPED_ID = re.compile(r"^\d{8}-\d{6}-(?P<short>.+)$")
+
+
+def short_id(cycle_id: str) -> str:
+    """The part of a cycle id that tells it apart: ``a1b2c3`` of ``20260321-101500-a1b2c3``.
+
+    ``acecode history`` shows it next to the cycle's time, so that a row fits on one
+    line, and ``find_cycle`` takes it back. Ids of another shape are returned whole.
+    """
+    stamped = _STAMPED_ID.match(cycle_id)
+    return stamped["short"] if stamped else cycle_id
+
+
+def match_cycle_id(cycle_ids: list[str], wanted: str) -> str:
+    """The one id of ``cycle_ids`` that ``wanted`` names: the id itself, its short id
+    (``short_id``) or a unique prefix. Raises ``HistoryError`` for none or several."""
+    matches = (
+        [cycle_id for cycle_id in cycle_ids if cycle_id == wanted]
+        or [cycle_id for cycle_id in cycle_ids if short_id(cycle_id) == wanted]
+        or [cycle_id for cycle_id in cycle_ids if cycle_id.startswith(wanted)]
+    )
+    if len(matches) == 1:
+        return matches[0]
+    if not matches:
+        raise HistoryError(f"unknown cycle {wanted!r}; see `acecode history`")
+    raise HistoryError(
+        f"cycle {wanted!r} is ambiguous ({', '.join(matches[:5])}); give more characters"
+    )
+
+
 def find_cycle(cycles: list[Cycle], wanted: str | None) -> Cycle:
-    """The cycle named by an exact id or unique prefix; ``None`` means the last undoable one.
+    """The cycle named by ``wanted`` (see ``match_cycle_id``); ``None`` means the last
+    undoable one.
 
     The last undoable cycle is the newest that is not an undo and not undone,
     so repeated ``acecode undo`` walks back through history.
@@ -390,26 +420,39 @@ def find_cycle(cycles: list[Cycle], wanted: str | None) -> Cycle:
             if cycle.undoes is None and cycle.undone_by is None:
                 return cycle
         raise HistoryError("nothing to undo: the history journal has no undoable cycle")
-    exact = [cycle for cycle in cycles if cycle.cycle_id == wanted]
-    matches = exact or [cycle for cycle in cycles if cycle.cycle_id.startswith(wanted)]
-    if len(matches) == 1:
-        return matches[0]
-    if not matches:
-        raise HistoryError(f"unknown cycle {wanted!r}; see `acecode history`")
-    names = ", ".join(cycle.cycle_id for cycle in matches[:5])
-    raise HistoryError(f"cycle {wanted!r} is ambiguous ({names}); give more characters")
+    chosen = match_cycle_id([cycle.cycle_id for cycle in cycles], wanted)
+    return next(cycle for cycle in cycles if cycle.cycle_id == chosen)
 
 
 def get_cycle(playbook_path: Path, wanted: str | None = None) -> Cycle:
     """One cycle with its changes (see ``find_cycle`` for ``wanted``)."""
     cycle = find_cycle(list_cycles(playbook_path), wanted)
-    with connect(playbook_path, create=False) as conn:
-        assert conn is not None  # list_cycles found the cycle, so the journal exists
-        rows = conn.execute(
-            f"SELECT {_CHANGE_COLUMNS} FROM changes WHERE seq = ? ORDER BY rowid", (cycle.seq,)
-        ).fetchall()
-    cycle.changes = [_change_from_row(row) for row in rows]
+    cycle.changes = changes_of(playbook_path, [cycle.seq])[cycle.seq]
     return cycle
+
+
+# Below SQLite's oldest limit on the parameters of one statement (999).
+_SEQS_PER_QUERY = 500
+
+
+def changes_of(playbook_path: Path, seqs: list[int]) -> dict[int, list[EntryChange]]:
+    """The entry changes of the cycles numbered ``seqs``, each in the order recorded."""
+    found: dict[int, list[EntryChange]] = {seq: [] for seq in seqs}
+    if not seqs:
+        return found
+    with connect(playbook_path, create=False) as conn:
+        if conn is None:
+            return found
+        for start in range(0, len(seqs), _SEQS_PER_QUERY):
+            chunk = seqs[start : start + _SEQS_PER_QUERY]
+            rows = conn.execute(
+                f"SELECT seq, {_CHANGE_COLUMNS} FROM changes "
+                f"WHERE seq IN ({', '.join('?' * len(chunk))}) ORDER BY rowid",
+                chunk,
+            ).fetchall()
+            for row in rows:
+                found[row[0]].append(_change_from_row(row[1:]))
+    return found
 
 
 def entries_added_at(playbook_path: Path) -> dict[str, str]:
@@ -429,16 +472,22 @@ def entries_added_at(playbook_path: Path) -> dict[str, str]:
     return {name: created_at for name, created_at in rows}
 
 
-def later_touching(playbook_path: Path, after_seq: int, name: str) -> list[str]:
-    """Ids of the cycles after ``after_seq`` that changed entry ``name``, oldest first."""
+def entry_changes(
+    playbook_path: Path, name: str, after_seq: int = 0
+) -> list[tuple[str, EntryChange]]:
+    """``(cycle id, change)`` of every cycle after ``after_seq`` that changed entry ``name``,
+    oldest first."""
     with connect(playbook_path, create=False) as conn:
-        assert conn is not None
+        if conn is None:
+            return []
         rows = conn.execute(
-            "SELECT DISTINCT cycles.cycle_id FROM changes JOIN cycles ON cycles.seq = changes.seq "
-            "WHERE changes.name = ? AND cycles.seq > ? AND cycles.playbook = ? ORDER BY cycles.seq",
+            f"SELECT cycles.cycle_id, {_QUALIFIED_CHANGE_COLUMNS} "
+            "FROM changes JOIN cycles ON cycles.seq = changes.seq "
+            "WHERE changes.name = ? AND cycles.seq > ? AND cycles.playbook = ? "
+            "ORDER BY cycles.seq, changes.rowid",
             (name, after_seq, playbook_path.name),
         ).fetchall()
-    return [row[0] for row in rows]
+    return [(row[0], _change_from_row(row[1:])) for row in rows]
 
 
 def last_removal(playbook_path: Path, name: str) -> tuple[str, EntryChange] | None:

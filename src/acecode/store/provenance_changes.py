@@ -16,7 +16,9 @@ an existing one has the origin appended (UPDATE, a credited duplicate).
 Without a plan entry, a change is described by the writer's ``kind``:
 
 * ``undo``: origins the undone cycle added are removed, entries it removed
-  come back with the records they had, entries it added lose theirs;
+  come back with the records they had, entries it added lose theirs (for an
+  undo of one entry, ``meta["undoes_entry"]``, only that entry's and those
+  merged into it);
 * ``restore``: the restored entry gets back the record retired when it was
   removed (under its new ID when the old one was taken);
 * ``merge`` (the git merge driver): an entry that arrives from the other branch (or whose
@@ -24,7 +26,9 @@ Without a plan entry, a change is described by the writer's ``kind``:
   local to a clone, so the origins are *followed* through the history
   journal: earlier cycles of this clone that wrote exactly this text, under
   whatever ID (the driver renumbers colliding IDs), lend their origins.
-  Without such a cycle the origin says "unknown origin";
+  Without such a cycle the origin says "unknown origin". An entry of this
+  clone the merge gave the other side's ID keeps its record under the new
+  ID, and the ID it left, when another entry now holds it, starts afresh;
 * ``review``: an approved held text is ``learned`` when a session was behind
   it, else the user's own ``added-by-user``/``edited-by-user``;
 * anything else that adds an entry or changes its text is ``imported``,
@@ -143,7 +147,12 @@ def apply_change(
     change = _Change(ledger, before, after, meta)
     kind = meta.get("kind")
     if kind == "undo":
-        _undo(change, str(meta.get("undoes") or ""))
+        undone = meta.get("undoes_entry")
+        if isinstance(undone, dict):  # one entry and what was merged into it
+            names = {undone.get("name"), *(undone.get("restored") or ())}
+            _undo(change, str(undone.get("cycle") or ""), {n for n in names if isinstance(n, str)})
+        else:
+            _undo(change, str(meta.get("undoes") or ""))
     elif kind == "restore":
         _restore(change, meta.get("restored"))
     else:
@@ -195,6 +204,8 @@ def _review(change: _Change, names: list[str]) -> None:
         how = "edited-by-user" if review.get("operation") == "UPDATE" else "added-by-user"
         agent = "user"
     reason = f"approved in review (held by {review.get('rule') or 'the screen'})"
+    if isinstance(review.get("was"), str):
+        reason += f"; it was {review['was']}, which a git merge deleted while it was changed"
     for name in names:
         change.extend(
             name,
@@ -217,19 +228,41 @@ def _merge_driver(change: _Change, names: list[str], follow: Follower) -> None:
         for item in merge.get("renumbered") or ()
         if isinstance(item, dict)
     }
-    action = change.meta.get("source") or "git merge"
+    # Entries of this clone the merge gave the other side's ID: their record moves along,
+    # and the ID they left, if another entry now holds it, starts a fresh record.
+    moved = {
+        item.get("to"): item.get("from")
+        for item in merge.get("renamed") or ()
+        if isinstance(item, dict)
+    }
+    carried = {new: list(change.ledger.entries.get(old, [])) for new, old in moved.items()}
+    vacated = set(moved.values())
+    theirs, action = merge.get("theirs") or "the other branch", change.meta.get("source")
+    action = action or "git merge"
     for name in names:
         followed = [o for o in follow(change.after_texts[name]) if o.cycle_id != change.cycle_id]
-        if change.is_new(name):
-            reason = f"arrived from {merge.get('theirs') or 'the other branch'} in {action}"
+        if name in moved:
+            reason = f"renumbered from {moved[name]} in {action}, as {theirs} numbers it"
+            origin = change.origin("merge-driver", reason, agent="user")
+            change.start(name, _unique([*carried[name], *followed, origin]))
+            change.planned.add(name)
+            continue
+        new = change.is_new(name) or name in vacated
+        if new:
+            reason = f"arrived from {theirs} in {action}"
         else:
-            reason = f"text taken from {merge.get('theirs') or 'the other branch'} in {action}"
+            reason = f"text taken from {theirs} in {action}"
         if renamed.get(name):
             reason += f"; renumbered from {renamed[name]}"
-        known = [*change.ledger.entries.get(name, [])] if not change.is_new(name) else []
+        known = [] if new else [*change.ledger.entries.get(name, [])]
         if not followed and not known:
             reason += f"; {UNKNOWN_ORIGIN}"
-        change.extend(name, [*followed, change.origin("merge-driver", reason, agent="user")])
+        origins = [*followed, change.origin("merge-driver", reason, agent="user")]
+        if name in vacated:
+            change.start(name, _unique(origins))
+            change.planned.add(name)
+        else:
+            change.extend(name, origins)
 
 
 def _journal_follower(playbook_path: Path, ledger: Ledger, skip_cycle: str) -> Follower:
@@ -250,8 +283,9 @@ def _journal_follower(playbook_path: Path, ledger: Ledger, skip_cycle: str) -> F
     return follow
 
 
-def _undo(change: _Change, undone: str) -> None:
-    """Take back what cycle ``undone`` recorded (module docstring)."""
+def _undo(change: _Change, undone: str, only: set[str] | None = None) -> None:
+    """Take back what cycle ``undone`` recorded (module docstring); for the entries
+    ``only`` when the undo took back just those."""
     ledger = change.ledger
     returning: dict[str, list[Origin]] = {}
     for name in change.after_texts:
@@ -266,11 +300,13 @@ def _undo(change: _Change, undone: str) -> None:
     # A survivor of a merge the undone cycle made inherited the returning entries' origins.
     handed_on = {origin for origins in returning.values() for origin in origins}
     for name, origins in list(ledger.entries.items()):
-        if any(origin.cycle_id == undone for origin in origins):
+        if (only is None or name in only) and any(o.cycle_id == undone for o in origins):
             ledger.entries[name] = [
                 o for o in origins if o.cycle_id != undone and o not in handed_on
             ]
     ledger.entries.update(returning)
+    if only is not None:
+        return
     # An entry the undone cycle both created and removed (an ADD merged away at once).
     for records in ledger.retired.values():
         records[:] = [

@@ -25,6 +25,7 @@ from acecode.agents.hooks_file import (
     merge_hooks,
     read_hooks_file,
     remove_hooks,
+    remove_hooks_file,
     write_hooks_file,
 )
 
@@ -118,19 +119,43 @@ def install(
     return update
 
 
-def uninstall(scope: str = "user", project: Path | None = None) -> SettingsUpdate:
-    """Remove every acecode hook, and the settings acecode set, from the file of ``scope``."""
-    path = settings_path(scope, project)
-    data, old_text = read_hooks_file(path)
-    update = SettingsUpdate(path)
-    new_data = {
+def _without_acecode(data: dict[str, Any], update: SettingsUpdate) -> dict[str, Any]:
+    """``data`` without acecode's hooks and the settings acecode set; changes recorded."""
+    kept = {
         key: value
         for key, value in data.items()
         if not (key in INSTALLED_SETTINGS and value is INSTALLED_SETTINGS[key])
     }
-    update.changes += [Change(key, "removed") for key in data if key not in new_data]
-    new_data = remove_hooks(new_data, update)
-    if update.changes:
+    update.changes += [Change(key, "removed") for key in data if key not in kept]
+    return remove_hooks(kept, update)
+
+
+def _only_acecode(path: Path) -> bool:
+    """Whether the settings file at ``path`` holds nothing but acecode's entries."""
+    try:
+        data, text = read_hooks_file(path)
+    except SettingsFileError:
+        return False
+    return text is not None and not _without_acecode(data, SettingsUpdate(path))
+
+
+def uninstall(scope: str = "user", project: Path | None = None) -> SettingsUpdate:
+    """Remove every acecode hook, and the settings acecode set, from the file of ``scope``.
+
+    A file left empty held only what acecode wrote: it is deleted rather than left as
+    ``{}`` (with its backup when that holds only acecode's entries too, and its folder
+    when that is left empty), so a project is left as it was before ``acecode install``.
+    A symlinked file (a dotfile manager's) is kept and written as ``{}``.
+    """
+    path = settings_path(scope, project)
+    data, old_text = read_hooks_file(path)
+    update = SettingsUpdate(path)
+    new_data = _without_acecode(data, update)
+    if not update.changes:
+        return update
+    if not new_data and not path.is_symlink():
+        remove_hooks_file(update, _only_acecode(path.with_name(path.name + ".bak")))
+    else:
         write_hooks_file(update, new_data, old_text)
     return update
 
@@ -158,6 +183,19 @@ def installations(project: Path | None = None) -> list[Installation]:
     return found
 
 
+def unreadable_settings(project: Path | None = None) -> list[tuple[Path, str]]:
+    """Every settings file (user, project, local) acecode cannot read, with the problem
+    (the file, and the line for invalid JSON): for ``acecode doctor``."""
+    found = []
+    for scope in SCOPES:
+        path = settings_path(scope, project)
+        try:
+            read_hooks_file(path)
+        except SettingsFileError as exc:
+            found.append((path, str(exc).removesuffix("; nothing changed")))
+    return found
+
+
 def plugin_enabled(project: Path | None = None) -> list[str]:
     """Scopes whose ``enabledPlugins`` turn on an ``acecode@<marketplace>`` plugin."""
     scopes = []
@@ -174,6 +212,34 @@ def plugin_enabled(project: Path | None = None) -> list[str]:
     return scopes
 
 
+def install_places(project: Path | None = None) -> list[str]:
+    """Every place Claude Code runs acecode's hooks from, each named with its file: the
+    settings files holding them (:func:`installations`) and the enabled plugin."""
+    places = [f"{found.path} ({found.scope} scope)" for found in installations(project)]
+    places += [
+        f"the acecode plugin (enabled in {settings_path(scope, project)})"
+        for scope in plugin_enabled(project)
+    ]
+    return places
+
+
+def several_places_note(places: list[str]) -> list[str]:
+    """What to tell the user when acecode's hooks are in more than one place (nothing for
+    one): Claude Code runs them all, and acecode still acts once per event
+    (:mod:`acecode.hooks.claim`), so a team's project install beside a personal user
+    install is fine."""
+    if len(places) < 2:
+        return []
+    return [
+        f"acecode's hooks are in {len(places)} places: {'; '.join(places)}",
+        "Claude Code runs the hooks of every one of them; acecode injects the playbook and "
+        "learns once per session anyway (the first hook claims each event, the others stay "
+        "silent)",
+        "a project install shared with the team beside your own user install is fine; to "
+        "keep one, run `acecode uninstall --scope user|project|local` or disable the plugin",
+    ]
+
+
 __all__ = [
     "HOOK_EVENTS",
     "PLUGIN_EXECUTABLE",
@@ -183,10 +249,13 @@ __all__ = [
     "acecode_executable",
     "hook_entries",
     "install",
+    "install_places",
     "installations",
     "is_acecode_command",
     "plugin_enabled",
     "plugin_hooks_file",
     "settings_path",
+    "several_places_note",
     "uninstall",
+    "unreadable_settings",
 ]

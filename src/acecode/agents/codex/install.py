@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from acecode import paths
 from acecode.agents.base import HookEvent, SettingsFileError, SettingsUpdate
 from acecode.agents.codex.sessions import codex_home
 from acecode.agents.codex.trust import handler_states
@@ -34,6 +35,7 @@ from acecode.agents.hooks_file import (
 )
 from acecode.store.atomic import atomic_write_text
 from acecode.store.errors import PlaybookWriteError
+from acecode.wording import counted
 
 SCOPES: tuple[str, ...] = ("user", "project")
 # What every command gets after the event, so acecode knows which agent calls it.
@@ -53,7 +55,7 @@ def hooks_path(scope: str, project: Path | None = None) -> Path:
     if scope == "user":
         return codex_home() / "hooks.json"
     if scope == "project":
-        return (project or Path.cwd()).resolve() / ".codex" / "hooks.json"
+        return (project or paths.project_dir()).resolve() / ".codex" / "hooks.json"
     raise ValueError(f"unknown scope {scope!r} for Codex (expected one of {', '.join(SCOPES)})")
 
 
@@ -85,9 +87,9 @@ def install(
     after = handler_states(path, data.get("hooks", {}), _ours)
     if _set_trust(before, after):
         update.notes.append(
-            f"trusted acecode's {len(after)} hooks in {config_path()} ([hooks.state] records, "
-            "what approving them in Codex's /hooks review writes): Codex skips untrusted "
-            "hooks without a word"
+            f"trusted acecode's {counted(len(after), 'hook')} in {config_path()} "
+            "([hooks.state] records, what approving them in Codex's /hooks review writes): "
+            "Codex skips untrusted hooks without a word"
         )
     else:
         update.notes.append(f"acecode's hooks are trusted in {config_path()}")

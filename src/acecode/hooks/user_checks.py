@@ -1,0 +1,150 @@
+"""What stops learning in every project of this user, checked cheaply at session start.
+
+Three states hold for every project at once: the user's ``~/.claude/acecode.toml``
+cannot be read (acecode is off everywhere) or holds settings acecode ignores, no
+LLM provider is configured (every learning cycle would fail), and a budget stops
+learning (:func:`acecode.cost.budget.paused`). Finding out costs the provider
+registry, the settings and the cost ledger: several times the injection hook's
+budget. So the answer is cached in ``~/.claude/acecode-user/acecode/session-checks.json``
+(beside the user layer's state, never in a project), under a key of everything
+it depends on, cheap to compute:
+
+- acecode's version;
+- the LLM, budget and settings variables (``ACECODE_*``, ``AGENTIC_CONTEXT_*``,
+  ``ANTHROPIC_*``, ``OPENAI_*``), ``PATH`` and ``XDG_STATE_HOME``: secrets only as
+  set or not (that is all the provider choice reads of them), other values as a
+  CRC, so no value is written in clear;
+- the modification time of every ``PATH`` folder and the ``stat`` of
+  ``ACECODE_CLAUDE_BIN``: installing or removing the ``claude`` command changes
+  its folder;
+- the ``stat`` of both ``acecode.toml`` files (the ``claude`` provider's settings
+  may come from the project's) and of the cost ledger, and today's date (a
+  budget's day or month ends).
+
+The file keeps the answers for the last few keys, so that projects with their
+own ``acecode.toml`` do not evict each other.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+import acecode
+from acecode.hooks.rendered import read_cache_file, stat_key, write_cache_file
+from acecode.layers import user_playbook_file
+
+CHECKS_NAME = "session-checks.json"
+KEEP = 8  # answers kept, one per key
+_PREFIXES = ("ACECODE_", "AGENTIC_CONTEXT_", "ANTHROPIC_", "OPENAI_")
+_SECRET_WORDS = ("KEY", "TOKEN", "SECRET", "PASSWORD", "AUTH")
+_ALSO = ("PATH", "XDG_STATE_HOME")
+# acecode.llm.settings.CLAUDE_BIN_VAR; a test keeps them equal
+CLAUDE_BIN_VAR = "ACECODE_CLAUDE_BIN"
+HOW_TO = (
+    "set ANTHROPIC_API_KEY (or AGENTIC_CONTEXT_API_KEY), or ACECODE_OPENAI_BASE_URL and "
+    "ACECODE_OPENAI_MODEL for an OpenAI-compatible server, or put the `claude` command on "
+    "PATH (`acecode doctor` shows how)"
+)
+
+
+def checks_file() -> str:
+    """``~/.claude/acecode-user/acecode/session-checks.json``."""
+    return os.path.join(os.path.dirname(user_playbook_file()), "acecode", CHECKS_NAME)
+
+
+def _environment() -> list[list[Any]]:
+    """The variables the checks read, secrets as set or not, other values as a CRC."""
+    from zlib import crc32
+
+    items = []
+    for name, value in os.environ.items():
+        if not (name.startswith(_PREFIXES) or name in _ALSO):
+            continue
+        if any(word in name for word in _SECRET_WORDS):
+            items.append([name, bool(value.strip())])
+        else:
+            items.append([name, crc32(value.encode("utf-8", "surrogateescape"))])
+    return sorted(items)
+
+
+def _path_folders() -> list[int | None]:
+    folders = os.environ.get("PATH", "").split(os.pathsep)
+    return [stat[0] if (stat := stat_key(folder)) else None for folder in folders]
+
+
+def _key(project: str, ledger: str | None) -> list[Any]:
+    claude_bin = os.environ.get(CLAUDE_BIN_VAR, "")
+    return [
+        acecode.__version__,
+        _environment(),
+        _path_folders(),
+        stat_key(claude_bin) if os.sep in claude_bin else None,
+        stat_key(os.path.join(os.path.expanduser("~"), ".claude", "acecode.toml")),
+        stat_key(os.path.join(project, ".claude", "acecode.toml")),
+        stat_key(ledger) if ledger else None,
+        time.strftime("%Y-%m-%d"),
+    ]
+
+
+def user_notices(project: str) -> dict[str, list[str]]:
+    """``{"config_off": [...], "config_ignored": [...], "learning": [...]}``: lines about
+    the user's settings file that cannot be read (shown even where acecode is thereby
+    off), the settings it ignores, and what stops learning (shown where acecode is on)."""
+    data = read_cache_file(checks_file()) or {}
+    ledger = data.get("ledger") if isinstance(data.get("ledger"), str) else None
+    key = _key(project, ledger)
+    entries = data.get("entries") if isinstance(data.get("entries"), list) else []
+    for entry in entries:
+        if isinstance(entry, dict) and entry.get("key") == key:
+            return entry["notices"]
+    notices, ledger = _check()
+    entry = {"key": _key(project, ledger), "notices": notices}
+    kept = [e for e in entries if isinstance(e, dict) and e.get("key") != entry["key"]]
+    write_cache_file(checks_file(), {"ledger": ledger, "entries": [*kept[-(KEEP - 1) :], entry]})
+    return notices
+
+
+def _check() -> tuple[dict[str, list[str]], str | None]:
+    """The notices, computed (a cache miss), and the cost ledger's path."""
+    from acecode.config_check import as_notices, user_problems
+
+    budget, ledger = budget_problem()
+    notices = {
+        **as_notices(user_problems()),
+        "learning": [line for line in (provider_problem(), budget) if line],
+    }
+    return notices, ledger
+
+
+def budget_problem() -> tuple[str, str | None]:
+    """Why the budgets stop learning now, in one line ("" when they do not), and the
+    ledger's path. A ledger that cannot be read is ``acecode doctor``'s to report."""
+    from acecode.config import load_settings
+    from acecode.control import user_config
+    from acecode.cost.budget import Limits, paused
+    from acecode.cost.ledger import Ledger, LedgerError
+
+    ledger = Ledger()
+    try:
+        why = paused(ledger.records(), Limits.from_settings(load_settings()))
+    except LedgerError:
+        return "", str(ledger.path)
+    if not why:
+        return "", str(ledger.path)
+    return f"{why} (`acecode cost`; budgets are set in {user_config()})", str(ledger.path)
+
+
+def provider_problem() -> str:
+    """Why no learning cycle can call an LLM, in one line; "" when a provider is set."""
+    from acecode.llm import ProviderConfigError, explain_provider
+
+    try:
+        explain_provider()
+    except ProviderConfigError as exc:
+        first = str(exc).splitlines()[0].removesuffix(" Choose one:").rstrip(".")
+        if first.startswith("no LLM provider is configured"):
+            return f"no LLM provider is configured, so sessions are not learned from: {HOW_TO}"
+        return f"sessions are not learned from: {first} (`acecode doctor`)"
+    return ""
