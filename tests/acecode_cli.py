@@ -6,6 +6,8 @@ import os
 import subprocess
 import sys
 
+from support.hang_guard import HANG_GUARD
+
 
 def run_acecode(*args: str, code: int = 0) -> subprocess.CompletedProcess[str]:
     """``python -m acecode ARGS`` in the current project; asserts the exit status ``code``."""
@@ -13,7 +15,7 @@ def run_acecode(*args: str, code: int = 0) -> subprocess.CompletedProcess[str]:
         [sys.executable, "-m", "acecode", *args],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG_GUARD,
         env={**os.environ, "COLUMNS": "250"},
     )
     assert result.returncode == code, result.stdout + result.stderr

@@ -15,7 +15,9 @@ which prints them at once, whatever the load.
 
 Hypothesis runs under the profile named by ``HYPOTHESIS_PROFILE``: ``ci``
 (set by ``.ci/run``) is derandomised, so a CI run is reproducible; ``dev``,
-the default, explores new examples on every run.
+the default, explores new examples on every run. Neither has a per-example
+deadline: on a loaded machine a wall-clock limit fails tests for being slow,
+not wrong.
 """
 
 from __future__ import annotations
@@ -26,8 +28,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
-settings.register_profile("dev")
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True, deadline=None)
+settings.register_profile("dev", deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 # Seconds before a progress line: longer than any test's hang guard.

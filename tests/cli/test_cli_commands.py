@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from acecode.store import save_playbook
+from support.hang_guard import HANG_GUARD
 
 ENTRY = {"name": "pat-001", "text": "Run pytest -x first.", "helpful": 2, "harmful": 0}
 
@@ -22,7 +23,7 @@ def run(*args: str, env: dict[str, str], check_exit: int | None = 0) -> subproce
         env=env,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG_GUARD,
     )
     if check_exit is not None:
         assert result.returncode == check_exit, result.stderr

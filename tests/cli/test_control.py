@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 
 from acecode.control import Activity, activity, project_switch, set_project_switch
+from support.hang_guard import HANG_GUARD
 
 
 def acecode(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "acecode", *args], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "acecode", *args], capture_output=True, text=True, timeout=HANG_GUARD
     )
 
 
@@ -43,7 +44,7 @@ def test_off_then_on_round_trip_through_the_cli_leaves_the_shared_file_alone(
 
 
 def test_the_switch_file_is_ignored_by_git(project_dir: Path) -> None:
-    subprocess.run(["git", "init", "-q", str(project_dir)], check=True, timeout=60)
+    subprocess.run(["git", "init", "-q", str(project_dir)], check=True, timeout=HANG_GUARD)
     assert acecode("off").returncode == 0
     status = subprocess.run(
         ["git", "status", "--porcelain", "--untracked-files=all"],
@@ -51,7 +52,7 @@ def test_the_switch_file_is_ignored_by_git(project_dir: Path) -> None:
         capture_output=True,
         text=True,
         check=True,
-        timeout=60,
+        timeout=HANG_GUARD,
     )
     assert status.stdout == ""
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import acecode
+from support.hang_guard import HANG_GUARD
 
 ACECODE = Path(sys.executable).with_name("acecode")
 
@@ -20,7 +21,9 @@ def _acecode(*args: str) -> list[str]:
 
 
 def test_version_prints_the_package_version() -> None:
-    result = subprocess.run(_acecode("--version"), capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        _acecode("--version"), capture_output=True, text=True, timeout=HANG_GUARD
+    )
 
     assert result.returncode == 0, result.stderr
     assert result.stdout == f"acecode {acecode.__version__}\n"
@@ -39,7 +42,7 @@ def test_hook_help_prints_usage_without_reading_stdin(args: tuple[str, ...]) -> 
         text=True,
     ) as proc:
         try:
-            code = proc.wait(timeout=60)
+            code = proc.wait(timeout=HANG_GUARD)
         except subprocess.TimeoutExpired:
             proc.kill()
             pytest.fail(f"acecode {' '.join(args)} waited on stdin")
@@ -53,14 +56,16 @@ def test_hook_help_prints_usage_without_reading_stdin(args: tuple[str, ...]) -> 
 
 
 def test_main_help_lists_the_hook_command() -> None:
-    out = subprocess.run(_acecode("--help"), capture_output=True, text=True, timeout=60).stdout
+    out = subprocess.run(
+        _acecode("--help"), capture_output=True, text=True, timeout=HANG_GUARD
+    ).stdout
 
     assert "hook" in out and "--version" in out
 
 
 def test_unknown_hook_event_exits_0_with_one_line() -> None:
     result = subprocess.run(
-        _acecode("hook", "no-such-event"), input=b"{}", capture_output=True, timeout=60
+        _acecode("hook", "no-such-event"), input=b"{}", capture_output=True, timeout=HANG_GUARD
     )
 
     assert result.returncode == 0

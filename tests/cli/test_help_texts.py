@@ -22,6 +22,7 @@ import pytest
 import typer
 
 from acecode.cli.app import build_app
+from support.hang_guard import HANG_GUARD
 
 WIDE = "2000"
 SENTENCE_END = (".", ":", "!", "?")
@@ -41,7 +42,7 @@ def _help(path: tuple[str, ...]) -> str:
         [sys.executable, "-m", "acecode", *path, "--help"],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG_GUARD,
         env={**os.environ, "COLUMNS": WIDE, "TERMINAL_WIDTH": WIDE},
     )
     assert result.returncode == 0, result.stderr

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from support.hang_guard import HANG_GUARD
+
 
 def run(*args: str, home: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "HOME": str(home), "COLUMNS": "200"}
@@ -16,7 +18,7 @@ def run(*args: str, home: Path) -> subprocess.CompletedProcess:
         env=env,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=HANG_GUARD,
         check=True,
     )
 

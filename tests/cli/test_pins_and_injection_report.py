@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from acecode.store import save_playbook
+from support.hang_guard import HANG_GUARD
 from support.playbooks import entry
 
 
@@ -19,7 +20,7 @@ def acecode(*args: str, code: int | None = 0) -> subprocess.CompletedProcess:
         [sys.executable, "-m", "acecode", *args],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG_GUARD,
         env={**os.environ, "COLUMNS": "250"},
     )
     assert code is None or result.returncode == code, result.stdout + result.stderr

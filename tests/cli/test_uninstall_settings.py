@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from acecode.agents.claude_code.install import hook_entries
+from support.hang_guard import HANG_GUARD
 
 
 def uninstall(home: Path) -> subprocess.CompletedProcess[str]:
@@ -25,7 +26,7 @@ def uninstall(home: Path) -> subprocess.CompletedProcess[str]:
         env=env,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=HANG_GUARD,
         check=True,
     )
 

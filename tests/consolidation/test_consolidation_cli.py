@@ -14,6 +14,7 @@ import pytest
 from acecode.playbook.operations import apply_operations_with_outcomes
 from acecode.store import load_playbook, update_playbook
 from acecode.store.history import list_cycles, short_id
+from support.hang_guard import HANG_GUARD
 
 CLI = [sys.executable, "-m", "acecode"]
 
@@ -21,7 +22,9 @@ CLI = [sys.executable, "-m", "acecode"]
 def acecode(*args: str) -> subprocess.CompletedProcess[str]:
     """Run the command in a fresh interpreter with the test's isolated environment."""
     env = {**os.environ, "COLUMNS": "200"}  # wide enough that rich keeps ids on one line
-    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=60, env=env)
+    return subprocess.run(
+        [*CLI, *args], capture_output=True, text=True, timeout=HANG_GUARD, env=env
+    )
 
 
 def cycle(path: Path, ops: list[dict[str, Any]], **meta: Any) -> str:

@@ -23,6 +23,7 @@ from acecode.cli.history_view import LEGEND
 from acecode.playbook.operations import apply_operations_with_outcomes
 from acecode.store import update_playbook
 from acecode.store.history import list_cycles, short_id
+from support.hang_guard import HANG_GUARD
 
 SESSIONS = Path.home() / ".claude" / "projects" / "-home-dev-a-rather-long-project-name"
 LONG_REASON = (
@@ -36,7 +37,7 @@ def acecode(*args: str, columns: int = 200, code: int = 0) -> subprocess.Complet
         [sys.executable, "-m", "acecode", *args],
         capture_output=True,
         text=True,
-        timeout=180,
+        timeout=HANG_GUARD,
         env={**os.environ, "COLUMNS": str(columns)},
     )
     assert result.returncode == code, result.stdout + result.stderr

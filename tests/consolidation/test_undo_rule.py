@@ -24,6 +24,7 @@ from werkzeug import Request, Response
 from acecode.playbook.schema import iter_entries
 from acecode.store import load_playbook
 from acecode.store.history import list_cycles, short_id
+from support.hang_guard import HANG_GUARD
 
 MAKE = "Run the test suite with make test; bare pytest misses the fixtures the Makefile sets up."
 UV = "Start every Python script of this repository with uv run so its locked packages are used."
@@ -78,7 +79,7 @@ def acecode(*args: str, code: int = 0) -> subprocess.CompletedProcess[str]:
         [sys.executable, "-m", "acecode", *args],
         capture_output=True,
         text=True,
-        timeout=180,
+        timeout=HANG_GUARD,
         env={**os.environ, "COLUMNS": "200"},
     )
     assert result.returncode == code, result.stdout + result.stderr

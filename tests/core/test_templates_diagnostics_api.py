@@ -14,6 +14,7 @@ import pytest
 import acecode
 from acecode import diagnostics
 from acecode.templates import TemplateNotFoundError, load_template
+from support.hang_guard import HANG_GUARD
 
 # ../shared/DESIGN.md "Public API".
 SPEC_NAMES = (
@@ -174,6 +175,10 @@ def test_import_acecode_imports_nothing_heavy() -> None:
         "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in heavy)))\n"
     )
     out = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=HANG_GUARD,
     )
     assert json.loads(out.stdout) == []

@@ -16,6 +16,7 @@ from acecode.cost.estimate import CycleEstimate, RoleEstimate
 from acecode.cost.ledger import Ledger, now, stamp
 from acecode.cost.pricing import call_cost, combine, format_usd, price_for, price_table
 from acecode.llm.usage import CallRecord
+from support.hang_guard import HANG_GUARD
 
 
 @pytest.mark.parametrize(
@@ -117,6 +118,7 @@ def test_open_reservations_count_until_settled_or_their_process_is_gone() -> Non
         capture_output=True,
         text=True,
         check=True,
+        timeout=HANG_GUARD,
     )
     _reserve(ledger, "dead", 0.6, pid=int(dead.stdout))
     old = stamp(now() - timedelta(hours=7))

@@ -17,6 +17,7 @@ from acecode.dedup.backends import (
     SentenceTransformersBackend,
     load_backend,
 )
+from support.hang_guard import HANG_GUARD
 
 
 def test_default_backend_is_minilm_onnx_and_loaded_once(real_backend):
@@ -48,7 +49,9 @@ def test_default_backend_runs_offline_without_any_network_access():
         """
     )
     env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", HOME="/nonexistent")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=HANG_GUARD
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "(1, 384)"
 

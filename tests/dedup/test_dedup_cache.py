@@ -14,6 +14,7 @@ import pytest
 from acecode.dedup import EmbeddingCache, deduplicate
 from acecode.dedup.cache import CACHE_FILE, text_key
 from support.embedding_backends import CountingBackend
+from support.hang_guard import HANG_GUARD
 from support.playbooks import entry
 from support.playbooks import make_playbook as playbook
 
@@ -134,7 +135,7 @@ _WRITER = textwrap.dedent(
 def test_cache_concurrent_processes_do_not_corrupt_it(tmp_path: Path):
     path = tmp_path / CACHE_FILE
     procs = [subprocess.Popen([sys.executable, "-c", _WRITER, str(path), str(w)]) for w in range(4)]
-    assert [p.wait(timeout=60) for p in procs] == [0, 0, 0, 0]
+    assert [p.wait(timeout=HANG_GUARD) for p in procs] == [0, 0, 0, 0]
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         rows = conn.execute("SELECT text_sha256, vector FROM embeddings").fetchall()

@@ -14,6 +14,7 @@ from acecode.dedup import deduplicate, resolve_threshold, run_deduplication
 from acecode.dedup.cache import embed_texts
 from acecode.dedup.similarity import similarity_matrix
 from support.embedding_backends import ExplodingBackend
+from support.hang_guard import HANG_GUARD
 from support.playbooks import CTX, MIS, OTH, PAT, entry, names
 from support.playbooks import make_playbook as playbook
 
@@ -174,7 +175,12 @@ def test_dedup_backend_absent_skips_with_one_warning_and_returns_playbook_unchan
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith("ACECODE_")}
     done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+        timeout=HANG_GUARD,
     )
     assert done.stdout.strip() == "true"
     lines = done.stderr.strip().splitlines()
@@ -199,7 +205,9 @@ def test_dedup_entries_outside_canonical_sections_are_left_alone(real_backend):
 
 def test_import_does_not_load_numpy_or_the_model_runtime():
     code = "import sys, acecode.dedup; print(sorted({'numpy', 'onnxruntime'} & set(sys.modules)))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=HANG_GUARD
+    )
     assert out.stdout.strip() == "[]"
 
 

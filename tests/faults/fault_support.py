@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from acecode.store import load_playbook, save_playbook
+from support.hang_guard import HANG_GUARD
 from support.pipeline import is_curator, write_transcript
 
 ACECODE = (sys.executable, "-m", "acecode")
@@ -175,7 +176,7 @@ def run_acecode(
     *,
     cwd: Path,
     stdin: str | None = None,
-    timeout: float = 60,
+    timeout: float = HANG_GUARD,
     preexec_fn: Callable[[], None] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """``python -m acecode ARGS`` to completion; stdout and stderr captured as text."""
@@ -253,6 +254,7 @@ def permission_bits_enforced() -> tuple[Callable[[], None] | None, str | None]:
             capture_output=True,
             text=True,
             check=False,
+            timeout=HANG_GUARD,
         )
     except (OSError, subprocess.SubprocessError) as exc:
         return None, f"running as root and cannot drop CAP_DAC_OVERRIDE in a child: {exc}"
@@ -261,12 +263,3 @@ def permission_bits_enforced() -> tuple[Callable[[], None] | None, str | None]:
     if "PermissionError" not in result.stderr:
         return None, "running as root and a child without CAP_DAC_OVERRIDE still reads mode 000"
     return _drop_permission_overrides, None
-
-
-def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> None:
-    """Poll ``condition`` every 20 ms; fail the test naming ``what`` after ``timeout`` s."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(0.02)

@@ -31,6 +31,8 @@ from fault_support import (
     with_lesson,
 )
 
+from support.hang_guard import HANG_GUARD
+
 SITECUSTOMIZE = '''
 """Test fault: ENOSPC on the temp file of the playbook named in the environment."""
 import errno
@@ -167,6 +169,7 @@ def tiny_claude_dir(project_dir: Path) -> Iterator[tuple[Path, int]]:
         capture_output=True,
         text=True,
         check=False,
+        timeout=HANG_GUARD,
     )
     if mounted.returncode != 0:
         reason = (mounted.stderr or mounted.stdout).strip()
@@ -174,7 +177,7 @@ def tiny_claude_dir(project_dir: Path) -> Iterator[tuple[Path, int]]:
     try:
         yield folder, size
     finally:
-        subprocess.run(["umount", "-l", str(folder)], check=False)
+        subprocess.run(["umount", "-l", str(folder)], check=False, timeout=HANG_GUARD)
 
 
 def test_fault_disk_full_real_tmpfs_keeps_old_playbook_and_no_temp_files(

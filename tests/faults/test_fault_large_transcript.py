@@ -34,6 +34,8 @@ from fault_support import (
     with_lesson,
 )
 
+from support.hang_guard import LONG_HANG_GUARD, killed_after
+
 SIZE = 200 * 1024 * 1024
 RSS_MARGIN = 100 * 1024 * 1024
 
@@ -123,7 +125,8 @@ def _learn_peak_rss(transcript: Path, env: dict[str, str], cwd: Path, logs: Path
         child = subprocess.Popen(
             [*ACECODE, "learn", str(transcript)], env=env, cwd=cwd, stdout=out, stderr=err
         )
-        _, status, usage = os.wait4(child.pid, 0)
+        with killed_after(child, LONG_HANG_GUARD):  # a hang is killed, and fails the exit code
+            _, status, usage = os.wait4(child.pid, 0)
     child.returncode = os.waitstatus_to_exitcode(status)
     elapsed = time.monotonic() - started
     return child.returncode, usage.ru_maxrss * 1024, elapsed, (logs / "err.txt").read_text()

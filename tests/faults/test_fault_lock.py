@@ -10,9 +10,6 @@ stale (the kernel released its ``flock``) and must not block the next run.
 from __future__ import annotations
 
 import json
-import signal
-import subprocess
-import sys
 from pathlib import Path
 
 from fault_support import (
@@ -28,24 +25,7 @@ from fault_support import (
 )
 
 from acecode.store.lock import playbook_lock_file
-
-HOLDER = """
-import sys, time
-from filelock import FileLock
-lock = FileLock(sys.argv[1])
-lock.acquire()
-print("locked", flush=True)
-time.sleep(600)
-"""
-
-
-def _hold_lock(lock_file: Path) -> subprocess.Popen[str]:
-    holder = subprocess.Popen(
-        [sys.executable, "-c", HOLDER, str(lock_file)], stdout=subprocess.PIPE, text=True
-    )
-    assert holder.stdout is not None
-    assert holder.stdout.readline().strip() == "locked"
-    return holder
+from support.lock_holder import lock_held_elsewhere
 
 
 def test_fault_lock_held_by_hung_process_bounded_wait_then_stale_lock_does_not_block(
@@ -57,12 +37,11 @@ def test_fault_lock_held_by_hung_process_bounded_wait_then_stale_lock_does_not_b
     transcript = session_transcript(tmp_path / "s.jsonl", "lock")
     env = acecode_env(project_dir, home_dir, server.env(), ACECODE_LOCK_TIMEOUT="1")
     lock_file = playbook_lock_file(playbook)
-    holder = _hold_lock(lock_file)
-    try:
-        # The holder sleeps 600 s: returning within the subprocess timeout (30 s), and
-        # saying it waited the configured 1 s, is the bound (no wall-clock assertion:
-        # loaded CI machines are slow, the bound is the message and the timeout).
-        blocked = run_acecode(["learn", str(transcript)], env, cwd=project_dir, timeout=30)
+    with lock_held_elsewhere(lock_file):
+        # The holder never lets go: that learn returns at all, saying it waited the
+        # configured 1 s, is the bound (no wall-clock assertion; the subprocess
+        # timeout is only a hang guard).
+        blocked = run_acecode(["learn", str(transcript)], env, cwd=project_dir)
 
         assert blocked.returncode == 1, (blocked.stdout, blocked.stderr)
         one_clear_line(blocked, str(playbook), "locked by another acecode process", "waited 1 s")
@@ -75,17 +54,13 @@ def test_fault_lock_held_by_hung_process_bounded_wait_then_stale_lock_does_not_b
             env,
             cwd=project_dir,
             stdin=json.dumps({"session_id": "s-lock", "source": "startup"}),
-            timeout=30,
         )
         assert hook.returncode == 0 and hook.stderr == ""
         context = json.loads(hook.stdout)["hookSpecificOutput"]["additionalContext"]
         assert "Run pytest -x first" in context
-    finally:
-        holder.send_signal(signal.SIGKILL)
-        holder.wait(timeout=10)
 
-    assert lock_file.exists()  # the dead holder's lock file stays behind...
-    after = run_acecode(["learn", str(transcript)], env, cwd=project_dir, timeout=30)
+    assert lock_file.exists()  # the dead (SIGKILLed) holder's lock file stays behind...
+    after = run_acecode(["learn", str(transcript)], env, cwd=project_dir)
 
     assert after.returncode == 0, after.stderr  # ...and does not block the next run
     assert "Traceback" not in after.stderr

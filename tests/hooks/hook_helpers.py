@@ -2,7 +2,7 @@
 
 The root conftest already isolates ``HOME`` and the project (``CLAUDE_PROJECT_DIR``);
 ``run_hook`` adds the hook's stdin and extra environment and returns what
-Claude Code would see: exit code, stdout, stderr and the wall time.
+Claude Code would see: exit code, stdout and stderr.
 """
 
 from __future__ import annotations
@@ -11,10 +11,11 @@ import json
 import os
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from support.hang_guard import HANG_GUARD, wait_until
 
 ACECODE = [sys.executable, "-m", "acecode"]
 
@@ -26,7 +27,6 @@ class HookRun:
     returncode: int
     stdout: str
     stderr: str
-    seconds: float
 
     def output(self) -> dict[str, Any]:
         """The JSON object printed for Claude Code."""
@@ -51,34 +51,26 @@ def run_hook(
         k: v for k, v in os.environ.items() if not k.startswith("ACECODE_") and k not in drop_env
     }
     full_env.update(env or {})
-    started = time.perf_counter()
     proc = subprocess.run(
         command or [*ACECODE, "hook", event],
         input=data,
         capture_output=True,
         env=full_env,
-        timeout=60,
+        timeout=HANG_GUARD,
     )
-    return HookRun(
-        proc.returncode,
-        proc.stdout.decode(),
-        proc.stderr.decode(),
-        time.perf_counter() - started,
-    )
+    return HookRun(proc.returncode, proc.stdout.decode(), proc.stderr.decode())
 
 
-def wait_for_line(log: Path, needle: str, timeout: float = 240.0) -> str:
+def wait_for_line(log: Path, needle: str) -> str:
     """The first line of ``log`` containing ``needle``, once the background learner wrote
-    it; ``timeout`` is only a hang guard."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if log.exists():
-            for line in log.read_text().splitlines():
-                if needle in line:
-                    return line
-        time.sleep(0.1)
-    raise AssertionError(
-        f"no line with {needle!r} in {log}:\n{log.read_text() if log.exists() else ''}"
+    it (waited for within the hang guard only)."""
+
+    def line() -> str | None:
+        lines = log.read_text().splitlines() if log.exists() else []
+        return next((line for line in lines if needle in line), None)
+
+    return wait_until(
+        line, lambda: f"a line with {needle!r} in {log}:\n{log.read_text() if log.exists() else ''}"
     )
 
 

@@ -23,6 +23,7 @@ from hook_helpers import ACECODE
 
 from acecode.hooks import claim as claims
 from acecode.hooks.claim import SAME_EVENT_SECONDS, claim, claim_name, claims_folder
+from support.hang_guard import HANG_GUARD
 
 COPIES = 3  # user scope, project scope and the plugin
 
@@ -62,7 +63,7 @@ def _race_hooks(event: str, payload: dict, copies: int = COPIES) -> list[str]:
         process.stdin = None  # closed: communicate() must not flush it
     outputs = []
     for process in processes:
-        stdout, stderr = process.communicate(timeout=120)
+        stdout, stderr = process.communicate(timeout=HANG_GUARD)
         assert (process.returncode, stderr) == (0, b""), stderr
         outputs.append(stdout.decode())
     return outputs
@@ -173,7 +174,7 @@ def test_a_new_session_removes_the_claims_of_sessions_long_gone() -> None:
 
 
 def _claim_when_released(release: Any, payload: dict, results: Any) -> None:
-    release.wait(120)
+    release.wait(HANG_GUARD)
     results.put(claim("SessionStart", payload))
 
 
@@ -193,9 +194,9 @@ def test_processes_racing_for_one_event_get_exactly_one_claim(repeat: bool) -> N
     for racer in racers:
         racer.start()
     release.set()
-    granted = [results.get(timeout=120) for _ in racers]
+    granted = [results.get(timeout=HANG_GUARD) for _ in racers]
     for racer in racers:
-        racer.join(120)
+        racer.join(HANG_GUARD)
     assert sorted(granted) == [False] * 5 + [True]
 
 

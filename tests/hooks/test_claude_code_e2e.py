@@ -3,27 +3,31 @@
 A temporary HOME and project, ``python -m acecode install``, then the exact
 hook commands written to settings.json, run through a shell with Claude Code's
 JSON on stdin. The LLM is a local Anthropic-protocol server with scripted
-reflector and curator replies, each delayed so that the background cycle
-visibly outlasts the SessionEnd hook.
+reflector and curator replies, held back until the SessionEnd hook has
+returned: the hook cannot have waited for the background cycle.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
 import subprocess
 import sys
-import time
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
+from support.hang_guard import HANG_GUARD, wait_until
+
 TRANSCRIPTS = Path(__file__).resolve().parents[1] / "data" / "transcripts"
 TRANSCRIPT = TRANSCRIPTS / "spotter" / "short.jsonl"
-LLM_DELAY = 1.0  # seconds per LLM reply: the cycle takes at least two of them
 NEW_RULE = "Run the spotter test suite with make test before pushing."
 
 REFLECTION = {
@@ -36,14 +40,22 @@ CURATION = {
 }
 
 
-def _reply(request: Request) -> Response:
+@dataclass
+class HeldLLM:
+    """The scripted server's settings, and the switch that lets its replies go."""
+
+    env: dict[str, str]
+    released: threading.Event
+
+
+def _reply(request: Request, released: threading.Event) -> Response:
+    released.wait(HANG_GUARD)
     body = json.loads(request.get_data(as_text=True))
     system = body.get("system") or ""
     if isinstance(system, list):
         system = " ".join(block.get("text", "") for block in system)
     everything = (system + json.dumps(body["messages"])).lower()
     answer = CURATION if "you are the curator" in everything else REFLECTION
-    time.sleep(LLM_DELAY)
     message = {
         "id": "msg_e2e",
         "type": "message",
@@ -58,16 +70,21 @@ def _reply(request: Request) -> Response:
 
 
 @pytest.fixture
-def llm_env() -> dict[str, str]:
+def llm() -> Iterator[HeldLLM]:
+    released = threading.Event()
     server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
-    server.expect_request("/v1/messages", method="POST").respond_with_handler(_reply)
+    handler = functools.partial(_reply, released=released)
+    server.expect_request("/v1/messages", method="POST").respond_with_handler(handler)
     server.start()
-    yield {
+    env = {
         "ACECODE_PROVIDER": "anthropic",
         "AGENTIC_CONTEXT_API_KEY": "test-key",
         "AGENTIC_CONTEXT_BASE_URL": server.url_for("/").rstrip("/"),
         "AGENTIC_CONTEXT_MODEL": "scripted-model",
+        "ACECODE_LLM_TIMEOUT": str(HANG_GUARD),  # the held calls must not time out and retry
     }
+    yield HeldLLM(env, released)
+    released.set()
     server.clear()
     server.stop()
 
@@ -80,16 +97,15 @@ def _env(extra: dict[str, str] | None = None) -> dict[str, str]:
 
 def _run_installed(settings: dict, event: str, payload: dict, env: dict[str, str]):
     command = settings["hooks"][event][-1]["hooks"][0]["command"]
-    started = time.perf_counter()
     proc = subprocess.run(
         ["/bin/sh", "-c", command],
         input=json.dumps({"hook_event_name": event, **payload}).encode(),
         capture_output=True,
         env=env,
-        timeout=60,
+        timeout=HANG_GUARD,
     )
     assert proc.returncode == 0, proc.stderr
-    return proc, time.perf_counter() - started
+    return proc
 
 
 def _context(proc: subprocess.CompletedProcess) -> str:
@@ -98,10 +114,13 @@ def _context(proc: subprocess.CompletedProcess) -> str:
 
 @pytest.mark.slow
 def test_install_inject_learn_inject_uninstall(
-    project_dir: Path, home_dir: Path, tmp_path: Path, llm_env: dict[str, str]
+    project_dir: Path, home_dir: Path, tmp_path: Path, llm: HeldLLM
 ) -> None:
     install = subprocess.run(
-        [sys.executable, "-m", "acecode", "install"], capture_output=True, env=_env(), timeout=60
+        [sys.executable, "-m", "acecode", "install"],
+        capture_output=True,
+        env=_env(),
+        timeout=HANG_GUARD,
     )
     assert install.returncode == 0, install.stderr
     settings_file = home_dir / ".claude" / "settings.json"
@@ -120,31 +139,31 @@ def test_install_inject_learn_inject_uninstall(
             }
         )
     )
-    env = _env(llm_env)
+    env = _env(llm.env)
     session = {"session_id": "e2e", "cwd": str(project_dir)}
-    started, _ = _run_installed(settings, "SessionStart", {**session, "source": "startup"}, env)
+    started = _run_installed(settings, "SessionStart", {**session, "source": "startup"}, env)
     assert "[pat-001] helpful=0 harmful=0 :: Read the Makefile first." in _context(started)
-    compacted, _ = _run_installed(settings, "SessionStart", {**session, "source": "compact"}, env)
+    compacted = _run_installed(settings, "SessionStart", {**session, "source": "compact"}, env)
     assert _context(compacted) == _context(started)
-    prompt, _ = _run_installed(settings, "UserPromptSubmit", {**session, "prompt": "go"}, env)
+    prompt = _run_installed(settings, "UserPromptSubmit", {**session, "prompt": "go"}, env)
     assert prompt.stdout == b""
 
     transcript = tmp_path / "e2e.jsonl"
     shutil.copy(TRANSCRIPT, transcript)
     before = playbook.read_bytes()
-    ended, seconds = _run_installed(
+    # The LLM answers nothing yet: a SessionEnd hook that waited for the cycle
+    # would hang here (and fail at the subprocess hang guard).
+    ended = _run_installed(
         settings,
         "SessionEnd",
         {**session, "transcript_path": str(transcript), "reason": "logout"},
         env,
     )
     assert ended.stdout == b""
-    assert seconds < 2 * LLM_DELAY, f"SessionEnd waited {seconds:.2f} s"
     assert playbook.read_bytes() == before  # the cycle is still running
 
-    deadline = time.monotonic() + 45
-    while NEW_RULE not in playbook.read_text() and time.monotonic() < deadline:
-        time.sleep(0.1)
+    llm.released.set()
+    wait_until(lambda: NEW_RULE in playbook.read_text(), "the background cycle's new rule")
     log = (project_dir / ".claude" / "acecode" / "logs" / "learn.log").read_text()
     saved = json.loads(playbook.read_text())
     assert saved["sections"]["PROJECT CONTEXT"][0]["text"] == NEW_RULE, log
@@ -152,12 +171,15 @@ def test_install_inject_learn_inject_uninstall(
     assert f"session-end: learning from {transcript}" in log
 
     next_session = {"session_id": "e2e-2", "cwd": str(project_dir), "source": "startup"}
-    learned, _ = _run_installed(settings, "SessionStart", next_session, env)
+    learned = _run_installed(settings, "SessionStart", next_session, env)
     assert f":: {NEW_RULE}" in _context(learned)
     assert "[pat-001] helpful=1" in _context(learned)
 
     uninstall = subprocess.run(
-        [sys.executable, "-m", "acecode", "uninstall"], capture_output=True, env=_env(), timeout=60
+        [sys.executable, "-m", "acecode", "uninstall"],
+        capture_output=True,
+        env=_env(),
+        timeout=HANG_GUARD,
     )
     assert uninstall.returncode == 0, uninstall.stderr
     assert not settings_file.exists()  # it held only acecode's hooks: as before install

@@ -111,8 +111,8 @@ def test_a_corrupt_playbook_is_named_to_the_user_and_left_untouched(
     path = project_dir / ".claude" / "playbook.json"
     path.parent.mkdir()
     path.write_bytes(content)
-    for _ in range(2):  # rendered, then from the cache
-        run = run_hook("session-start", _start())
+    for session in ("s1", "s2"):  # rendered, then from the cache
+        run = run_hook("session-start", _start(session))
         assert (run.returncode, run.stderr) == (0, "")
         output = run.output()
         assert list(output) == ["systemMessage"]  # nothing injected
@@ -241,10 +241,10 @@ def test_cache_miss_imports_only_the_reading_part_of_the_store(
     """A miss reads and formats the playbook without the lock, atomic-write and pathlib."""
     import sys
 
-    assert run_hook("session-start", _start()).context()  # fills the user checks' cache
+    assert run_hook("session-start", _start("first")).context()  # fills the user checks' cache
     (project_dir / ".claude" / "acecode" / "injection-cache.json").unlink()
     command = [sys.executable, "-X", "importtime", "-m", "acecode", "hook", "session-start"]
-    run = run_hook("session-start", _start(), command=command)
+    run = run_hook("session-start", _start("second"), command=command)
     assert run.context()
     modules = _imported_modules(run.stderr)
     assert "acecode.store.reading" in modules

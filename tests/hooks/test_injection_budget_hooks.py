@@ -20,6 +20,7 @@ from hook_helpers import ACECODE, run_hook, write_playbook
 
 from acecode.hooks import rendered
 from acecode.playbook.budget import DEFAULT_INJECTION_BUDGET, context_length
+from support.hang_guard import HANG_GUARD
 from support.playbooks import entry
 
 # At least as long as every other entry, so the budget's greedy fill (which takes a
@@ -79,7 +80,7 @@ def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedP
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("ACECODE_")}
     full_env.update(env or {})
     return subprocess.run(
-        [*ACECODE, *args], capture_output=True, text=True, env=full_env, timeout=120
+        [*ACECODE, *args], capture_output=True, text=True, env=full_env, timeout=HANG_GUARD
     )
 
 

@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from acecode.agents.claude_code import install as installer
 from acecode.cli.install_cmd import register
 from acecode.hooks import EVENT_ARGUMENTS
+from support.hang_guard import HANG_GUARD
 
 OTHER_SETTINGS = {
     "model": "opus",
@@ -246,7 +247,7 @@ def test_installed_commands_run_the_hooks(project_dir: Path) -> None:
         input=json.dumps({"session_id": "s1", "source": "startup"}).encode(),
         capture_output=True,
         env={k: v for k, v in os.environ.items() if not k.startswith("ACECODE_")},
-        timeout=60,
+        timeout=HANG_GUARD,
     )
     assert proc.returncode == 0, proc.stderr
     context = json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
@@ -321,7 +322,7 @@ def test_doctor_warns_about_two_scopes_naming_the_files(project_dir: Path, home_
             [sys.executable, "-m", "acecode", "doctor"],
             capture_output=True,
             text=True,
-            timeout=120,
+            timeout=HANG_GUARD,
             env={**os.environ, "COLUMNS": "400"},
         )
         return done.stdout

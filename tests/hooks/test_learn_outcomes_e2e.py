@@ -23,6 +23,7 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 from acecode.agents.claude_code.sessions import sessions_dir
+from support.hang_guard import HANG_GUARD
 
 RULE = "Run the test suite with make test, not pytest directly."
 REFLECTION = {"analysis": "make test works, bare pytest failed", "bullet_tags": []}
@@ -91,7 +92,7 @@ def _acecode(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
         capture_output=True,
         text=True,
         env=full,
-        timeout=120,
+        timeout=HANG_GUARD,
     )
 
 

@@ -13,6 +13,7 @@ import os
 import stat
 import sys
 import tomllib
+import uuid
 from pathlib import Path
 
 import pytest
@@ -22,12 +23,16 @@ from acecode import outcomes
 from acecode.cost.ledger import Ledger, stamp
 
 NO_PROVIDER = ("AGENTIC_CONTEXT_API_KEY", "AGENTIC_CONTEXT_BASE_URL")
-START = {"session_id": "s1", "source": "startup"}
+
+
+def _new_session() -> dict[str, str]:
+    """A new session's start, as Claude Code sends it: every new session has its own id."""
+    return {"session_id": uuid.uuid4().hex, "source": "startup"}
 
 
 def _start(**kwargs) -> HookRun:
-    """A session start; a render (a cache miss) may also warn on stderr, one line each."""
-    run = run_hook("session-start", START, **kwargs)
+    """A new session starts; a render (a cache miss) may also warn on stderr, one line each."""
+    run = run_hook("session-start", _new_session(), **kwargs)
     assert run.returncode == 0
     assert all(line.startswith("acecode: ") for line in run.stderr.splitlines()), run.stderr
     return run
@@ -226,7 +231,7 @@ def test_a_session_start_with_every_answer_cached_reads_no_toml_and_asks_no_regi
     first = _start(drop_env=NO_PROVIDER, env=env)
     assert len(_lines(first)) == 3
     command = [sys.executable, "-X", "importtime", "-m", "acecode", "hook", "session-start"]
-    run = run_hook("session-start", START, drop_env=NO_PROVIDER, env=env, command=command)
+    run = run_hook("session-start", _new_session(), drop_env=NO_PROVIDER, env=env, command=command)
     assert json.loads(run.stdout) == first.output()
     heavy = {"acecode.llm", "acecode.cost.ledger", "acecode.config", "tomllib", "pathlib"}
     assert _imported(run) & heavy == set()

@@ -15,6 +15,7 @@ from hook_helpers import run_hook, write_playbook
 
 from acecode.playbook.budget import context_length
 from acecode.templates import load_template
+from support.hang_guard import HANG_GUARD
 from support.playbooks import entry
 
 PADDING = " so the next session does not repeat the same mistake"
@@ -25,7 +26,7 @@ def acecode(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]
         [sys.executable, "-m", "acecode", *args],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG_GUARD,
         env={**{k: v for k, v in os.environ.items() if not k.startswith("ACECODE_")}, **env},
     )
     assert result.returncode == 0, result.stdout + result.stderr

@@ -27,6 +27,7 @@ from acecode.agents.claude_code.install import (
     plugin_hooks_file,
 )
 from acecode.hooks import EVENT_ARGUMENTS
+from support.hang_guard import HANG_GUARD
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGIN = ROOT / "plugin"
@@ -113,7 +114,7 @@ def _run_plugin_hook(
         input=json.dumps(payload).encode(),
         capture_output=True,
         env=env,
-        timeout=60,
+        timeout=HANG_GUARD,
     )
 
 
@@ -140,7 +141,8 @@ def test_plugin_command_works_with_acecode_on_path(playbook: Path, home_dir: Pat
 @pytest.mark.parametrize(
     "where",
     [
-        ".local/bin",  # uv tool and pipx put their command links here
+        ".local/bin",  # install.py, uv tool and pipx put their command links here
+        ".local/share/acecode/venv/bin",  # install.py's own environment
         ".local/share/uv/tools/acecode/bin",  # uv tool's own environment
         ".local/share/pipx/venvs/acecode/bin",  # pipx's own environment
     ],

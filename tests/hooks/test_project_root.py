@@ -21,11 +21,12 @@ from acecode.agents.claude_code.sessions import find_sessions, sessions_dir
 from acecode.hooks import context
 from acecode.project_root import find_project_root
 from acecode_cli import run_acecode
+from support.hang_guard import HANG_GUARD
 from support.pipeline import write_transcript
 
 
 def git(*args: str, cwd: Path) -> None:
-    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, timeout=120)
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, timeout=HANG_GUARD)
 
 
 @pytest.fixture
@@ -171,7 +172,7 @@ def test_switch_and_install_in_a_subfolder_write_the_projects_files(
 ) -> None:
     root = tree / "proj"
     run_acecode("off")
-    assert (root / ".claude" / "acecode.toml").is_file()
+    assert "enabled = false" in (root / ".claude" / "acecode" / "switch.toml").read_text()
     run_acecode("on")
     run_acecode("install", "--scope", "project")
     assert "acecode hook" in (root / ".claude" / "settings.json").read_text()

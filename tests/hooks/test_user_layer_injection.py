@@ -11,6 +11,7 @@ from pathlib import Path
 from hook_helpers import run_hook, write_playbook
 
 from acecode.layers import user_playbook_file
+from support.hang_guard import HANG_GUARD
 from support.playbooks import entry
 
 
@@ -84,6 +85,7 @@ def test_user_pins_put_a_user_entry_first_within_the_budget(project_dir: Path):
         check=True,
         capture_output=True,
         env={**os.environ, **env},
+        timeout=HANG_GUARD,
     )
 
     assert (Path(user_playbook_file()).parent / "acecode" / "pins.json").is_file()
@@ -92,7 +94,12 @@ def test_user_pins_put_a_user_entry_first_within_the_budget(project_dir: Path):
 
 def test_acecode_off_in_the_project_stops_the_user_layer_there(project_dir: Path):
     _write_user_layer({"USER PREFERENCES": [PREFERENCE]})
-    subprocess.run([sys.executable, "-m", "acecode", "off"], check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "acecode", "off"],
+        check=True,
+        capture_output=True,
+        timeout=HANG_GUARD,
+    )
 
     run = run_hook("session-start", _start())
 
@@ -132,5 +139,5 @@ def test_a_broken_user_layer_is_named_and_the_project_is_still_injected(project_
     )
     assert run.stderr == ""
     assert user.read_text() == "{not json"
-    again = run_hook("session-start", _start())  # from the cache: still said
+    again = run_hook("session-start", _start("s2"))  # a later session, from the cache: still said
     assert again.output()["systemMessage"] == run.output()["systemMessage"]

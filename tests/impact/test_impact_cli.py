@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from tests.impact.history import build_history
 
+from support.hang_guard import HANG_GUARD
+
 DATA = Path(__file__).parents[1] / "data" / "transcripts"
 PUSH = "Bash | git push | fatal: The current branch <name> has no upstream branch"
 
@@ -20,7 +22,7 @@ def acecode(*args: str, code: int = 0) -> subprocess.CompletedProcess[str]:
         [sys.executable, "-m", "acecode", *args],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG_GUARD,
         env={**os.environ, "COLUMNS": "200"},
     )
     assert result.returncode == code, result.stderr

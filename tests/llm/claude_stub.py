@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from support.hang_guard import HANG_GUARD
+
 DATA = Path(__file__).resolve().parents[1] / "data" / "claude_cli"
 NEW_HELP = DATA / "help-new.txt"
 OLD_HELP = DATA / "help-old.txt"
@@ -40,7 +42,8 @@ if args in (["--help"], ["--version"]):
     sys.exit(int(os.environ.get("STUB_HELP_EXIT", "0")))
 data = {{"argv": args, "env": dict(os.environ), "stdin": sys.stdin.read(), "pid": os.getpid()}}
 if os.environ.get("STUB_GRANDCHILD"):
-    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    # Sleeps past any hang guard: is_gone below cannot mistake its natural end for a kill.
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
     data["grandchild"] = child.pid
 with open(record, "a") as handle:
     handle.write(json.dumps(data) + "\\n")
@@ -101,8 +104,9 @@ def probes(record: Path) -> list[str]:
     return path.read_text().split() if path.exists() else []
 
 
-def is_gone(pid: int, wait: float = 5.0) -> bool:
-    """True once ``pid`` no longer runs (a zombie awaiting its reaper counts as gone)."""
+def is_gone(pid: int, wait: float = HANG_GUARD) -> bool:
+    """True once ``pid`` no longer runs (a zombie awaiting its reaper counts as gone);
+    False when it still runs after the hang guard."""
     deadline = time.monotonic() + wait
     while True:
         try:

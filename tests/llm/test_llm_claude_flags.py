@@ -17,6 +17,7 @@ import pytest
 from claude_stub import NEW_HELP, OLD_HELP, install_stub, probes
 
 from acecode.llm.claude_flags import OPTIONAL_FLAGS, cache_path, detect_flags, parse_help
+from support.hang_guard import HANG_GUARD
 
 REAL_CLAUDE = Path(__file__).resolve().parents[1] / "clients" / "node_modules" / ".bin" / "claude"
 
@@ -88,7 +89,7 @@ def run_doctor(env_updates: dict[str, str]) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         env=env,
-        timeout=120,
+        timeout=HANG_GUARD,
         check=False,
     )
 

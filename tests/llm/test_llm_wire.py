@@ -142,7 +142,7 @@ def test_slow_response_times_out_and_is_retried(
     diagnostic_mode: Path,
 ) -> None:
     monkeypatch.setenv("ACECODE_LLM_TIMEOUT", "0.3")
-    server.play(Reply(text="too late", delay=1.0), "in time")
+    server.play(Reply(text="too late", held=True), "in time")
     assert call() == "in time"
     assert server.attempts == 2
     assert len(recorded_delays) == 1

@@ -6,12 +6,14 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
 from acecode.pipeline import run_cycle_sync
 from acecode.store import load_playbook, save_playbook
+from support.hang_guard import HANG_GUARD
 from support.pipeline import is_curator, write_transcript
 
 REFLECTION = {
@@ -168,21 +170,25 @@ def _learn_process(transcript: Path, env: dict[str, str]) -> subprocess.Popen:
 
 
 def test_two_cycles_started_together_lose_nothing(routed_llm, playbook_file, tmp_path):
+    # Each reflector call waits for the other's: both cycles have read the same
+    # snapshot before either saves, however the machine schedules the two processes.
+    both_started = threading.Barrier(2)
+
     def by_marker(system: str, prompt: str) -> str:
         marker = "alpha" if "MARKER-alpha" in prompt else "beta"
         if is_curator(system, prompt):
             text = LESSONS[marker]
             return json.dumps({"reasoning": marker, "operations": [{"type": "ADD", "text": text}]})
+        both_started.wait(HANG_GUARD)
         return json.dumps({"analysis": f"MARKER-{marker} session", "bullet_tags": []})
 
-    # Each reply takes a while, so both cycles read the same snapshot before either saves.
-    routed_llm(by_marker, delay=0.8)
-    env = dict(os.environ)
+    routed_llm(by_marker)
+    env = {**os.environ, "ACECODE_LLM_TIMEOUT": str(HANG_GUARD)}  # held calls must not retry
     first = write_transcript(tmp_path / "a.jsonl", "MARKER-alpha fix it", "ok")
     second = write_transcript(tmp_path / "b.jsonl", "MARKER-beta fix it", "ok")
 
     processes = [_learn_process(first, env), _learn_process(second, env)]
-    outputs = [p.communicate(timeout=60) for p in processes]
+    outputs = [p.communicate(timeout=HANG_GUARD) for p in processes]
 
     for process, (out, err) in zip(processes, outputs, strict=True):
         assert process.returncode == 0, err
@@ -205,7 +211,7 @@ def test_learn_dry_run_prints_each_change_and_saves_nothing(routed_llm, playbook
         env=dict(os.environ),
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG_GUARD,
     )
 
     assert result.returncode == 0, result.stderr
@@ -222,7 +228,7 @@ def test_learn_names_a_missing_transcript_in_one_line(playbook_file, tmp_path):
         env=dict(os.environ),
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=HANG_GUARD,
     )
 
     assert result.returncode == 1

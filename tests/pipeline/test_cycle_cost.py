@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,7 @@ from acecode.pipeline.progress import learned_count
 from acecode.roles.reflector import reflector_prompt
 from acecode.store import load_playbook
 from acecode.transcript import MessageWindow
+from support.hang_guard import HANG_GUARD, wait_until
 from support.pipeline import MEASURED, curator_says, is_curator, request_prompt, write_transcript
 
 RULE = "Install PyYAML before running the test suite."
@@ -44,7 +46,7 @@ def acecode(*args: str, env: dict[str, str], check: bool = False) -> str:
     """Run ``python -m acecode ARGS`` as a user would; its stdout."""
     command = [sys.executable, "-m", "acecode", *args]
     done = subprocess.run(
-        command, capture_output=True, text=True, env=env, timeout=120, check=check
+        command, capture_output=True, text=True, env=env, timeout=HANG_GUARD, check=check
     )
     return done.stdout
 
@@ -233,8 +235,18 @@ def test_two_processes_cannot_both_take_the_last_of_a_budget(
     routed_llm, project_dir: Path, tmp_path: Path
 ) -> None:
     """Two `acecode learn` processes in two projects share one user ledger; the daily
-    token budget fits one cycle's estimate but not two: exactly one runs."""
-    llm = routed_llm(curator_says(ADD), delay=1.5)
+    token budget fits one cycle's estimate but not two: exactly one runs.
+
+    The admitted cycle's LLM calls are held until the other process has decided,
+    so the two overlap however the machine schedules them."""
+    decided = threading.Event()
+    route = curator_says(ADD)
+
+    def held(system: str, prompt: str) -> str | int:
+        decided.wait(HANG_GUARD)
+        return route(system, prompt)
+
+    llm = routed_llm(held)
     projects = []
     for name in ("one", "two"):
         root = tmp_path / name
@@ -255,7 +267,12 @@ def test_two_processes_cannot_both_take_the_last_of_a_budget(
         model="scripted-model",
     )
     budget = int(estimate.tokens * 1.5)
-    env = {**os.environ, **llm.env(), "ACECODE_DAILY_BUDGET_TOKENS": str(budget)}
+    env = {
+        **os.environ,
+        **llm.env(),
+        "ACECODE_DAILY_BUDGET_TOKENS": str(budget),
+        "ACECODE_LLM_TIMEOUT": str(HANG_GUARD),  # a held call must not time out and retry
+    }
     runs = [
         subprocess.Popen(
             [sys.executable, "-m", "acecode", "learn", str(path), "--json"],
@@ -266,7 +283,16 @@ def test_two_processes_cannot_both_take_the_last_of_a_budget(
         )
         for root, path in projects
     ]
-    results = [run.communicate(timeout=120) for run in runs]
+    try:
+        # One learner is refused without an LLM call and exits; both calling means both
+        # were admitted (the assertions below then fail).
+        wait_until(
+            lambda: any(run.poll() is not None for run in runs) or len(llm.bodies) >= 2,
+            "one learner to be refused for the budget",
+        )
+    finally:
+        decided.set()
+    results = [run.communicate(timeout=HANG_GUARD) for run in runs]
     statuses = sorted(json.loads(out)[0]["status"] for out, _ in results)
     assert statuses == [outcomes.OK, outcomes.SKIPPED]
     skipped_err = next(err for out, err in results if json.loads(out)[0]["status"] == "skipped")

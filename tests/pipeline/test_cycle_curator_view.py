@@ -15,6 +15,7 @@ from acecode import outcomes, paths
 from acecode.pipeline import run_cycle_sync
 from acecode.playbook.schema import empty_playbook, new_entry
 from acecode.store import load_playbook, save_playbook
+from support.hang_guard import HANG_GUARD
 from support.pipeline import is_curator, request_prompt, write_transcript
 
 GIT_ID = ("-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false")
@@ -35,9 +36,11 @@ def _filler(count: int) -> list[str]:
 def _git_project(project: Path) -> None:
     (project / "src").mkdir(parents=True, exist_ok=True)
     (project / "src" / "app.py").write_text("def main():\n    return 0\n", encoding="utf-8")
-    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
-    subprocess.run(["git", *GIT_ID, "add", "."], cwd=project, check=True)
-    subprocess.run(["git", *GIT_ID, "commit", "-qm", "init"], cwd=project, check=True)
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True, timeout=HANG_GUARD)
+    subprocess.run(["git", *GIT_ID, "add", "."], cwd=project, check=True, timeout=HANG_GUARD)
+    subprocess.run(
+        ["git", *GIT_ID, "commit", "-qm", "init"], cwd=project, check=True, timeout=HANG_GUARD
+    )
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ from typing import Any
 from acecode.pipeline import run_cycle_sync
 from acecode.store import load_playbook, save_playbook
 from acecode.store.history import get_cycle
+from support.hang_guard import HANG_GUARD
 from support.pipeline import (
     DISTINCT_TIPS,
     PLAIN_REFLECTION,
@@ -61,7 +62,7 @@ def doctor() -> str:
         [sys.executable, "-m", "acecode", "doctor"],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG_GUARD,
         env={**os.environ, "COLUMNS": "250"},
     )
     return result.stdout

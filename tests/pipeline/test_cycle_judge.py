@@ -18,6 +18,7 @@ from acecode.llm import retry
 from acecode.pipeline import run_cycle_sync
 from acecode.store import load_playbook
 from acecode.store.history import list_cycles
+from support.hang_guard import HANG_GUARD
 from support.pipeline import (
     curator_says,
     is_curator,
@@ -258,7 +259,7 @@ def review(*args: str) -> subprocess.CompletedProcess[str]:
         [sys.executable, "-m", "acecode", "review", *args],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=HANG_GUARD,
         env={**os.environ, "COLUMNS": "200"},
     )
 
@@ -339,7 +340,7 @@ def test_learn_dry_run_shows_the_conflict_and_writes_nothing(routed_llm, playboo
         [sys.executable, "-m", "acecode", "learn", str(transcript), "--dry-run"],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG_GUARD,
         env={**os.environ, "COLUMNS": "300"},
     )
 

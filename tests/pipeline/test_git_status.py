@@ -13,13 +13,14 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from acecode.agents.claude_code.sessions import sessions_dir
 from acecode.quarantine.queue import list_pending
+from support.hang_guard import HANG_GUARD, wait_until
+from support.lock_holder import lock_held_elsewhere
 from support.pipeline import is_curator, write_transcript
 
 LESSON = "Install PyYAML before running the test suite; it is an undeclared dependency."
@@ -42,7 +43,7 @@ def git(project: Path, *args: str) -> str:
         cwd=project,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=HANG_GUARD,
         check=True,
     )
     return result.stdout
@@ -60,7 +61,7 @@ def acecode(project: Path, *args: str, stdin: str = "", ok: tuple[int, ...] = (0
         input=stdin,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG_GUARD,
     )
     assert result.returncode in ok, (args, result.stdout, result.stderr)
     return result.stdout
@@ -69,13 +70,11 @@ def acecode(project: Path, *args: str, stdin: str = "", ok: tuple[int, ...] = (0
 def wait_for_learned(state: Path, transcript: Path) -> None:
     """The background learner records each transcript it learned in learned.json."""
     progress = state / "learned.json"
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        if progress.exists() and str(transcript.resolve()) in progress.read_text("utf-8"):
-            return
-        time.sleep(0.2)
     log = state / "logs" / "learn.log"
-    pytest.fail(f"the background cycle did not finish; {log}:\n{log.read_text('utf-8')}")
+    wait_until(
+        lambda: progress.exists() and str(transcript.resolve()) in progress.read_text("utf-8"),
+        lambda: f"the background cycle; {log}:\n{log.read_text('utf-8')}",
+    )
 
 
 @pytest.fixture
@@ -166,26 +165,13 @@ def test_a_running_0_1_writer_holding_the_old_lock_is_waited_for(repo):
     playbook = repo / ".claude" / "playbook.json"
     save_playbook({"sections": {}}, playbook)
     legacy = playbook.with_name("playbook.json.lock")
-    holder = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import sys, time\nfrom filelock import FileLock\n"
-            "lock = FileLock(sys.argv[1])\nlock.acquire()\n"
-            "print('locked', flush=True)\ntime.sleep(600)",
-            str(legacy),
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
-        with pytest.raises(PlaybookLockTimeout), update_playbook(playbook, lock_timeout=0.3):
-            pass
-    finally:
-        holder.kill()
-        holder.wait(timeout=10)
-    with update_playbook(playbook, lock_timeout=5):
+    with (
+        lock_held_elsewhere(legacy),
+        pytest.raises(PlaybookLockTimeout),
+        update_playbook(playbook, lock_timeout=0.3),
+    ):
+        pass
+    with update_playbook(playbook, lock_timeout=0):  # free again: taken at the first try
         pass
 
     assert not legacy.exists()

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from support.hang_guard import HANG_GUARD
 from support.pipeline import is_curator, write_transcript
 
 REFLECTION = {"analysis": "pytest failed on a missing yaml module.", "bullet_tags": []}
@@ -23,7 +24,7 @@ def learn(*args: str) -> subprocess.CompletedProcess[str]:
         [sys.executable, "-m", "acecode", "learn", *args],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG_GUARD,
     )
 
 

@@ -19,6 +19,7 @@ import pytest
 
 import acecode
 from acecode.store import load_playbook
+from support.hang_guard import HANG_GUARD
 from support.pipeline import RoutedLLM, is_curator, routed_servers, write_transcript
 
 REFLECTION = json.dumps({"analysis": "A missing package broke the tests.", "bullet_tags": []})
@@ -175,11 +176,24 @@ def test_without_a_provider_the_environment_still_decides(
 
 
 def _two_cycles(llm_servers, tmp_path: Path) -> list[tuple[RoutedLLM, Path, Path, str]]:
-    """Two projects, each with its own server (slow replies, so the cycles overlap)."""
+    """Two projects, each with its own server. Each reflector call is answered only
+    once the other cycle's has arrived too: the cycles overlap, whatever the load."""
+    both_reflecting = threading.Barrier(2)
+
+    def overlapping(rule: str) -> Callable[[str, str], str]:
+        route = adds(rule)
+
+        def answer(system: str, prompt: str) -> str:
+            if not is_curator(system, prompt):
+                both_reflecting.wait(HANG_GUARD)
+            return route(system, prompt)
+
+        return answer
+
     cycles = []
     for name in ("alpha", "beta"):
         rule = f"Rule learned by {name} only."
-        llm = llm_servers(adds(rule), delay=0.2)
+        llm = llm_servers(overlapping(rule))
         project = make_project(tmp_path / name)
         transcript = write_transcript(tmp_path / f"{name}.jsonl", f"{name} request", "done")
         cycles.append((llm, project, transcript, rule))
@@ -233,7 +247,7 @@ def test_concurrent_threads_each_use_the_provider_passed_to_them(llm_servers, tm
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(timeout=120)
+        thread.join(timeout=HANG_GUARD)
 
     _assert_each_used_its_own(cycles, reports)
 

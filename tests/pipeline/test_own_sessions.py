@@ -19,6 +19,7 @@ import pytest
 
 from acecode.agents.claude_code.sessions import sessions_dir
 from acecode.pipeline.own_sessions import own_session_role, split_own_sessions
+from support.hang_guard import HANG_GUARD
 from support.pipeline import is_curator, write_transcript
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -78,7 +79,7 @@ def test_learn_on_a_nested_session_says_so_and_calls_no_llm(routed_llm, project_
         capture_output=True,
         text=True,
         env=dict(os.environ),
-        timeout=120,
+        timeout=HANG_GUARD,
         check=False,
     )
     assert result.returncode == 0, result.stderr
@@ -105,7 +106,7 @@ def test_bootstrap_skips_nested_sessions(routed_llm, project_dir: Path) -> None:
         capture_output=True,
         text=True,
         env=dict(os.environ),
-        timeout=120,
+        timeout=HANG_GUARD,
         check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from acecode.store import load_playbook
+from support.hang_guard import HANG_GUARD
 from support.pipeline import is_curator, routed_servers
 
 README = Path(__file__).parents[2] / "README.md"
@@ -53,7 +54,7 @@ def test_the_readme_library_example_learns_and_prints_the_change(tmp_path: Path)
             env=env,
             capture_output=True,
             text=True,
-            timeout=120,
+            timeout=HANG_GUARD,
             check=False,
         )
 

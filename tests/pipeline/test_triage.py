@@ -21,6 +21,7 @@ from acecode.cost.ledger import TRIAGED, Ledger
 from acecode.pipeline import run_cycle_sync
 from acecode.pipeline.progress import learned_count
 from acecode.pipeline.triage import Signals
+from support.hang_guard import HANG_GUARD
 from support.pipeline import curator_says
 
 ADD = {"type": "ADD", "section": "OTHERS", "text": "Run the linter before committing."}
@@ -172,7 +173,7 @@ def acecode(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]
         capture_output=True,
         text=True,
         env=env,
-        timeout=120,
+        timeout=HANG_GUARD,
         check=False,
     )
 

@@ -20,6 +20,7 @@ from acecode.playbook.schema import iter_entries
 from acecode.quarantine.queue import list_pending
 from acecode.store import load_playbook, save_playbook
 from acecode.store.history import list_cycles
+from support.hang_guard import HANG_GUARD
 from support.pipeline import is_curator, write_transcript
 from support.playbooks import entry
 
@@ -203,7 +204,12 @@ def test_acecode_off_in_the_project_stops_the_user_layer_too(routed_llm, layers,
             {"type": "ADD", "text": PREFERENCE, "section": "USER PREFERENCES", "scope": "user"},
         )
     )
-    subprocess.run([sys.executable, "-m", "acecode", "off"], check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "acecode", "off"],
+        check=True,
+        capture_output=True,
+        timeout=HANG_GUARD,
+    )
 
     report = run_cycle_sync(write_transcript(tmp_path / "s.jsonl", "x", "y"))
 
@@ -265,7 +271,7 @@ def test_learn_dry_run_prints_the_user_layers_changes_under_their_own_heading(
         [sys.executable, "-m", "acecode", "learn", str(transcript), "--dry-run"],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG_GUARD,
     ).stdout
 
     project_line = f"ADD     ctx-001: {PROJECT_RULE}"

@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from support.hang_guard import HANG_GUARD
+
 DATA = Path(__file__).resolve().parents[1] / "data"
 SPLIT_SCRIPT = DATA / "split_corpus.py"
 
@@ -183,7 +185,7 @@ def test_rerunning_the_split_script_leaves_the_file_unchanged(name: str, tmp_pat
             [sys.executable, str(SPLIT_SCRIPT), str(copy)],
             check=True,
             capture_output=True,
-            timeout=120,
+            timeout=HANG_GUARD,
         )
         assert copy.read_bytes() == (DATA / name).read_bytes()
 
@@ -196,7 +198,7 @@ def test_split_script_names_the_file_and_the_problem_on_bad_input(tmp_path: Path
         [sys.executable, str(SPLIT_SCRIPT), str(bad)],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG_GUARD,
     )
     assert result.returncode == 1
     assert result.stderr.count("\n") == 1

@@ -13,6 +13,7 @@ import pytest
 from acecode.cli.app import COMMAND_MODULES
 from acecode.quarantine.queue import is_rejected, list_pending, queue_path, queue_text
 from acecode.store import load_playbook
+from support.hang_guard import HANG_GUARD
 
 # The command group on its own, so these tests do not depend on the app's module list.
 PROGRAM = (
@@ -32,7 +33,7 @@ def review(*args: str) -> subprocess.CompletedProcess[str]:
         [sys.executable, "-c", PROGRAM, "review", *args],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=HANG_GUARD,
         env=env,
     )
 
@@ -142,7 +143,7 @@ def test_the_installed_cli_has_the_review_command(pending_id: str) -> None:
         [sys.executable, "-m", "acecode", "review", "reject", pending_id],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=HANG_GUARD,
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(queue_path().read_text(encoding="utf-8"))["pending"] == []

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -22,6 +19,7 @@ from acecode.quarantine.queue import (
 )
 from acecode.store import load_playbook, update_playbook
 from acecode.store.history import list_cycles
+from support.lock_holder import lock_held_elsewhere
 
 DANGEROUS = "Run npm install with sudo to avoid EACCES errors."
 
@@ -239,26 +237,12 @@ def test_a_held_queue_lock_times_out_with_a_clear_error(playbook_file: Path) -> 
     """Another process holds the lock: bounded wait, then QueueError, queue unchanged."""
     item = queue_text("Use tmp_path in tests.", rule="review:all")
     assert item is not None
-    lock = str(queue_path()) + ".lock"
-    holder = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import sys, time; from filelock import FileLock\n"
-            f"held = FileLock({lock!r}); held.acquire(); print('held', flush=True); time.sleep(30)",
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
-        started = time.monotonic()
-        with pytest.raises(QueueError, match="locked by another acecode process"):
-            reject(item.id, lock_timeout=0.3)
-        assert time.monotonic() - started < 5
-    finally:
-        holder.kill()
-        holder.wait()
+    lock = Path(str(queue_path()) + ".lock")
+    with (
+        lock_held_elsewhere(lock),
+        pytest.raises(QueueError, match="locked by another acecode process"),
+    ):
+        reject(item.id, lock_timeout=0.3)
     assert list_pending() == [item]
 
 

@@ -32,6 +32,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from support.hang_guard import HANG_GUARD
+
 API_KEY = "sk-ant-api03-realclient-test-key-000000000000"
 # Control sequences the terminal UI draws with: CSI, OSC, charset selection, single-char escapes.
 _ANSI = re.compile(
@@ -120,7 +122,7 @@ class ClaudeHome:
         prompt: str,
         *args: str,
         env: Mapping[str, str] | None = None,
-        timeout: float = 120,
+        timeout: float = HANG_GUARD,
     ) -> subprocess.CompletedProcess:
         """``claude -p PROMPT --output-format json ARGS`` in ``project``."""
         self.trust(project)
@@ -146,6 +148,11 @@ class ClaudeHome:
         )
         session.wait_idle(since_mark=False)  # SessionStart hooks finish before the first prompt
         return session
+
+
+def echo_wait(attempt: int) -> float:
+    """How long a typed line may take to show, at the ``attempt``-th try (from 0)."""
+    return 3.0 * 2**attempt
 
 
 class PtySession:
@@ -198,7 +205,11 @@ class PtySession:
         with self._lock:
             self._mark = len(self._output)
 
-    def wait_screen(self, text: str, timeout: float = 30, since_mark: bool = False) -> None:
+    def shows(self, text: str, since_mark: bool = False) -> bool:
+        """True when ``text`` has been drawn (since :meth:`mark`), whitespace aside."""
+        return squash(text) in self.screen(since_mark)
+
+    def wait_screen(self, text: str, timeout: float = HANG_GUARD, since_mark: bool = False) -> None:
         wanted = squash(text)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -215,7 +226,9 @@ class PtySession:
     def type(self, text: str) -> None:
         os.write(self.fd, text.encode("utf-8"))
 
-    def wait_idle(self, timeout: float = 60, quiet: float = 1.0, since_mark: bool = True) -> None:
+    def wait_idle(
+        self, timeout: float = HANG_GUARD, quiet: float = 1.0, since_mark: bool = True
+    ) -> None:
         """Wait until the UI has finished what the last input started.
 
         The status bar reads "esc to interrupt" while a turn, a compaction or a
@@ -238,19 +251,21 @@ class PtySession:
         raise AssertionError(f"the CLI stayed busy for {timeout:g} s: {self.screen()[-800:]}")
 
     def submit(
-        self, text: str, *, wait: bool = True, settle: float = 0.6, attempts: int = 5
+        self, text: str, *, wait: bool = True, settle: float = 0.6, attempts: int = 6
     ) -> None:
         """Type ``text``, check the prompt box shows it, press Enter, wait until idle.
 
         While the UI is busy keystrokes can be dropped, so the echo is checked and
-        the line is cleared (Ctrl-U) and typed again when it does not appear.
+        the line is cleared (Ctrl-U) and typed again when it does not appear. The
+        wait for the echo doubles with every attempt (3 s to 96 s): a slow echo on a
+        loaded machine is waited for, a dropped one is retyped.
         ``wait=False`` returns right after Enter (for ``/exit``).
         """
-        for _ in range(attempts):
+        for attempt in range(attempts):
             self.mark()
             self.type(text)
             try:
-                self.wait_screen(text, timeout=3, since_mark=True)
+                self.wait_screen(text, timeout=echo_wait(attempt), since_mark=True)
             except AssertionError:
                 self.ctrl("u")
                 time.sleep(1)
@@ -276,7 +291,7 @@ class PtySession:
                     self.returncode = os.waitstatus_to_exitcode(status)
         return self.returncode
 
-    def wait_exit(self, timeout: float = 30) -> int:
+    def wait_exit(self, timeout: float = HANG_GUARD) -> int:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             code = self.poll()

@@ -26,9 +26,10 @@ from pathlib import Path
 from typing import Any
 
 import pyte
-from claude_driver import PtySession, user_env
+from claude_driver import PtySession, echo_wait, user_env
 
 from acecode.agents.codex.trust import handler_states
+from support.hang_guard import HANG_GUARD
 
 API_KEY_ENV = "ACECODE_TEST_CODEX_KEY"
 API_KEY = "sk-proj-realclient-test-key-000000000000"
@@ -152,7 +153,7 @@ class CodexHome:
         prompt: str,
         *args: str,
         env: Mapping[str, str] | None = None,
-        timeout: float = 120,
+        timeout: float = HANG_GUARD,
     ) -> subprocess.CompletedProcess:
         """``codex exec --json ARGS PROMPT`` in ``project``, stdin closed.
 
@@ -236,7 +237,7 @@ class CodexPty(PtySession):
         self._stream.feed(data)
         return "\n".join(line.rstrip() for line in self._terminal.display if line.strip())
 
-    def wait_display(self, text: str, timeout: float = 30) -> None:
+    def wait_display(self, text: str, timeout: float = HANG_GUARD) -> None:
         """Wait until the screen shows ``text``."""
         deadline = time.monotonic() + timeout
         while text not in self.display():
@@ -244,7 +245,9 @@ class CodexPty(PtySession):
                 raise AssertionError(f"{text!r} not on screen: {self.display()[-800:]}")
             time.sleep(0.1)
 
-    def wait_idle(self, timeout: float = 60, quiet: float = 1.0, since_mark: bool = True) -> None:
+    def wait_idle(
+        self, timeout: float = HANG_GUARD, quiet: float = 1.0, since_mark: bool = True
+    ) -> None:
         deadline = time.monotonic() + timeout
         last, stable_since = "", time.monotonic()
         while time.monotonic() < deadline:
@@ -267,12 +270,13 @@ class CodexPty(PtySession):
         super().close()
 
     def submit(
-        self, text: str, *, wait: bool = True, settle: float = 0.6, attempts: int = 5
+        self, text: str, *, wait: bool = True, settle: float = 0.6, attempts: int = 6
     ) -> None:
-        """Type ``text``, check the composer shows it, press Enter, wait until idle."""
-        for _ in range(attempts):
+        """Type ``text``, check the composer shows it, press Enter, wait until idle
+        (the echo is waited for and retyped as in :meth:`PtySession.submit`)."""
+        for attempt in range(attempts):
             self.type(text)
-            deadline = time.monotonic() + 3
+            deadline = time.monotonic() + echo_wait(attempt)
             while time.monotonic() < deadline and f"› {text}" not in self.display():
                 time.sleep(0.1)
             if f"› {text}" not in self.display():

@@ -18,6 +18,8 @@ from codex_driver import CodexHome
 from messages_server import MessagesServer
 from responses_server import ResponsesServer
 
+from support.hang_guard import HANG_GUARD
+
 CLIENTS = Path(__file__).resolve().parents[1] / "clients"
 CLAUDE_VERSION = "2.1.197"
 CODEX_VERSION = "0.169.0"
@@ -42,7 +44,7 @@ def pinned_cli(name: str, label: str, version: str) -> Path:
             pytrace=False,
         )
     shown = subprocess.run(
-        [str(binary), "--version"], capture_output=True, text=True, timeout=60
+        [str(binary), "--version"], capture_output=True, text=True, timeout=HANG_GUARD
     ).stdout
     assert version in shown, f"expected {label} {version}: {shown}"
     return binary

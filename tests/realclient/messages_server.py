@@ -23,6 +23,8 @@ from typing import Any, Self
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
+from support.hang_guard import HANG_GUARD
+
 
 @dataclass(frozen=True)
 class ToolCall:
@@ -141,7 +143,7 @@ class RecordingServer:
             return [request for request in self.requests if predicate(request)]
 
     def wait_for(
-        self, predicate: Callable[[Recorded], bool], count: int = 1, timeout: float = 60.0
+        self, predicate: Callable[[Recorded], bool], count: int = 1, timeout: float = HANG_GUARD
     ) -> list[Recorded]:
         """Block until ``count`` recorded requests satisfy ``predicate``; fail after ``timeout``."""
         deadline = time.monotonic() + timeout

@@ -24,6 +24,7 @@ from messages_server import MessagesServer, Recorded
 from scripted import Script, acecode_role
 
 from acecode.roles.ask import SYSTEM_PROMPT
+from support.hang_guard import HANG_GUARD
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 SESSION = DATA / "transcripts" / "agtrace" / "claude_session.jsonl"
@@ -92,7 +93,7 @@ def acecode(project: Path, env: dict[str, str], *args: str) -> subprocess.Comple
         env={**env, "CLAUDE_PROJECT_DIR": str(project)},
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=HANG_GUARD,
     )
 
 

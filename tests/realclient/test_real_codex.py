@@ -7,8 +7,6 @@ from __future__ import annotations
 import json
 import re
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +14,8 @@ from codex_driver import CodexHome, exec_events, hook_states
 from codex_scripted import CodexScript, apply_patch, exec_command, is_agent_turn
 from messages_server import Reply
 from responses_server import ResponsesRecorded, ResponsesServer, item_text
+
+from support.hang_guard import wait_until
 
 FAILING = "ls no-such-dir-for-the-test"
 FAILURE_TEXT = "No such file or directory"
@@ -82,13 +82,6 @@ def message_texts(request: ResponsesRecorded, role: str | None = None) -> list[s
 
 def developer_texts(request: ResponsesRecorded) -> list[str]:
     return message_texts(request, "developer")
-
-
-def wait_until(condition: Callable[[], bool], timeout: float = 10) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "condition not met in time"
-        time.sleep(0.1)
 
 
 def records(session_file: Path) -> list[dict[str, Any]]:
@@ -298,7 +291,7 @@ def test_interactive_session_compact_then_exit(
     finally:
         session.close()
 
-    wait_until(lambda: ("SessionEnd", "other") in fired(log))
+    wait_until(lambda: ("SessionEnd", "other") in fired(log), "SessionEnd (other) in the hook log")
     assert fired(log) == [
         ("SessionStart", "startup"),
         ("UserPromptSubmit", ""),

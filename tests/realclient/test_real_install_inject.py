@@ -14,6 +14,7 @@ from scripted import PLAYBOOK_TAG, Script, is_agent_turn
 
 from acecode.playbook.schema import empty_playbook
 from acecode.store import save_playbook
+from support.hang_guard import HANG_GUARD
 
 REPO = Path(__file__).resolve().parents[2]
 RULES = {
@@ -40,7 +41,7 @@ def acecode(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedP
         env=env,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG_GUARD,
     )
     assert result.returncode == 0, result.stderr
     return result
@@ -100,7 +101,7 @@ def test_plugin_install_injects_into_a_real_session(
             env=env,
             capture_output=True,
             text=True,
-            timeout=120,
+            timeout=HANG_GUARD,
         )
         assert done.returncode == 0, done.stdout + done.stderr
     enabled = json.loads(claude.settings_file.read_text()).get("enabledPlugins", {})

@@ -20,6 +20,7 @@ from scripted import Script, acecode_role, is_agent_turn
 from test_real_learning import install, wait_for_rule
 
 from acecode.store import load_playbook, save_playbook
+from support.hang_guard import HANG_GUARD
 from support.pipeline import message_text
 
 SECTION = "USER PREFERENCES"
@@ -81,7 +82,7 @@ def test_a_contradicting_rule_is_kept_shown_as_a_conflict_and_sent_to_the_curato
         env=claude.env(COLUMNS="200"),
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=HANG_GUARD,
     )
     assert review.returncode == 0, review.stderr
     for expected in ("Conflicting rules", "pref-001", "pref-002", SINGLE, DOUBLE, REASON):
@@ -92,7 +93,7 @@ def test_a_contradicting_rule_is_kept_shown_as_a_conflict_and_sent_to_the_curato
     assert second.returncode == 0, second.stderr
     shown = server.matching(is_agent_turn)[0].text
     assert SINGLE in shown and DOUBLE in shown
-    (curator,) = server.wait_for(lambda r: acecode_role(r) == "curator", timeout=120)
+    (curator,) = server.wait_for(lambda r: acecode_role(r) == "curator", timeout=HANG_GUARD)
     prompt = message_text(curator.body["messages"][0]["content"])
     assert f"- [pref-001] and [pref-002]: {REASON}" in prompt
     assert role_requests(server, "judge") == []  # the pair was judged once, its verdict kept

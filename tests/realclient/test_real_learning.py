@@ -11,12 +11,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from claude_driver import ClaudeHome
 from messages_server import MessagesServer, Recorded, Reply
 from scripted import Script, acecode_role, bash, is_agent_turn, subagent
+
+from support.hang_guard import HANG_GUARD, wait_until
 
 MISSING_DIR = "ls /nonexistent-acecode-reports"
 MISSING_MODULE = "python3 -c 'import acecode_missing_module'"
@@ -54,7 +55,7 @@ def install(claude: ClaudeHome, project: Path) -> None:
         env=claude.env(),
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG_GUARD,
     )
     assert done.returncode == 0, done.stderr
     settings = json.loads(claude.settings_file.read_text())
@@ -62,21 +63,17 @@ def install(claude: ClaudeHome, project: Path) -> None:
     claude.settings_file.write_text(json.dumps(settings))
 
 
-def wait_for_rule(
-    project: Path, rule: str, timeout: float = 120, playbook: Path | None = None
-) -> None:
+def wait_for_rule(project: Path, rule: str, playbook: Path | None = None) -> None:
     """Wait until ``rule`` is in ``playbook`` (default: the project's); the learner's
     log in the failure message."""
     playbook = playbook or project / ".claude" / "playbook.json"
     log = project / ".claude" / "acecode" / "logs" / "learn.log"
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if playbook.exists() and rule in playbook.read_text():
-            return
-        time.sleep(0.25)
-    raise AssertionError(
-        f"{rule!r} never reached {playbook}; learn.log:\n"
-        + (log.read_text() if log.exists() else "(none)")
+    wait_until(
+        lambda: playbook.exists() and rule in playbook.read_text(),
+        lambda: (
+            f"{rule!r} in {playbook}; learn.log:\n"
+            + (log.read_text() if log.exists() else "(none)")
+        ),
     )
 
 

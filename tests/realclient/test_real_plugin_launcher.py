@@ -22,6 +22,7 @@ from scripted import PLAYBOOK_TAG, Script, is_agent_turn
 
 from acecode.playbook.schema import empty_playbook
 from acecode.store import save_playbook
+from support.hang_guard import HANG_GUARD
 
 REPO = Path(__file__).resolve().parents[2]
 RULE = "Never run the migrations against the shared staging database."
@@ -40,7 +41,7 @@ def install_plugin(claude: ClaudeHome, project: Path) -> Path:
             env=claude.env(),
             capture_output=True,
             text=True,
-            timeout=120,
+            timeout=HANG_GUARD,
         )
         assert done.returncode == 0, done.stdout + done.stderr
     [copy] = (claude.home / ".claude" / "plugins" / "cache" / "acecode" / "acecode").iterdir()
@@ -111,7 +112,7 @@ def test_without_acecode_the_user_sees_one_line_at_start_and_nothing_per_prompt(
 
     session = claude.interactive(project_dir, env=env)
     try:
-        session.wait_screen(MISSING, timeout=30)
+        session.wait_screen(MISSING, timeout=HANG_GUARD)
         for turn in range(2):
             session.submit(f"Prompt number {turn}.")
             server.wait_for(is_agent_turn, count=turn + 1)

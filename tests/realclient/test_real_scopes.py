@@ -14,6 +14,7 @@ subfolder.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import time
 from pathlib import Path
@@ -26,6 +27,7 @@ from test_real_learning import MISSING_DIR, MISSING_MODULE, curation_for, wait_f
 from test_real_plugin_launcher import install_plugin
 
 from acecode import outcomes
+from support.hang_guard import HANG_GUARD, wait_until
 
 LEARNED_RULE = "Check that a folder exists with test -d before listing it."
 
@@ -52,19 +54,21 @@ def _allow_bash(claude: ClaudeHome) -> None:
     claude.settings_file.write_text(json.dumps(settings))
 
 
-def _wait_for_cycles(project: Path, count: int, timeout: float = 120) -> list[dict]:
+def _wait_for_cycles(project: Path, count: int) -> list[dict]:
     """The learning cycles recorded for ``project`` once there are ``count`` of them."""
     state = project / ".claude" / "acecode"
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        records = outcomes.read_outcomes(state)
-        if len(records) >= count:
-            return records
-        time.sleep(0.25)
     log = state / "logs" / "learn.log"
-    raise AssertionError(
-        f"{count} cycle(s) expected in {state}; learn.log:\n"
-        + (log.read_text() if log.exists() else "(none)")
+
+    def enough() -> list[dict]:
+        records = outcomes.read_outcomes(state)
+        return records if len(records) >= count else []
+
+    return wait_until(
+        enough,
+        lambda: (
+            f"{count} cycle(s) in {state}; learn.log:\n"
+            + (log.read_text() if log.exists() else "(none)")
+        ),
     )
 
 
@@ -110,7 +114,7 @@ def test_a_session_started_in_a_subfolder_uses_and_teaches_the_projects_playbook
     claude: ClaudeHome, server: MessagesServer, project_dir: Path
 ) -> None:
     server.responder = _failing_session_script()
-    subprocess.run(["git", "init", "-q"], cwd=project_dir, check=True, timeout=60)
+    subprocess.run(["git", "init", "-q"], cwd=project_dir, check=True, timeout=HANG_GUARD)
     write_playbook(project_dir)
     deeper = project_dir / "sub" / "deeper"
     deeper.mkdir(parents=True)
@@ -164,3 +168,33 @@ def test_two_scopes_reinject_once_after_compact_and_clear_and_learn_once_per_eve
         line.split(": learning from")[0].split()[-1] for line in _learners_started(project_dir)
     ]
     assert sorted(started) == ["pre-compact", "session-end", "session-end"], started
+
+
+def test_a_session_resumed_twice_in_a_row_keeps_the_playbook_once(
+    claude: ClaudeHome, server: MessagesServer, project_dir: Path
+) -> None:
+    """``--resume`` keeps the session id and its ``SessionStart`` has no prompt id, so a
+    second resume within the claim's 60 s is refused like a copy: the model must still
+    have the playbook, once (Claude Code replays the transcript's injection)."""
+    server.responder = Script()
+    write_playbook(project_dir)
+    acecode("install", cwd=project_dir, env=claude.env())
+    acecode("install", "--scope", "project", cwd=project_dir, env=claude.env())
+    first = claude.run_print(project_dir, "Start the session.")
+    assert first.returncode == 0, first.stderr
+    session = json.loads(first.stdout)["session_id"]
+    claims = claude.home / ".claude" / "acecode-user" / "acecode" / "claims" / session
+    for prompt in ("Resumed once.", "Resumed twice."):
+        resumed = claude.run_print(project_dir, prompt, "--resume", session)
+        assert resumed.returncode == 0, resumed.stderr
+        assert json.loads(resumed.stdout)["session_id"] == session
+        # However slow this machine, the claim stays younger than 60 s until the next resume.
+        young = time.time() + 3600
+        os.utime(claims / "SessionStart.resume.0", (young, young))
+
+    resumes = sorted(path.name for path in claims.glob("SessionStart.resume.*"))
+    assert resumes == ["SessionStart.resume.0"]  # the second resume was refused as a copy
+    agent = server.matching(is_agent_turn)
+    assert len(agent) == 3
+    assert all(carries_playbook(request) for request in agent)
+    assert [request.text.count(PLAYBOOK_TAG) for request in agent] == [1, 1, 1]

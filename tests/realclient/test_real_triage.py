@@ -14,11 +14,13 @@ from messages_server import MessagesServer, Reply
 from scripted import Script, acecode_role
 from test_real_learning import install, wait_for_rule
 
+from support.hang_guard import HANG_GUARD
+
 RULE = "Use double quotes for string literals in the TypeScript code."
 SECTION = "USER PREFERENCES"
 
 
-def wait_for_log(project: Path, text: str, timeout: float = 120) -> str:
+def wait_for_log(project: Path, text: str, timeout: float = HANG_GUARD) -> str:
     log = project / ".claude" / "acecode" / "logs" / "learn.log"
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

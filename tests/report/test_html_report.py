@@ -20,6 +20,7 @@ from tests.report.browser import chromium_binary
 
 from acecode.quarantine.queue import queue_text
 from acecode.store import update_playbook
+from support.hang_guard import HANG_GUARD
 
 HOSTILE = (
     "</td></tr></table><script>document.title='pwned'</script>"
@@ -31,7 +32,7 @@ WIDTH, HEIGHT = 1200, 2400
 
 def acecode(*args: str, code: int = 0) -> subprocess.CompletedProcess[str]:
     result = subprocess.run(
-        [sys.executable, "-m", "acecode", *args], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "acecode", *args], capture_output=True, text=True, timeout=HANG_GUARD
     )
     assert result.returncode == code, result.stderr
     return result
@@ -141,7 +142,7 @@ def _browse(*args: str) -> subprocess.CompletedProcess[str]:
         ],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG_GUARD,
         env={**os.environ, "HOME": str(Path.cwd())},
     )
 

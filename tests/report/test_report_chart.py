@@ -24,6 +24,7 @@ from acecode.report.data import CyclePoint
 from acecode.report.growth_chart import growth_chart
 from acecode.report.svg import nice_ticks
 from acecode.store import update_playbook
+from support.hang_guard import HANG_GUARD
 
 # Half a CSS pixel: what anti-aliased geometry may differ by.
 SLACK = 0.5
@@ -31,7 +32,7 @@ SLACK = 0.5
 
 def acecode(*args: str) -> subprocess.CompletedProcess[str]:
     result = subprocess.run(
-        [sys.executable, "-m", "acecode", *args], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "acecode", *args], capture_output=True, text=True, timeout=HANG_GUARD
     )
     assert result.returncode == 0, result.stderr
     return result

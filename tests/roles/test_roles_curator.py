@@ -181,7 +181,7 @@ def test_slow_reply_times_out_then_retry_succeeds(
     server: ScriptedLLMServer, recorded_delays: list, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("ACECODE_LLM_TIMEOUT", "0.3")
-    server.play(Reply(text=json.dumps(CURATION), delay=1.0), json.dumps(CURATION))
+    server.play(Reply(text=json.dumps(CURATION), held=True), json.dumps(CURATION))
     assert curate() == CURATION
     assert server.attempts == 2
 

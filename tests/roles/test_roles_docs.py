@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from support.hang_guard import HANG_GUARD
 from support.wire import ScriptedLLMServer
 
 DOC = Path(__file__).parents[2] / "docs" / "llm.md"
@@ -40,7 +41,7 @@ def test_docs_snippet_prints_the_curator_operations(
         [sys.executable, str(script)],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=HANG_GUARD,
         env=dict(os.environ),
         check=False,
     )

@@ -17,12 +17,15 @@ from acecode.staleness import find_stale
 from acecode.staleness.names import named_in
 from acecode.staleness.project import list_files
 from acecode.store import save_playbook
+from support.hang_guard import HANG_GUARD
 
 GIT_ID = ("-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false")
 
 
 def git(repo: Path, *args: str) -> None:
-    subprocess.run(["git", *GIT_ID, *args], cwd=repo, check=True, capture_output=True)
+    subprocess.run(
+        ["git", *GIT_ID, *args], cwd=repo, check=True, capture_output=True, timeout=HANG_GUARD
+    )
 
 
 def write(root: Path, files: dict[str, str]) -> None:
@@ -156,7 +159,7 @@ def _acecode(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
         env=env,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG_GUARD,
     )
 
 

@@ -17,6 +17,7 @@ import pytest
 
 from acecode.playbook.operations import apply_structured_operations
 from acecode.store import load_playbook, update_playbook
+from support.hang_guard import HANG_GUARD
 
 PAT, MIS = "PATTERNS & APPROACHES", "MISTAKES TO AVOID"
 
@@ -43,7 +44,7 @@ def show_json(project: Path) -> subprocess.CompletedProcess[str]:
         cwd=project,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=HANG_GUARD,
     )
 
 

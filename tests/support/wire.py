@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +20,7 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 from acecode.llm import retry
+from support.hang_guard import HANG_GUARD
 from support.llm_env import LLM_ENV_VARS
 
 ANTHROPIC_PATH = "/v1/messages"
@@ -29,12 +29,17 @@ OPENAI_PATH = "/v1/chat/completions"
 
 @dataclass
 class Reply:
-    """One scripted answer: a text (200) or an error status, optionally slow."""
+    """One scripted answer: a text (200) or an error status.
+
+    ``held``: the answer is not sent before the test ends, so a client's read
+    timeout fires whatever the machine's load (a reply merely slower than the
+    timeout can still arrive first when the client is not scheduled in time).
+    """
 
     text: str = ""
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
-    delay: float = 0.0
+    held: bool = False
     usage: tuple[int, int] | None = (120, 30)
     # More usage fields as the provider sends them (cache counts, OpenRouter's cost).
     usage_extra: dict[str, Any] = field(default_factory=dict)
@@ -52,6 +57,7 @@ class ScriptedLLMServer:
         self.paths: list[str] = []
         self.headers: list[dict[str, str]] = []
         self._lock = threading.Lock()
+        self._test_over = threading.Event()
         server.expect_request(ANTHROPIC_PATH, method="POST").respond_with_handler(self._anthropic)
         server.expect_request(OPENAI_PATH, method="POST").respond_with_handler(self._openai)
 
@@ -70,8 +76,24 @@ class ScriptedLLMServer:
         return len(self.requests)
 
     def reset(self) -> None:
+        """Forget the last test's script and records; let its held replies go."""
         with self._lock:
             self.script, self.requests, self.paths, self.headers = [], [], [], []
+            self._test_over.set()
+            self._test_over = threading.Event()
+
+    def release(self) -> None:
+        """Let every held reply go (the session is ending)."""
+        self._test_over.set()
+
+    def _answer(self, request: Request, path: str) -> Reply:
+        """Record the request and pick its reply; a held one waits for its test to end."""
+        with self._lock:
+            test_over = self._test_over
+        reply = self._next(request, path)
+        if reply.held:
+            test_over.wait(HANG_GUARD)
+        return reply
 
     def play(self, *replies: Reply | str) -> None:
         self.script = [Reply(text=r) if isinstance(r, str) else r for r in replies]
@@ -95,9 +117,7 @@ class ScriptedLLMServer:
             return self.script.pop(0) if len(self.script) > 1 else self.script[0]
 
     def _anthropic(self, request: Request) -> Response:
-        reply = self._next(request, ANTHROPIC_PATH)
-        if reply.delay:
-            time.sleep(reply.delay)
+        reply = self._answer(request, ANTHROPIC_PATH)
         if reply.status != 200:
             body = {
                 "type": "error",
@@ -124,9 +144,7 @@ class ScriptedLLMServer:
         return _json(body, 200, reply.headers)
 
     def _openai(self, request: Request) -> Response:
-        reply = self._next(request, OPENAI_PATH)
-        if reply.delay:
-            time.sleep(reply.delay)
+        reply = self._answer(request, OPENAI_PATH)
         if reply.status != 200:
             body = {"error": {"message": f"scripted {reply.status}", "type": "server_error"}}
             return _json(body, reply.status, reply.headers)
@@ -168,9 +186,11 @@ def _llm_http_server() -> Iterator[ScriptedLLMServer]:
     """
     server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
     server.start()
+    scripted = ScriptedLLMServer(server)
     try:
-        yield ScriptedLLMServer(server)
+        yield scripted
     finally:
+        scripted.release()
         server.clear()
         server.stop()
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from acecode.playbook.schema import SECTION_NAMES, empty_playbook, new_entry
 from acecode.store import load_playbook, serialize_playbook
+from support.hang_guard import HANG_GUARD
 
 PLAYBOOK = Path(".claude") / "playbook.json"
 IDENTITY = ("-c", "user.name=Ada", "-c", "user.email=ada@example.com")
@@ -35,7 +36,7 @@ def run(
         cwd=repo,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG_GUARD,
         env={**os.environ, **(env or {})},
     )
     assert done.returncode in ok, (command, done.returncode, done.stdout, done.stderr)

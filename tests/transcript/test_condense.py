@@ -19,6 +19,7 @@ from acecode.transcript.condense import (
     rendered_root,
 )
 from acecode.transcript.text import estimate_tokens
+from support.hang_guard import HANG_GUARD
 
 REQUEST_CHARS = 200
 ERROR_CHARS = 100
@@ -197,14 +198,14 @@ def test_condense_command_prints_exactly_the_llm_input(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
         check=True,
-        timeout=60,
+        timeout=HANG_GUARD,
     )
     assert done.stdout == condense(load_transcript(path), 700) + "\n"
     missing = subprocess.run(
         [sys.executable, "-c", program, "condense", str(tmp_path / "nope.jsonl")],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=HANG_GUARD,
     )
     assert missing.returncode == 1
     assert "transcript not found" in missing.stderr

@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from acecode.transcript.text import estimate_tokens
+from support.hang_guard import LONG_HANG_GUARD, killed_after
 
 RECORDS = 100_000
 RSS_MARGIN = 100 * 1024 * 1024
@@ -84,7 +85,8 @@ def _condense_peak_rss(transcript: Path, out: Path) -> tuple[int, int, float, st
     errors = out.with_suffix(".err")
     with out.open("wb") as stdout, errors.open("wb") as stderr:
         child = subprocess.Popen([*command, "--budget", str(BUDGET)], stdout=stdout, stderr=stderr)
-        _, status, usage = os.wait4(child.pid, 0)
+        with killed_after(child, LONG_HANG_GUARD):  # a hang is killed, and fails the exit code
+            _, status, usage = os.wait4(child.pid, 0)
     elapsed = time.monotonic() - started
     err = errors.read_text(encoding="utf-8", errors="replace")
     return os.waitstatus_to_exitcode(status), usage.ru_maxrss * 1024, elapsed, err

@@ -12,6 +12,7 @@ from transcript_data import TRANSCRIPTS
 
 from acecode.transcript import read_transcript
 from acecode.transcript.reader import MAX_LINE_BYTES
+from support.hang_guard import HANG_GUARD
 
 SHORT = TRANSCRIPTS / "spotter" / "short.jsonl"
 LONG = TRANSCRIPTS / "spotter" / "258c7280-ae70-4798-800f-63464d01a85d.jsonl"
@@ -132,7 +133,7 @@ def test_200_mb_transcript_parsed_with_bounded_memory(tmp_path: Path) -> None:
                 capture_output=True,
                 text=True,
                 check=True,
-                timeout=120,
+                timeout=HANG_GUARD,
             ).stdout.split()
             count, oversized, peak_mb = map(int, output)
             assert count == expected
