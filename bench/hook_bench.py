@@ -1,6 +1,6 @@
 """Whole-process time of the injection hooks against a bare interpreter start.
 
-Usage: ``python bench/hook_bench.py [--runs 31] [--sizes 40 300 3000]``
+Usage: ``python bench/hook_bench.py [--runs 31] [--sizes 40 300 3000] [--experiments]``
 
 Every row is a fresh process started the way Claude Code starts a hook, fed
 the hook's JSON on stdin; rows are interleaved run by run so that machine
@@ -29,6 +29,12 @@ Every run is a new event, as in a session: each ``SessionStart`` run starts a ne
 session and each prompt has its own ``prompt_id``, as Claude Code sends them, so
 every run also takes its claim (``acecode.hooks.claim``) instead of being
 refused as another copy of the event before.
+
+With ``--experiments`` the user's ``~/.claude/acecode.toml`` turns the randomised
+hold-back on (``acecode.experiments``) and every entry has a failure in its
+provenance, so every injected entry is in each session's draw: the cache hit
+then also draws, cuts the held-back lines and records them. Without it the
+hooks still append each session's exposure record.
 
 Bytecode is cached under a temporary ``PYTHONPYCACHEPREFIX`` (and
 ``PYTHONDONTWRITEBYTECODE`` is cleared) so acecode's modules load from
@@ -63,7 +69,7 @@ def _hook_command() -> list[str]:
     return [str(script)] if script.is_file() else [sys.executable, "-m", "acecode"]
 
 
-def _write_playbook(project: Path, size: int) -> None:
+def _write_playbook(project: Path, size: int, experiments: bool = False) -> None:
     sys.path.insert(0, str(BENCH_DIR))
     from _corpus import coding_tips
     from acecode.playbook.schema import SECTION_NAMES, SECTION_SLUGS
@@ -78,6 +84,18 @@ def _write_playbook(project: Path, size: int) -> None:
     (folder / "playbook.json").write_text(
         json.dumps({"version": "1.0", "sections": sections}, indent=2), encoding="utf-8"
     )
+    if experiments:  # every entry learned from a failure: every injected one is drawn
+        evidence = {"kind": "failure", "tool": "Bash", "command": "make", "error": "boom"}
+        origin = {"cycle_id": "c", "at": "2026-01-01T00:00:00+00:00", "how": "learned"}
+        entries = {
+            entry["name"]: {"origins": [{**origin, "agent": "claude-code", "evidence": evidence}]}
+            for items in sections.values()
+            for entry in items
+        }
+        (folder / "acecode").mkdir(exist_ok=True)
+        (folder / "acecode" / "provenance.json").write_text(
+            json.dumps({"version": 1, "entries": entries}), encoding="utf-8"
+        )
 
 
 class Row:
@@ -208,12 +226,12 @@ def _size_rows(hook: list[str], project: Path, size: int, env: dict[str, str]) -
     ]
 
 
-def _rows(workdir: Path, sizes: list[int], env: dict[str, str]) -> list[Row]:
+def _rows(workdir: Path, sizes: list[int], env: dict[str, str], experiments: bool) -> list[Row]:
     hook = _hook_command()
     rows = [Row("python -c pass", [sys.executable, "-c", "pass"])]
     for size in sizes:
         project = workdir / f"project-{size}"
-        _write_playbook(project, size)
+        _write_playbook(project, size, experiments)
         rows += _size_rows(hook, project, size, env)
     return rows
 
@@ -222,6 +240,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=31, help="runs per row (median reported)")
     parser.add_argument("--sizes", type=int, nargs="+", default=[40, 300, 3000])
+    parser.add_argument(
+        "--experiments", action="store_true", help="the user turned the hold-back on"
+    )
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="acecode-hook-bench-") as tmp:
@@ -236,7 +257,11 @@ def main() -> None:
         # A fresh home: nothing of this machine's ~/.claude (settings, user layer, claims,
         # the session checks' cache) changes the figures, and the bench writes nothing there.
         env["HOME"] = str(workdir / "home")
-        rows = _rows(workdir, args.sizes, env)
+        if args.experiments:
+            config = workdir / "home" / ".claude" / "acecode.toml"
+            config.parent.mkdir(parents=True)
+            config.write_text("experiments = true\n", encoding="utf-8")
+        rows = _rows(workdir, args.sizes, env, args.experiments)
         for row in rows:  # warm-up: bytecode, page cache, injection cache
             row.run(env)
             row.times.clear()
@@ -247,6 +272,7 @@ def main() -> None:
 
     base, base_cpu = rows[0].median_ms(), rows[0].median_cpu_ms()
     print(f"hook command: {' '.join(_hook_command())} hook <event>")
+    print(f"experiments: {'on (every injected entry drawn)' if args.experiments else 'off'}")
     print(
         f"python {sys.version.split()[0]}, {args.runs} runs per row, medians of the wall time "
         "and of the CPU time (user + system) of the process\n"

@@ -102,15 +102,29 @@ class Settings:
     monthly_budget_tokens: int = 0
     # A model of the same provider for the judge and for the safety review ("" = the
     # provider's model, as for the reflector and the curator): a cheaper one costs less
-    # per cycle, at the price of judgements and reviews a weaker model makes.
+    # per cycle, at the price of judgements and reviews a weaker model makes. Read from
+    # ~/.claude/acecode.toml and the environment only: a project must not weaken the
+    # review of the rules it teaches, nor choose what the user pays for.
     judge_model: str = ""
     safety_review_model: str = ""
+    # Randomised hold-back (acecode.experiments, docs/impact.md): in each session each
+    # eligible entry is held back with probability holdback_rate, at most holdback_max
+    # entries per session, to measure whether it makes its failure rarer. Opt-in, and read
+    # from ~/.claude/acecode.toml and the environment only: a project must not withhold
+    # rules from a user who did not ask for it.
+    experiments: bool = False
+    holdback_rate: float = 0.2
+    holdback_max: int = 3
 
 
-# Keys a project's .claude/acecode.toml may not set: they spend the user's money.
-USER_ONLY_KEYS = frozenset(
+BUDGET_KEYS = frozenset(
     {"daily_budget_usd", "monthly_budget_usd", "daily_budget_tokens", "monthly_budget_tokens"}
 )
+EXPERIMENT_KEYS = frozenset({"experiments", "holdback_rate", "holdback_max"})
+ROLE_MODEL_KEYS = frozenset({"judge_model", "safety_review_model"})
+# Keys a project's .claude/acecode.toml may not set: they spend the user's money, choose
+# the models that review the project's rules, or withhold rules from the user.
+USER_ONLY_KEYS = BUDGET_KEYS | EXPERIMENT_KEYS | ROLE_MODEL_KEYS
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -168,9 +182,17 @@ def _label(where: str, name: str) -> str:
 
 
 def user_only_key(project_file: Path, name: str) -> str:
-    """The line for a budget key found in a project's file, which may not set it."""
+    """The line for a budget or experiment key found in a project's file, which may not set
+    it."""
+    what = (
+        "budgets"
+        if name in BUDGET_KEYS
+        else "role models"
+        if name in ROLE_MODEL_KEYS
+        else "experiments"
+    )
     return (
-        f"{project_file}: {name} ignored: budgets are set in "
+        f"{project_file}: {name} ignored: {what} are set in "
         f"{paths.user_claude_dir() / 'acecode.toml'} or ACECODE_{name.upper()}, never by a project"
     )
 

@@ -139,3 +139,19 @@ def test_each_role_is_priced_at_its_own_model(monkeypatch: pytest.MonkeyPatch) -
     same = estimate(20, model="claude-sonnet-4-6")
     assert same.roles["safety_review"].model is None
     assert mixed.usd < same.usd  # Haiku's $1 / $5 against Sonnet's $3 / $15
+
+
+def test_a_project_cannot_choose_the_role_models(
+    project_dir, home_dir, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A cloned repository's .claude/acecode.toml could otherwise weaken the review of the
+    rules it teaches: the role models come from the user's file or the environment."""
+    from acecode.config import load_settings
+
+    (project_dir / ".claude").mkdir()
+    (project_dir / ".claude" / "acecode.toml").write_text('safety_review_model = "tiny-model"\n')
+    (home_dir / ".claude").mkdir()
+    (home_dir / ".claude" / "acecode.toml").write_text('judge_model = "claude-haiku-4-5"\n')
+    settings = load_settings(project_dir)
+    assert (settings.safety_review_model, settings.judge_model) == ("", "claude-haiku-4-5")
+    assert "safety_review_model ignored: role models are set in" in capsys.readouterr().err

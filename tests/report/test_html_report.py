@@ -26,7 +26,7 @@ HOSTILE = (
     "</td></tr></table><script>document.title='pwned'</script>"
     '<img src=x onerror="document.title=\'pwned\'"><a href="https://evil.example/">x</a> & more'
 )
-SECTIONS = ("playbook", "growth", "cost", "citations", "failures", "review")
+SECTIONS = ("playbook", "growth", "cost", "citations", "failures", "review", "effects")
 WIDTH, HEIGHT = 1200, 2400
 
 
@@ -116,7 +116,7 @@ def test_page_shows_each_part_from_its_source(report_file: Path) -> None:
     assert "2026-W12" in text and "2026-W13" in text
     # growth: the rating cycle, +2 (oth-001, oth-002), then -1
     assert re.search(r"learn 2\S+ \+2 0 7 .* forget \S+ 0 -1 6", text)
-    retire = "Not cited or tagged in the last 4 sessions entry section text last cited pat-001"
+    retire = "Not cited or tagged in the last 4 sessions entry section text last cited why pat-001"
     assert retire in text
     assert "review:all" in text
 

@@ -231,6 +231,14 @@ def _injection(playbook: _Playbook) -> list[str]:
     return lines
 
 
+def _experiments(path: Path | None) -> list[str]:
+    """Whether the randomised hold-back runs, and what it concluded so far."""
+    from acecode.experiments.status import summary_lines
+    from acecode.store import resolve_path
+
+    return summary_lines(resolve_path(path))
+
+
 def _templates() -> list[str]:
     from acecode.templates import template_override, user_template_dir
 
@@ -382,6 +390,7 @@ def doctor(playbook: playbook_option = None) -> None:
         ("playbook", lambda: _playbook_check(loaded)),
         ("user layer", _user_layer),
         ("injection", lambda: _injection(loaded)),
+        ("experiments", lambda: _experiments(playbook)),
         ("stale rules", lambda: loaded.check(_stale)),
         ("prompt templates", _templates),
         ("semantic de-duplication", _embeddings),

@@ -205,6 +205,11 @@ def learn(
             console.print(report.summary(), markup=False, highlight=False, soft_wrap=True)
             for line in _describe(report):
                 console.print(line, markup=False, highlight=False, soft_wrap=True)
+    if playbook is None and not dry_run:
+        from acecode.experiments.status import refresh_after_learning
+        from acecode.store import resolve_path
+
+        refresh_after_learning(resolve_path(None))
     if as_json:
         print(json.dumps([report.as_dict() for report in reports], indent=2, ensure_ascii=False))
     if over_budget and source == "cli":  # a hook's learner: its cycle line says what to do

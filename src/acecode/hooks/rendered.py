@@ -43,6 +43,7 @@ import os
 from typing import Any
 
 import acecode
+from acecode.experiments.files import CLASSES, experiments_path
 from acecode.hooks.context import playbook_file, state_path, user_template_override
 from acecode.layers import user_playbook_file
 from acecode.state_folder import ensure_state_folder
@@ -51,12 +52,19 @@ TEMPLATE = "playbook.txt"
 CACHE_NAME = "injection-cache.json"
 INDEX_NAME = "injection-index.json"
 PINS_NAME = "pins.json"  # acecode.pins.PINS_NAME; a test keeps them equal
+PROVENANCE_NAME = "provenance.json"  # acecode.store.provenance.PROVENANCE_NAME
+# The experiment settings (acecode.config, user file and environment only).
+EXPERIMENT_VARIABLES = ("ACECODE_EXPERIMENTS", "ACECODE_HOLDBACK_RATE", "ACECODE_HOLDBACK_MAX")
 # acecode.agents.DEFAULT_AGENT, without importing the registry on a cache hit.
 DEFAULT_AGENT = "claude-code"
 SWITCH_NAME = "acecode.toml"  # acecode.control.CONFIG_NAME; a test keeps them equal
 LOCAL_SWITCH_NAME = "switch.toml"  # acecode.control.SWITCH_NAME; a test keeps them equal
 # The settings the rendering reads, as environment variables (see acecode.config).
-SETTING_VARIABLES = ("ACECODE_INJECTION_BUDGET_CHARS", "ACECODE_TOPUP_BUDGET_CHARS")
+SETTING_VARIABLES = (
+    "ACECODE_INJECTION_BUDGET_CHARS",
+    "ACECODE_TOPUP_BUDGET_CHARS",
+    *EXPERIMENT_VARIABLES,
+)
 # Where each input sits in the key.
 _PLAYBOOK, _PROJECT_SWITCH, _USER_SWITCH, _ENVIRONMENT, _USER_LAYER = 1, 5, 6, 7, 8
 _LOCAL_SWITCH = 10
@@ -101,6 +109,18 @@ def inputs_key(project: str) -> list[Any]:
         stat_key(user_playbook_file()),
         stat_key(_user_pins()),
         stat_key(local_switch),
+        *_experiment_inputs(project),
+    ]
+
+
+def _experiment_inputs(project: str) -> list[list[int] | None]:
+    """What the hold-back plan (acecode.experiments.plan) reads besides the playbook: both
+    layers' provenance (the signatures) and the concluded classes."""
+    user_state = os.path.join(os.path.dirname(user_playbook_file()), "acecode")
+    return [
+        stat_key(state_path(project, PROVENANCE_NAME)),
+        stat_key(os.path.join(user_state, PROVENANCE_NAME)),
+        stat_key(experiments_path(state_path(project), CLASSES)),
     ]
 
 
@@ -145,6 +165,7 @@ def _limits(project: str, key: list[Any]) -> dict[str, Any]:
             "reason": "",
             "budget": DEFAULT_INJECTION_BUDGET,
             "topup_budget": DEFAULT_TOPUP_BUDGET,
+            "experiments": False,
             "config_off": [],
             "config_ignored": [],
         }
@@ -162,6 +183,9 @@ def _limits(project: str, key: list[Any]) -> dict[str, Any]:
         "reason": state.reason,
         "budget": settings.injection_budget_chars,
         "topup_budget": settings.topup_budget_chars,
+        "experiments": settings.experiments,
+        "holdback_rate": settings.holdback_rate,
+        "holdback_max": settings.holdback_max,
         **as_notices(project_problems(root)),
     }
 
@@ -184,11 +208,14 @@ def _topup_index(playbook: dict[str, Any], left_out: list[Any]) -> dict[str, Any
     for _section, entry in iter_entries(playbook):
         position[id(entry)] = len(texts)
         texts.append(entry["text"])
+    from acecode.experiments.plan import entry_version
+
     items = topup_items(left_out)
     return {
         "section_order": list(SECTION_NAMES),
         "sections": [item.section for item in items],
         "names": [item.name for item in items],
+        "versions": [entry_version(ranked.entry) for ranked in left_out],
         "lines": [item.line for item in items],
         "relevance": build_index(texts, [position[id(r.entry)] for r in left_out]),
     }
@@ -253,16 +280,20 @@ def _render(
     start: dict[str, Any] = {"key": key, **limits}
     if not limits["active"]:
         return start, dict(start)
+    from acecode.experiments.classes import HELPS, names_in
+    from acecode.experiments.plan import plan_fields
     from acecode.playbook.injection import render_injection
     from acecode.store.errors import PlaybookError
 
+    layer = path or playbook_file(project)
     try:
-        playbook, pinned, where = _both_layers(path or playbook_file(project), start)
+        playbook, pinned, where = _both_layers(layer, start)
     except PlaybookError as exc:
         start["error"] = str(exc)
         return start, dict(start)
+    helps = frozenset(names_in(state_path(project), HELPS))
     injection = render_injection(
-        playbook, _template_text(), limits["budget"], frozenset(pinned), where, measure
+        playbook, _template_text(), limits["budget"], frozenset(pinned), where, measure, helps
     )
     start.update(
         text=injection.text,
@@ -270,6 +301,15 @@ def _render(
         total=injection.total,
         left_out=len(injection.left_out),
         pinned=pinned,
+        **plan_fields(
+            state_path(project),
+            playbook,
+            injection.text,
+            injection.injected,
+            pinned,
+            limits,
+            (layer, user_playbook_file()),
+        ),
     )
     if not with_index:
         return start, {}

@@ -12,6 +12,7 @@ from typing import Any
 
 from acecode.cost.summary import PerSession, Summary
 from acecode.diagnostics import warn
+from acecode.experiments.effects import RuleEffect
 from acecode.impact.analysis import ImpactReport
 from acecode.impact.run import run_impact
 from acecode.playbook.schema import SECTION_NAMES
@@ -49,6 +50,9 @@ class ReportData:
     # cost per session over them (triage-skipped sessions at $0).
     cost_cycles: list[tuple[str, float]] = field(default_factory=list)
     per_session: PerSession = field(default_factory=PerSession)
+    # The measured effect per entry (acecode.experiments) and whether experiments run.
+    effects: list[RuleEffect] = field(default_factory=list)
+    experiments: str = ""
 
 
 def growth(cycles: list[Any], entries_now: int) -> list[CyclePoint]:
@@ -119,6 +123,7 @@ def gather(
     sections = {name: list(playbook["sections"].get(name, [])) for name in SECTION_NAMES}
     entries_now = sum(len(items) for items in sections.values())
     cost_records = project_cost_records(playbook_path.resolve().parent.parent)
+    effects, experiments = measured_effects(playbook_path, playbook, transcripts)
     return ReportData(
         playbook_path=str(playbook_path),
         generated_at=generated_at,
@@ -131,4 +136,26 @@ def gather(
         cost_days=project_cost_days(cost_records),
         cost_cycles=recent_cycle_costs(cost_records),
         per_session=per_session(cost_records),
+        effects=effects,
+        experiments=experiments,
     )
+
+
+def measured_effects(
+    playbook_path: Path, playbook: dict[str, Any], transcripts: Path
+) -> tuple[list[RuleEffect], str]:
+    """The per-entry effects and the line saying whether experiments are on."""
+    from acecode.agents.claude_code.sessions import transcripts_at
+    from acecode.cli.effect_view import experiments_line
+    from acecode.config import load_settings
+    from acecode.experiments.status import measure_project
+    from acecode.impact.scan import scan_transcripts
+
+    settings = load_settings(playbook_path.resolve().parent.parent)
+    folder = transcripts if transcripts.is_dir() else None  # a single file names no folder
+    measurement = measure_project(playbook_path, playbook, folder)
+    rules = measurement.rules(scan_transcripts(transcripts_at(transcripts)))
+    line = experiments_line(
+        settings.experiments, settings.holdback_rate, settings.holdback_max, len(measurement.draws)
+    )
+    return rules, line

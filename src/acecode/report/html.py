@@ -14,6 +14,7 @@ import html
 from collections.abc import Iterable, Sequence
 
 from acecode.report.data import CyclePoint, ReportData
+from acecode.report.forest import effects_section
 from acecode.report.growth_chart import growth_chart
 from acecode.store.provenance import Origin
 from acecode.wording import counted
@@ -45,6 +46,7 @@ _SECTION_IDS = {
     "citations": "Citations",
     "failures": "Recurring failures, before and after",
     "review": "Review queue",
+    "effects": "Measured effect per rule",
 }
 
 
@@ -208,10 +210,11 @@ def _retire(data: ReportData) -> str:
             _e(item.section),
             _e(item.text),
             _e(item.last_cited.date().isoformat() if item.last_cited else "never"),
+            _e(item.reason or "not cited or tagged"),
         ]
         for item in impact.retire
     ]
-    return title + _table(("entry", "section", "text", "last cited"), rows, set())
+    return title + _table(("entry", "section", "text", "last cited", "why"), rows, set())
 
 
 def _before_after(hit: int, sessions: int) -> str:
@@ -315,6 +318,7 @@ def render(data: ReportData) -> str:
         "cost": _cost(data) + _cost_per_session(data),
         "citations": _citations(data) + _retire(data),
         "failures": _failures(data),
+        "effects": effects_section(data.effects, data.experiments),
         "review": _review(data),
     }
     sections = "".join(
