@@ -34,7 +34,9 @@ class ToolClasses(NamedTuple):
     are a whole piece of work; ``edits`` are named for completeness (they are
     rendered like any call). ``describe`` renders one call with its key
     arguments clipped to a length, and ``hidden_context`` lists openings of
-    injected context not worth showing the reflector.
+    injected context not worth showing the reflector. A successful result of a
+    ``silent`` tool (a file written, a to-do list updated) says nothing its call
+    does not, so it is left out; its failures are shown like any other.
     """
 
     shell: frozenset[str]
@@ -43,6 +45,7 @@ class ToolClasses(NamedTuple):
     subagents: frozenset[str]
     describe: Callable[[str, Any, int], str]
     hidden_context: tuple[str, ...] = ()
+    silent: frozenset[str] = frozenset()
 
 
 class HookEvent(NamedTuple):

@@ -158,6 +158,33 @@ def _cost(data: ReportData) -> str:
     return _table(("day", "cycles", "tokens", "cost", ""), rows, {1, 2, 3})
 
 
+def _cost_per_session(data: ReportData) -> str:
+    """The project's last cycles one by one (a bar each, scaled to the dearest), their
+    median and mean, and the sessions the triage skipped at $0 since the first of them."""
+    if not data.cost_cycles:
+        return ""
+    per = data.per_session
+    top = max(usd for _, usd in data.cost_cycles) or 1.0
+    rows = [
+        [
+            _e(when[:16].replace("T", " ")),
+            _e(f"${usd:.4f}"),
+            f'<span class="bar" style="width:{round(100 * usd / top)}%"></span>',
+        ]
+        for when, usd in data.cost_cycles
+    ]
+    summary = f"median ${per.median_usd:.4f}, mean ${per.mean_usd:.4f} per cycle"
+    if per.triaged:
+        summary += (
+            f"; {per.triaged} session(s) with nothing to learn skipped by the triage at $0: "
+            f"${per.mean_per_session_usd:.4f} per session ended, about ${per.saved_usd:.4f} saved"
+        )
+    return (
+        f"<h3>Cost per session (last {len(rows)} cycles)</h3><p class='meta'>{_e(summary)}</p>"
+        + _table(("cycle", "cost", ""), rows, {1})
+    )
+
+
 def _citations(data: ReportData) -> str:
     citations = data.impact.citations
     if not citations:
@@ -288,7 +315,7 @@ def render(data: ReportData) -> str:
     bodies = {
         "playbook": _playbook(data),
         "growth": _growth(data.cycles),
-        "cost": _cost(data),
+        "cost": _cost(data) + _cost_per_session(data),
         "citations": _citations(data) + _retire(data),
         "failures": _failures(data),
         "effects": effects_section(data.effects, data.experiments),
