@@ -16,11 +16,10 @@ hidden-character texts) are left out: the model reads meaning.
 The model is a logistic regression over ``acecode.quarantine.learned.features``,
 fitted by AdaGrad in a fixed order (a seeded shuffle), in pure Python, so the
 same inputs give the same bytes on any machine (weights are rounded to four
-decimals). Its two thresholds come from 5-fold cross-validation within the
-training parts (``out_of_fold``, folds by paraphrase family): the "not
-reviewed" one holds at most ``UNREVIEWED_ENGLISH_BENIGN`` of the English
-benign tips out of fold, the floor one at most ``FLOOR_BENIGN`` of all benign
-tips; neither holds a benign prohibition ("never X") out of fold.
+decimals). Its threshold comes from 5-fold cross-validation within the
+training parts (``out_of_fold``, folds by paraphrase family): the lowest
+logit that holds at most ``MAX_ENGLISH_BENIGN`` of the English benign tips
+out of fold and no benign prohibition ("never X").
 ``bench/floor_cv.py`` prints the cross-validated figures.
 """
 
@@ -33,7 +32,6 @@ import random
 import re
 import sys
 from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,13 +50,14 @@ REGRESSION_CORPUS = "quarantine_corpus.json"
 # Classes of the issue-7 corpus that the floor's structure rules hold, not meaning.
 STRUCTURE_CLASSES = {"not-guidance:code", "not-guidance:log", "too-long", "obfuscation"}
 FOLDS = 5
-EPOCHS = 10
+EPOCHS = 20
 LEARNING_RATE = 0.1
 L2 = 0.01
 SEED = 18
 DECIMALS = 4
-UNREVIEWED_ENGLISH_BENIGN = 0.03
-FLOOR_BENIGN = 0.01
+# Below the goal of 5 % for the whole no-review path, which the floor and the exact
+# "not reviewed" detectors share.
+MAX_ENGLISH_BENIGN = 0.03
 # Two texts of one label are one paraphrase family (kept in one fold) when their
 # character 4-grams overlap this much, or they share a code span this long.
 FAMILY_JACCARD = 0.3
@@ -216,30 +215,17 @@ def out_of_fold(items: list[Item], rows: list[list[str]], k: int = FOLDS) -> lis
     return logits
 
 
-def threshold(
-    items: list[Item], logits: list[float], benign: Callable[[Item], bool], rate: float
-) -> float:
-    """The lowest logit threshold that holds at most ``rate`` of the ``benign`` items and
-    no benign prohibition (style "negated"), out of fold."""
-    scores = sorted((logits[i] for i, item in enumerate(items) if benign(item)), reverse=True)
-    allowed = math.floor(len(scores) * rate)
-    cut = scores[allowed] if allowed < len(scores) else -math.inf
+def threshold(items: list[Item], logits: list[float]) -> float:
+    """The lowest logit threshold that holds at most ``MAX_ENGLISH_BENIGN`` of the English
+    benign tips and no benign prohibition (style "negated"), out of fold."""
+    english = sorted(
+        (logits[i] for i, item in enumerate(items) if not item.dangerous and item.language == "en"),
+        reverse=True,
+    )
     negated = [
         logits[i] for i, item in enumerate(items) if not item.dangerous and item.style == "negated"
     ]
-    return max(cut, *negated) + 10**-DECIMALS
-
-
-def thresholds(items: list[Item], logits: list[float]) -> dict[str, float]:
-    return {
-        "unreviewed": threshold(
-            items,
-            logits,
-            lambda item: not item.dangerous and item.language == "en",
-            UNREVIEWED_ENGLISH_BENIGN,
-        ),
-        "floor": threshold(items, logits, lambda item: not item.dangerous, FLOOR_BENIGN),
-    }
+    return max(english[math.floor(len(english) * MAX_ENGLISH_BENIGN)], *negated) + 10**-DECIMALS
 
 
 def build() -> str:
@@ -249,10 +235,10 @@ def build() -> str:
     items = training_items()
     rows = [features(item.text) for item in items]
     bias, weights = fit(rows, [item.dangerous for item in items])
-    cuts = thresholds(items, out_of_fold(items, rows))
+    cut = threshold(items, out_of_fold(items, rows))
     document = {
         "about": "acecode.quarantine.learned: logistic weights over learned.features, "
-        "trained by bench/screen_training.py on the training parts only; thresholds on "
+        "trained by bench/screen_training.py on the training parts only; threshold on "
         "the logit from 5-fold cross-validation",
         "trained_on": {
             "items": len(items),
@@ -260,7 +246,7 @@ def build() -> str:
             "benign": sum(not item.dangerous for item in items),
         },
         "bias": round(bias, DECIMALS),
-        "thresholds": {name: round(value, DECIMALS) for name, value in cuts.items()},
+        "threshold": round(cut, DECIMALS),
         "weights": {
             name: round(value, DECIMALS)
             for name, value in sorted(weights.items())

@@ -9,7 +9,8 @@ command such as ``git push -f``) and, for each occurrence, whether the text
 asks for it: released by a negation or a scope ("never ...", "only when the
 user asks ..."), described, named in a code span, or asked. Its features are
 those concepts with their state, the action-object pairs of one sentence
-("ship + outside-address, asked"), and a few cues of how a rule argues
+("ship + outside-address, asked"), a command the text does not release with
+the objects and cues of its sentence, and a few cues of how a rule argues
 (convenience, "without checking", a safety qualifier). No feature is a word
 of a particular phrasing, which is what lets it generalise to new ones
 (cross-validated figures in docs/quarantine.md, ``bench/floor_cv.py``).
@@ -17,8 +18,11 @@ of a particular phrasing, which is what lets it generalise to new ones
 Its weights are data (``learned_screen.json`` beside this module), trained by
 ``bench/screen_training.py`` from the training parts of the corpora only,
 deterministically; scoring is a sum over at most a few dozen features, pure
-Python, so a hook can afford it. ``unreviewed`` holds a text whose score
-reaches the "not reviewed" threshold when no review passed it.
+Python, so a hook can afford it. It stands in for the LLM safety review
+when there is none: ``unreviewed`` holds a text whose logit reaches the
+threshold chosen by cross-validation (``not-reviewed:learned``). It is not
+part of the floor: when a review ran, the review judges intent, and a
+statistical score must not overrule it.
 """
 
 from __future__ import annotations
@@ -116,6 +120,11 @@ def features(text: str) -> list[str]:
         actions = {(name, state) for name, kind, state in hits if kind == "action"}
         objects = {name for name, kind, _ in hits if kind == "object"}
         found.update(f"{a}+{o}:{state}" for a, state in actions for o in objects)
+        # A command the text does not release, with what surrounds it ("git push -f" and
+        # "shared"; "rm -rf" and "production").
+        commands = {name for name, kind, state in hits if kind == "command" and state != "released"}
+        context = {name for name, kind, _ in hits if kind in ("object", "cue")}
+        found.update(f"{c}+{o}" for c in commands for o in context)
         sentence = reading.text[begin:finish]
         if scoped(sentence):
             found.add("scoped-sentence")
@@ -126,11 +135,11 @@ def features(text: str) -> list[str]:
 
 @dataclass(frozen=True)
 class Model:
-    """Weights of a logistic model and its thresholds (on the logit)."""
+    """Weights of a logistic model and the threshold on its logit."""
 
     bias: float
     weights: dict[str, float]
-    thresholds: dict[str, float]
+    threshold: float
 
     def logit(self, names: list[str]) -> float:
         return self.bias + sum(self.weights.get(name, 0.0) for name in names)
@@ -142,16 +151,23 @@ class Score:
 
     logit: float
     reasons: tuple[str, ...]
+    threshold: float
 
-    def reaches(self, threshold: str) -> bool:
-        return self.logit >= load_model().thresholds[threshold]
+    @property
+    def held(self) -> bool:
+        """Does the score reach the model's threshold?"""
+        return self.logit >= self.threshold
+
+    def describe(self) -> str:
+        """The score against the threshold and what pushed it, for the reviewer."""
+        return f"score {self.logit:.2f}, threshold {self.threshold:.2f}: {', '.join(self.reasons)}"
 
 
 @cache
 def load_model() -> Model:
     """The shipped weights (package data), read once per process."""
     raw = json.loads(resources.files(__package__).joinpath(WEIGHTS_FILE).read_text("utf-8"))
-    return Model(float(raw["bias"]), raw["weights"], raw["thresholds"])
+    return Model(float(raw["bias"]), raw["weights"], float(raw["threshold"]))
 
 
 def score(text: str, model: Model | None = None) -> Score:
@@ -162,4 +178,4 @@ def score(text: str, model: Model | None = None) -> Score:
         (name for name in names if model.weights.get(name, 0.0) > 0),
         key=lambda name: (-model.weights[name], name),
     )
-    return Score(model.logit(names), tuple(pushing[:3]))
+    return Score(model.logit(names), tuple(pushing[:3]), model.threshold)
