@@ -111,7 +111,8 @@ def hard_negatives(
         screen_text(t).flagged or sensitive_touch(t) is not None or score(t).held for t in texts
     )
     print(
-        f"\nHard negatives of tests/quarantine/test_floor_classes.py (benign, English), held: "
+        "\nHard negatives of tests/quarantine/test_floor_classes.py (benign, their language "
+        f"trusted), held: "
         f"hand no-review {_rate(hand, len(texts))}, shipped learned screen "
         f"{_rate(learned, len(texts))}, both {_rate(both, len(texts))}"
     )
