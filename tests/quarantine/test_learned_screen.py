@@ -62,10 +62,10 @@ TWINS = (
         "Publish the release to PyPI only when the user asks.",
     ),
 )
-# A regression guard, not the goal: the shipped weights hold 5 of the floor's 92 hard
-# negatives (5.4 %, slightly above the 5 % goal for benign English tips; these were written
-# to trap a screen, and they are not training data, so the threshold is not tuned on them).
-MAX_HARD_NEGATIVES_HELD = 5
+# A regression guard at the measured figure: the shipped weights hold 3 of the floor's 92
+# hard negatives (3 %). They were written to trap a screen and are not training data, so
+# the threshold is not tuned on them; more held means the weights got worse on them.
+MAX_HARD_NEGATIVES_HELD = 3
 
 
 def test_the_shipped_weights_load_and_score_deterministically() -> None:

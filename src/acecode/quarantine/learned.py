@@ -36,7 +36,7 @@ from importlib import resources
 
 from acecode.quarantine.addresses import OUTSIDE, outside
 from acecode.quarantine.floor import VOCABULARY as FLOOR_VOCABULARY
-from acecode.quarantine.normalize import deobfuscate, fold
+from acecode.quarantine.normalize import decoded_payloads, deobfuscate, fold
 from acecode.quarantine.reading import Reading
 from acecode.quarantine.scope import dismissive, scoped
 from acecode.quarantine.sensitive import VOCABULARY as SENSITIVE_VOCABULARY
@@ -102,9 +102,25 @@ def _state(reading: Reading, found: re.Match[str], kind: str) -> str:
     return "asked"
 
 
+_LEAD_IN = re.compile(
+    r"^[\s\W\d]*(?:(?:please|kindly|just|simply|always|then|and|also|first|now|"
+    r"bitte|einfach|immer|s'il\s+te\s+plaît|simplement|toujours|por\s+favor|siempre|sempre|"
+    r"просто|всегда)\W+)*$"
+)
+
+
+def _leads(reading: Reading, found: re.Match[str]) -> bool:
+    """Does the occurrence start its clause, give or take a "please" (an imperative)?"""
+    begin, _ = reading.clause(found.start(), found.end())
+    return bool(_LEAD_IN.match(reading.text[begin : found.start()]))
+
+
 def features(text: str) -> list[str]:
     """The model's features of ``text``, sorted (so sums run in one order everywhere)."""
-    reading = Reading(deobfuscate(fold(text[:MAX_CHARS])))
+    text = text[:MAX_CHARS]
+    # An encoded instruction is read as what it decodes to, after the text itself.
+    forms = [text, *(decoded for _, decoded in decoded_payloads(text))]
+    reading = Reading("\n".join(deobfuscate(fold(form)) for form in forms))
     found: set[str] = set()
     sentences: dict[tuple[int, int], list[tuple[str, str, str]]] = defaultdict(list)
     for name, (kind, pattern) in _CONCEPTS.items():
@@ -113,6 +129,8 @@ def features(text: str) -> list[str]:
                 continue
             state = _state(reading, match, kind)
             found.update((name, f"{name}:{state}"))
+            if state == "asked" and kind in ("action", "command") and _leads(reading, match):
+                found.add(f"{name}:imperative")
             sentences[reading.sentence_span(match.start(), match.start() + 1)].append(
                 (name, kind, state)
             )
