@@ -3,8 +3,9 @@
 Run ``python bench/condense_bench.py [--budget N]``. Reads every ``.jsonl``
 under ``../shared/transcripts/`` (falling back to ``tests/data/transcripts/``)
 and prints one row per file: raw tokens (the file's text, same estimator),
-condensed tokens, and the share of human requests and failed tool calls
-whose text is present in the rendering (first 200 characters of a request,
+condensed tokens, and the share of human requests (answers the user gave to
+the agent's questions included) and failed tool calls whose text is present
+in the rendering (first 200 characters of a request,
 first 100 of an error, whitespace collapsed), and of the agent's first
 reply after each failed call (its first 80 characters: what it did next,
 context rather than signal, the first thing a smaller budget cuts). Goal:
@@ -28,6 +29,8 @@ from acecode.transcript.condense import (
 from acecode.transcript.text import estimate_tokens
 
 ROOT = Path(__file__).resolve().parent.parent
+# Tools whose result holds the user's own words: an answer is a request too.
+USER_ANSWERS = ("AskUserQuestion", "ExitPlanMode")
 # ../shared/transcripts beside the checkout (or beside a folder of worktrees), else the copy.
 CANDIDATES = (
     *(folder / "shared" / "transcripts" for folder in ROOT.parents),
@@ -61,7 +64,12 @@ def _kept(messages: list[dict], rendering: str) -> tuple[int, ...]:
     def expected(text: str, length: int) -> str:
         return _norm(fold_paths(text, root))[:length]
 
-    requests = [expected(m["content"], 200) for m in messages if m["kind"] == "prompt"]
+    requests = [
+        expected(m["content"], 200)
+        for m in messages
+        if m["kind"] == "prompt"
+        or (m["kind"] == "tool_result" and m.get("tool_name") in USER_ANSWERS)
+    ]
     errors = [
         expected(m["content"], 100)
         for m in messages

@@ -22,6 +22,8 @@ from acecode.transcript.text import estimate_tokens
 from support.hang_guard import HANG_GUARD
 
 REQUEST_CHARS = 200
+# Tools whose result holds the user's own words (Claude Code's; Codex has none).
+USER_ANSWERS = ("AskUserQuestion", "ExitPlanMode")
 ERROR_CHARS = 100
 
 
@@ -30,10 +32,12 @@ def _norm(text: str) -> str:
 
 
 def missing_parts(messages: list[dict], rendering: str) -> list[str]:
-    """Requests and errors absent from a rendering.
+    """Requests, answers and errors absent from a rendering.
 
-    "Present" means: the first 200 characters of each human request and the
-    first 100 characters of each failed tool call's error appear verbatim
+    "Present" means: the first 200 characters of each human request and of each
+    answer the user gave to the agent's question (``AskUserQuestion``, a plan's
+    approval), and the first 100 characters of each failed tool call's error,
+    appear verbatim
     (whitespace collapsed, the project folder the header names written as ``./``)
     in the rendering.
     """
@@ -45,6 +49,8 @@ def missing_parts(messages: list[dict], rendering: str) -> list[str]:
             needle = _norm(fold_paths(message["content"], root))[:REQUEST_CHARS]
         elif message["kind"] == "tool_result" and message["is_error"]:
             needle = _norm(fold_paths(message["content"], root))[:ERROR_CHARS]
+        elif message["kind"] == "tool_result" and message.get("tool_name") in USER_ANSWERS:
+            needle = _norm(fold_paths(message["content"], root))[:REQUEST_CHARS]
         else:
             continue
         if needle not in flat:
@@ -209,6 +215,30 @@ def test_condense_command_prints_exactly_the_llm_input(tmp_path: Path) -> None:
     )
     assert missing.returncode == 1
     assert "transcript not found" in missing.stderr
+
+
+def test_the_users_answer_to_a_question_is_kept_like_a_request(tmp_path: Path) -> None:
+    """Under a budget that leaves out most results, the answer the user gave to the
+    agent's question (a tool result, not a prompt) stays, like a request."""
+    question = {"questions": [{"question": "The pre-commit hook fails on old code. Fix it?"}]}
+    answer = 'User has answered your questions: "Fix it?"="main was clean; fix the issues".'
+    records = [_record("user", "Commit the feature")]
+    for n in range(60):
+        records.append(_call(f"r{n}", "Read", {"file_path": f"src/mod{n}.py"}, f"m{n}"))
+        records.append(_result(f"r{n}", "\n".join(f"{i}\tcode {i} of mod{n}" for i in range(300))))
+    records += [
+        _call("q", "AskUserQuestion", question, "mq"),
+        _result("q", answer),
+        _call("p", "ExitPlanMode", {"plan": "Fix credo, then commit"}, "mp"),
+        _result("p", "User rejected the plan: run dialyzer first."),
+    ]
+    messages = load_transcript(_write(tmp_path / "s.jsonl", records))
+    rendering = condense(messages, 1_200)
+    assert estimate_tokens(rendering) <= 1_200
+    assert "code 17 of mod3" not in rendering  # the budget did leave results out
+    assert f"USER ANSWER to AskUserQuestion: {answer}" in rendering
+    assert "USER ANSWER to ExitPlanMode: User rejected the plan: run dialyzer first." in rendering
+    assert missing_parts(messages, rendering) == []
 
 
 def test_boilerplate_is_folded_and_nothing_a_reviewer_needs_is_lost(tmp_path: Path) -> None:

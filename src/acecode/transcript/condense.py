@@ -26,7 +26,8 @@ a file-writing or to-do tool (the agent's ``silent`` tools) is left out, as
 its call says what was done; a shell call's ``description`` repeats its
 command and is not shown. A result identical to an earlier one of the same
 call is marked as a replay. A compaction summary, the densest account of
-the session, is never cut.
+the session, is never cut, and the user's answer to a question the agent asked
+(the result of an ``answers`` tool) is kept like a request.
 """
 
 from __future__ import annotations
@@ -524,6 +525,10 @@ def _result_item(
         )
     if name in tools.silent:
         return None
+    if name in tools.answers:
+        return _ladder(
+            f"USER ANSWER to {name}: ", content, _P_REQUEST, (1500, 600), "answer", pinned=True
+        )
     if name in tools.shell and FAILURE_SIGNAL.search(content):
         if drop(_P_FAILURE_OUTPUT):
             return _Item(_P_FAILURE_OUTPUT, [""], name)
