@@ -21,6 +21,11 @@ from acecode.llm.usage import estimate_tokens
 Router = Callable[[str, str], str]
 
 
+def message_text(content: list[dict[str, Any]]) -> str:
+    """A message's text when it was sent as blocks (as a prompt-cache marker needs)."""
+    return "".join(str(block.get("text", "")) for block in content)
+
+
 class ScriptedAnthropic:
     """``with ScriptedAnthropic(router) as server:``; ``server.env()`` points acecode at it."""
 
@@ -37,7 +42,7 @@ class ScriptedAnthropic:
                 if isinstance(system, list):
                     system = " ".join(block.get("text", "") for block in system)
                 prompt = " ".join(
-                    m["content"] if isinstance(m["content"], str) else json.dumps(m["content"])
+                    m["content"] if isinstance(m["content"], str) else message_text(m["content"])
                     for m in body["messages"]
                 )
                 owner.requests += 1

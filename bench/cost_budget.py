@@ -22,7 +22,8 @@ the end (the price of admitting on a worst case), and how the admission estimate
 what admitted cycles really cost (estimate / actual, min and median).
 
 The estimate is an upper bound (``acecode.cost.estimate``): prompts at 3
-UTF-8 bytes per token and every call's ``max_tokens`` as its output. The
+UTF-8 bytes per token and every call's ``max_tokens`` as its output; a call
+the admission did not plan (the judge) is reserved before it is sent. The
 server counts 4 characters per token, a typical ratio for English and code;
 text that tokenizes denser than 3 bytes per token would make the bound too
 low, and the overshoot here would then not be 0.

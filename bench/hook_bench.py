@@ -1,6 +1,6 @@
 """Whole-process time of the injection hooks against a bare interpreter start.
 
-Usage: ``python bench/hook_bench.py [--runs 31] [--sizes 40 300 3000]``
+Usage: ``python bench/hook_bench.py [--runs 31] [--sizes 40 300 3000] [--experiments]``
 
 Every row is a fresh process started the way Claude Code starts a hook, fed
 the hook's JSON on stdin; rows are interleaved run by run so that machine
@@ -43,6 +43,12 @@ session and each prompt has its own ``prompt_id``, as Claude Code sends them, so
 every run also takes its claim (``acecode.hooks.claim``) instead of being
 refused as another copy of the event before.
 
+With ``--experiments`` the user's ``~/.claude/acecode.toml`` turns the randomised
+hold-back on (``acecode.experiments``) and every entry has a failure in its
+provenance, so every injected entry is in each session's draw: the cache hit
+then also draws, cuts the held-back lines and records them. Without it the
+hooks still append each session's exposure record.
+
 Bytecode is cached under a temporary ``PYTHONPYCACHEPREFIX`` (and
 ``PYTHONDONTWRITEBYTECODE`` is cleared) so acecode's modules load from
 ``.pyc`` as in a normal install, not recompiled on every run. ``HOME`` is a
@@ -76,7 +82,9 @@ def _hook_command() -> list[str]:
     return [str(script)] if script.is_file() else [sys.executable, "-m", "acecode"]
 
 
-def _write_playbook(project: Path, size: int, arrived: bool = False) -> None:
+def _write_playbook(
+    project: Path, size: int, experiments: bool = False, arrived: bool = False
+) -> None:
     """``size`` entries, saved through acecode (known here) or, when ``arrived``, written
     as a plain file (as a clone leaves it)."""
     sys.path.insert(0, str(BENCH_DIR))
@@ -96,6 +104,18 @@ def _write_playbook(project: Path, size: int, arrived: bool = False) -> None:
         (folder / "playbook.json").write_text(json.dumps(book, indent=2), encoding="utf-8")
     else:
         save_playbook(book, folder / "playbook.json")
+    if experiments:  # every entry learned from a failure: every injected one is drawn
+        evidence = {"kind": "failure", "tool": "Bash", "command": "make", "error": "boom"}
+        origin = {"cycle_id": "c", "at": "2026-01-01T00:00:00+00:00", "how": "learned"}
+        entries = {
+            entry["name"]: {"origins": [{**origin, "agent": "claude-code", "evidence": evidence}]}
+            for items in sections.values()
+            for entry in items
+        }
+        (folder / "acecode").mkdir(exist_ok=True)
+        (folder / "acecode" / "provenance.json").write_text(
+            json.dumps({"version": 1, "entries": entries}), encoding="utf-8"
+        )
 
 
 class Row:
@@ -268,17 +288,21 @@ def _arrival_rows(hook: list[str], project: Path, size: int) -> list[Row]:
 
 
 def _rows(
-    workdir: Path, sizes: list[int], arrival_sizes: list[int], env: dict[str, str]
+    workdir: Path,
+    sizes: list[int],
+    arrival_sizes: list[int],
+    env: dict[str, str],
+    experiments: bool,
 ) -> list[Row]:
     hook = _hook_command()
     rows = [Row("python -c pass", [sys.executable, "-c", "pass"])]
     for size in sizes:
         project = workdir / f"project-{size}"
-        _write_playbook(project, size)
+        _write_playbook(project, size, experiments)
         rows += _size_rows(hook, project, size, env)
     for size in arrival_sizes:
         project = workdir / f"arrived-{size}"
-        _write_playbook(project, size, arrived=True)
+        _write_playbook(project, size, experiments, arrived=True)
         rows += _arrival_rows(hook, project, size)
     return rows
 
@@ -287,6 +311,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=31, help="runs per row (median reported)")
     parser.add_argument("--sizes", type=int, nargs="+", default=[40, 300, 3000])
+    parser.add_argument(
+        "--experiments", action="store_true", help="the user turned the hold-back on"
+    )
     parser.add_argument(
         "--arrival-sizes",
         type=int,
@@ -310,7 +337,11 @@ def main() -> None:
         env["HOME"] = str(workdir / "home")
         # The playbooks saved through acecode are known under this home's machine key.
         os.environ["HOME"] = env["HOME"]
-        rows = _rows(workdir, args.sizes, args.arrival_sizes, env)
+        if args.experiments:
+            config = workdir / "home" / ".claude" / "acecode.toml"
+            config.parent.mkdir(parents=True)
+            config.write_text("experiments = true\n", encoding="utf-8")
+        rows = _rows(workdir, args.sizes, args.arrival_sizes, env, args.experiments)
         for row in rows:  # warm-up: bytecode, page cache, injection cache
             row.run(env)
             row.times.clear()
@@ -321,6 +352,7 @@ def main() -> None:
 
     base, base_cpu = rows[0].median_ms(), rows[0].median_cpu_ms()
     print(f"hook command: {' '.join(_hook_command())} hook <event>")
+    print(f"experiments: {'on (every injected entry drawn)' if args.experiments else 'off'}")
     print(
         f"python {sys.version.split()[0]}, {args.runs} runs per row, medians of the wall time "
         "and of the CPU time (user + system) of the process\n"

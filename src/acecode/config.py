@@ -40,8 +40,9 @@ class Settings:
     # Least severity ("low", "medium" or "high") at which a flag of the LLM safety review
     # holds a rule for a human; a lower flag is only reported.
     review_severity: str = "medium"
-    # Token budget of the condensed transcript given to the reflector.
-    transcript_budget_tokens: int = 20_000
+    # Token budget of the condensed transcript given to the reflector (its largest part:
+    # every request, failed call and reply after a failure is kept well within it).
+    transcript_budget_tokens: int = 10_000
     # Share of entries one cycle may remove (delete + prune + merge-away).
     max_removal_ratio: float = 0.10
     # Warn when one cycle shrinks the playbook by more than this share.
@@ -60,6 +61,11 @@ class Settings:
     # or by `acecode bootstrap` skip; `acecode learn` learns what it is given.
     learn_min_requests: int = 2
     learn_min_tool_calls: int = 5
+    # Before any LLM call, a cycle started by a hook, bootstrap or catch-up reads the
+    # session for a learning signal (a failed call, a correction, a preference, an
+    # interruption, a repeated attempt: acecode.pipeline.triage); a session with none is
+    # recorded as "nothing to learn" at $0. `acecode learn` by hand only with --triage.
+    triage: bool = True
     # Pairs of texts at or above this calibrated similarity are sent to the judge
     # (recall-oriented: embeddings only propose, the judge decides; docs/dedup.md).
     judge_floor: float = 0.55
@@ -94,12 +100,31 @@ class Settings:
     monthly_budget_usd: float = 0.0
     daily_budget_tokens: int = 0
     monthly_budget_tokens: int = 0
+    # A model of the same provider for the judge and for the safety review ("" = the
+    # provider's model, as for the reflector and the curator): a cheaper one costs less
+    # per cycle, at the price of judgements and reviews a weaker model makes. Read from
+    # ~/.claude/acecode.toml and the environment only: a project must not weaken the
+    # review of the rules it teaches, nor choose what the user pays for.
+    judge_model: str = ""
+    safety_review_model: str = ""
+    # Randomised hold-back (acecode.experiments, docs/impact.md): in each session each
+    # eligible entry is held back with probability holdback_rate, at most holdback_max
+    # entries per session, to measure whether it makes its failure rarer. Opt-in, and read
+    # from ~/.claude/acecode.toml and the environment only: a project must not withhold
+    # rules from a user who did not ask for it.
+    experiments: bool = False
+    holdback_rate: float = 0.2
+    holdback_max: int = 3
 
 
-# Keys a project's .claude/acecode.toml may not set: they spend the user's money.
-USER_ONLY_KEYS = frozenset(
+BUDGET_KEYS = frozenset(
     {"daily_budget_usd", "monthly_budget_usd", "daily_budget_tokens", "monthly_budget_tokens"}
 )
+EXPERIMENT_KEYS = frozenset({"experiments", "holdback_rate", "holdback_max"})
+ROLE_MODEL_KEYS = frozenset({"judge_model", "safety_review_model"})
+# Keys a project's .claude/acecode.toml may not set: they spend the user's money, choose
+# the models that review the project's rules, or withhold rules from the user.
+USER_ONLY_KEYS = BUDGET_KEYS | EXPERIMENT_KEYS | ROLE_MODEL_KEYS
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -157,9 +182,17 @@ def _label(where: str, name: str) -> str:
 
 
 def user_only_key(project_file: Path, name: str) -> str:
-    """The line for a budget key found in a project's file, which may not set it."""
+    """The line for a budget or experiment key found in a project's file, which may not set
+    it."""
+    what = (
+        "budgets"
+        if name in BUDGET_KEYS
+        else "role models"
+        if name in ROLE_MODEL_KEYS
+        else "experiments"
+    )
     return (
-        f"{project_file}: {name} ignored: budgets are set in "
+        f"{project_file}: {name} ignored: {what} are set in "
         f"{paths.user_claude_dir() / 'acecode.toml'} or ACECODE_{name.upper()}, never by a project"
     )
 

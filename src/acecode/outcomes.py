@@ -4,8 +4,9 @@ Each ended session either starts a learning cycle or is not learned, and each
 cycle ends with one of four statuses:
 
 * ``ok``: the cycle ran and changed the playbook or the review queue;
-* ``nothing-new``: it ran and changed nothing (no new messages, or the LLM
-  found nothing to add or rate);
+* ``nothing-new``: it ran and changed nothing (no new messages, the LLM
+  found nothing to add or rate, or the triage found nothing to learn and
+  made no LLM call);
 * ``skipped``: it did not try (too small to teach anything, acecode off for
   the project, no messages), with the reason;
 * ``failed``: it tried and could not (no LLM provider, an LLM error, a reply

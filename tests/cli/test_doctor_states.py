@@ -61,7 +61,7 @@ def test_invalid_settings_json_is_named_with_its_line_not_called_not_installed(
     assert "fix the file, then run `acecode install`" in problem
     assert f"{settings.with_name('settings.json.bak')}" not in problem  # none was made
     assert "not installed" not in out
-    assert out.rstrip().endswith("1 problem(s) found")
+    assert out.rstrip().endswith("1 problem found")
     refused = run("install", env=env, check_exit=1)
     assert f"{settings}: invalid JSON at line 2 column 13" in refused.stderr
 
@@ -74,7 +74,7 @@ def test_a_corrupt_playbook_is_one_problem(env: dict[str, str], project_dir: Pat
     (problem,) = _problems(out)
     assert problem.startswith(f"[problem] {_playbook(project_dir)}: invalid JSON at line 1")
     assert out.count("not checked: the playbook cannot be read (see playbook above)") == 2
-    assert out.rstrip().endswith("1 problem(s) found")
+    assert out.rstrip().endswith("1 problem found")
 
 
 def test_every_ignored_setting_is_named_by_file_and_key(

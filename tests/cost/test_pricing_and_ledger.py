@@ -47,7 +47,8 @@ def test_other_models_are_unknown_never_a_guess(model: str | None) -> None:
 
 def test_the_table_states_its_sources_and_date() -> None:
     table = price_table()
-    assert table["checked"] and set(table["sources"]) == {"anthropic", "openai"}
+    assert table["checked"]
+    assert set(table["sources"]) == {"anthropic", "openai", "cache_min_tokens"}
     for row in table["models"].values():
         assert row["input"] > 0 and row["output"] > 0
 

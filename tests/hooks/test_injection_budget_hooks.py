@@ -234,7 +234,7 @@ def test_show_injected_prints_exactly_what_the_hook_injects(project_dir: Path) -
 def test_the_hook_fast_path_agrees_with_control_and_config(project_dir: Path) -> None:
     """Without switch files the hook answers "active, defaults" without reading TOML;
     acecode.control and acecode.config must give the same answer."""
-    from acecode.config import load_settings
+    from acecode.config import EXPERIMENT_KEYS, load_settings
     from acecode.config_check import as_notices, project_problems
     from acecode.control import activity, switch_files
 
@@ -249,15 +249,15 @@ def test_the_hook_fast_path_agrees_with_control_and_config(project_dir: Path) ->
         "reason": "",
         "budget": settings.injection_budget_chars,
         "topup_budget": settings.topup_budget_chars,
+        "experiments": settings.experiments,
         "max_rule_chars": settings.max_rule_chars,
         "languages": settings.languages,
         **as_notices(project_problems(project_dir)),
     }
     assert tuple(map(str, switch_files(project_dir))) == rendered.switch_files(project)
-    assert set(rendered.SETTING_VARIABLES) == {
-        f"ACECODE_{name.upper()}"
-        for name in ("injection_budget_chars", "topup_budget_chars", "max_rule_chars", "languages")
-    }
+    arrivals = ("max_rule_chars", "languages")
+    rendering = ("injection_budget_chars", "topup_budget_chars", *arrivals, *EXPERIMENT_KEYS)
+    assert set(rendered.SETTING_VARIABLES) == {f"ACECODE_{name.upper()}" for name in rendering}
 
 
 def test_state_file_names_mirror_their_modules(project_dir: Path) -> None:
@@ -265,9 +265,11 @@ def test_state_file_names_mirror_their_modules(project_dir: Path) -> None:
     from acecode.control import CONFIG_NAME, SWITCH_NAME
     from acecode.hooks.context import playbook_file, state_path
     from acecode.pins import PINS_NAME, pins_path
+    from acecode.store.provenance import PROVENANCE_NAME
 
     assert rendered.PINS_NAME == PINS_NAME and rendered.SWITCH_NAME == CONFIG_NAME
     assert rendered.ARRIVALS_NAME == MARKS_NAME
+    assert rendered.PROVENANCE_NAME == PROVENANCE_NAME
     assert rendered.LOCAL_SWITCH_NAME == SWITCH_NAME
     project = str(project_dir)
     assert pins_path(playbook_file(project)) == state_path(project, PINS_NAME)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from hook_helpers import run_hook, wait_for_line
 
 from acecode.agents.claude_code.sessions import sessions_dir
@@ -39,7 +40,12 @@ def _end_session(transcript: Path, env: dict[str, str]) -> None:
     assert (ended.returncode, ended.stdout, ended.stderr) == (0, "", "")
 
 
-def test_a_server_that_never_answers_is_shown_in_stamped_lines(project_dir: Path) -> None:
+def test_a_server_that_never_answers_is_shown_in_stamped_lines(
+    project_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The hook tests' user has AGENTIC_CONTEXT_API_KEY set; this one keeps the key in
+    # ANTHROPIC_API_KEY, so that the log must name a variable other than the URL's.
+    monkeypatch.delenv("AGENTIC_CONTEXT_API_KEY")
     log = project_dir / ".claude" / "acecode" / "logs" / "learn.log"
     transcript = _session(project_dir)
     with silent_server() as url:

@@ -145,7 +145,10 @@ def test_a_session_too_small_to_learn_from_is_skipped_and_retried_once_it_grew(r
     assert BootstrapState.load(state_path).done == {}  # stays due
     with small.open("a") as handle:
         handle.write(
-            json.dumps({**question, "uuid": "u2", "message": {"role": "user", "content": "and z?"}})
+            # a second request, with a preference: big enough, and a signal for the triage
+            json.dumps(
+                {**question, "uuid": "u2", "message": {"role": "user", "content": "Always say z"}}
+            )
             + "\n"
         )
     assert bootstrap([small], state_path=state_path, playbook_path=None, delay=0) == (1, 0, 0, 0)

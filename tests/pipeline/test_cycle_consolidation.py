@@ -124,8 +124,9 @@ def test_a_transcript_is_not_learned_twice(routed_llm, project, tmp_path):
     assert third.status == "skipped" and "too small" in third.reason
     assert len(llm.bodies) == 3
 
-    # ...and once it has grown, the next cycle learns everything after the first cycle.
-    resume_with("MARKER-third request", "u10")
+    # ...and once it has grown (with a correction, a signal for the triage), the next
+    # cycle learns everything after the first cycle.
+    resume_with("MARKER-third request: no, use pathlib instead", "u10")
     fourth = run_cycle_sync(transcript, source="session-end")
 
     assert fourth.status == "ok"

@@ -23,11 +23,14 @@ from acecode.cost.estimate import estimate_cycle
 from acecode.cost.ledger import Ledger, stamp
 from acecode.cost.pricing import price_for
 from acecode.pipeline import run_cycle_sync
+from acecode.pipeline.curator_lists import CuratorLists
+from acecode.pipeline.cycle import CycleReport
 from acecode.pipeline.progress import learned_count
+from acecode.roles.reflector import reflector_prompt
 from acecode.store import load_playbook
 from acecode.transcript import MessageWindow
 from support.hang_guard import HANG_GUARD, wait_until
-from support.pipeline import curator_says, is_curator, write_transcript
+from support.pipeline import MEASURED, curator_says, is_curator, request_prompt, write_transcript
 
 RULE = "Install PyYAML before running the test suite."
 ADD = {"type": "ADD", "section": "OTHERS", "text": RULE}
@@ -99,14 +102,14 @@ def test_unknown_model_cost_is_recorded_as_unknown_never_zero(
 def test_over_budget_cycle_is_skipped_without_any_call_and_stays_due(
     priced, project_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Another project spent $0.95 today; the default daily budget is $1.
+    # Another project spent $0.99 today; the default daily budget is $1.
     Ledger().append(
         {
             "kind": "cycle",
             "cycle_id": "earlier",
             "time": stamp(),
             "project": "/elsewhere",
-            "cost_usd": 0.95,
+            "cost_usd": 0.99,
             "cost_basis": "estimated",
             "input_tokens": 1,
             "output_tokens": 1,
@@ -116,7 +119,7 @@ def test_over_budget_cycle_is_skipped_without_any_call_and_stays_due(
     report = run_cycle_sync(path, source="hook")
     assert report.status == outcomes.SKIPPED
     assert report.reason.startswith(
-        "daily budget (daily_budget_usd = $1.00) would be exceeded: $0.95 spent today + up to $"
+        "daily budget (daily_budget_usd = $1.00) would be exceeded: $0.99 spent today + up to $"
     )
     # Issue 17: only what will happen, and what the user can do (a hook has no flags).
     assert report.reason.endswith(
@@ -162,12 +165,26 @@ def test_monthly_budget_counts_spend_of_other_projects(
     assert run_cycle_sync(transcript(other)).status == outcomes.OK
     spent = ledger_records("cycle")[0]["cost_usd"]
     # The other project's spend counts against this project's cycle: the monthly budget
-    # fits this cycle's worst case (the same transcript, an empty playbook) but not both.
-    worst = ledger_records("cycle")[0]["estimate_usd"]
+    # fits this cycle's worst case (the same transcript, an empty playbook, the one-hour
+    # cache a cycle following another asks for) but not both.
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project_dir))
+    path = transcript(project_dir)
+    request = reflector_prompt(list(MessageWindow(path, 0, 4)), {"sections": {}}, [])
+    worst = estimate_cycle(
+        request,
+        {"sections": {}},
+        [],
+        [],
+        CuratorLists(),
+        load_settings(),
+        provider="anthropic",
+        model=PRICED,
+        cache_ttl="1h",
+    ).usd
     monkeypatch.setenv("ACECODE_MONTHLY_BUDGET_USD", str(worst + spent / 2))
-    report = run_cycle_sync(transcript(project_dir))
+    report = run_cycle_sync(path)
     assert report.status == outcomes.SKIPPED
+    assert report.cost["estimate"]["usd"] == pytest.approx(worst)
     assert "monthly budget (monthly_budget_usd = $" in report.reason
     assert f"${spent:.4f} spent this month" in report.reason
 
@@ -238,8 +255,16 @@ def test_two_processes_cannot_both_take_the_last_of_a_budget(
     settings = load_settings()
     window = MessageWindow(projects[0][1], 0, 4)
     empty = load_playbook(projects[0][0] / ".claude" / "playbook.json")
+    request = reflector_prompt(list(window), empty, [])
     estimate = estimate_cycle(
-        window, empty, [], [], settings, provider="anthropic", model="scripted-model"
+        request,
+        empty,
+        [],
+        [],
+        CuratorLists(),
+        settings,
+        provider="anthropic",
+        model="scripted-model",
     )
     budget = int(estimate.tokens * 1.5)
     env = {
@@ -329,3 +354,193 @@ def test_price_table_knows_the_default_models() -> None:
 
     assert price_for(DEFAULT_ANTHROPIC_MODEL) is not None
     assert price_for(load_settings().claude_model) is not None
+
+
+# --- the reservation: an upper bound, grown before an unplanned call --------------------------
+
+
+def reserved(cycle_id: str) -> tuple[float, int, list[str]]:
+    """USD and tokens of a cycle's reserve records, and what each extension was for."""
+    mine = [r for r in ledger_records("reserve") if r["cycle_id"] == cycle_id]
+    return (
+        sum(r["estimate_usd"] or 0.0 for r in mine),
+        sum(r["estimate_tokens"] for r in mine),
+        [r["extends"] for r in mine if r.get("extends")],
+    )
+
+
+def test_a_cycle_never_spends_more_than_it_reserved(
+    routed_llm, project_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server counts what it is sent (4 characters a token) and bills the reply it
+    gives; every role stays within its bound and the cycle within its reservation."""
+    llm = routed_llm(curator_says(ADD))
+    llm.usage = MEASURED
+    monkeypatch.setenv("AGENTIC_CONTEXT_MODEL", PRICED)
+    report = run_cycle_sync(transcript(project_dir))
+    assert report.status == outcomes.OK
+    (record,) = ledger_records("cycle")
+    bounds = report.cost["estimate"]["by_role"]
+    assert set(bounds) == {"reflector", "curator", "safety_review"}  # no judge up front
+    for role, spent in record["roles"].items():
+        assert spent["input_tokens"] <= bounds[role]["input_tokens"], role
+        assert spent["output_tokens"] <= bounds[role]["output_tokens"], role
+    usd, tokens, _ = reserved(report.cycle_id)
+    assert record["cost_usd"] <= usd == pytest.approx(record["reserved_usd"])
+    assert record["input_tokens"] + record["output_tokens"] <= tokens
+
+
+LONG = (
+    "Use single quotes for string literals in the TypeScript code of the {} module, "
+    "including template-free JSX attributes, test fixtures, generated API clients, "
+    "storybook stories and the scripts folder, and keep the eslint quotes rule at error "
+    "level so that a mixed style never reaches review; reformat touched files with "
+    "prettier before committing and mention the rule in the pull request description."
+)
+MODULES = ("billing", "ledger", "search", "mailer", "gateway", "catalog", "auth", "reports")
+
+
+def judged_cycle(project: Path) -> CycleReport:
+    """A cycle whose three ADDs resemble many long entries: a judge call with many pairs,
+    larger than anything the admission planned."""
+    from support.pipeline import make_playbook
+
+    make_playbook(project / ".claude" / "playbook.json", [LONG.format(m) for m in MODULES * 3])
+    return run_cycle_sync(transcript(project))
+
+
+def test_the_judge_is_reserved_when_its_pairs_are_known(
+    routed_llm, project_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    adds = [{**ADD, "text": LONG.format(name)} for name in ("orders", "invoices", "carts")]
+    llm = routed_llm(curator_says(*adds, judge=lambda a, b: "different"))
+    llm.usage = MEASURED
+    monkeypatch.setenv("AGENTIC_CONTEXT_MODEL", PRICED)
+    report = judged_cycle(project_dir)
+    (record,) = ledger_records("cycle")
+    assert record["roles"]["judge"]["calls"] == 1
+    usd, tokens, extensions = reserved(report.cycle_id)
+    assert extensions == ["judge"]  # reserved at call time, for its real pairs
+    assert record["cost_usd"] <= usd
+    assert record["input_tokens"] + record["output_tokens"] <= tokens
+
+
+def test_a_judge_the_budget_cannot_pay_for_is_not_called(
+    routed_llm, project_dir: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    adds = [{**ADD, "text": LONG.format(name)} for name in ("orders", "invoices", "carts")]
+    llm = routed_llm(curator_says(*adds, judge=lambda a, b: "different"))
+    llm.usage = MEASURED
+    monkeypatch.setenv("AGENTIC_CONTEXT_MODEL", PRICED)
+    first = judged_cycle(project_dir)
+    base = next(r for r in ledger_records("reserve") if not r.get("extends"))
+    extension = next(r for r in ledger_records("reserve") if r.get("extends"))
+    # The same cycle in a fresh home, with a token budget that admits it but not its judge.
+    home = tmp_path / "home2"
+    home.mkdir()
+    project = tmp_path / "project2"
+    (project / ".claude").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(project))
+    budget = base["estimate_tokens"] + extension["estimate_tokens"] // 2
+    monkeypatch.setenv("ACECODE_DAILY_BUDGET_TOKENS", str(budget))
+    calls = len(llm.bodies)
+    second = judged_cycle(project)
+    assert second.status == outcomes.OK  # the cycle learns; only the judge waits
+    assert len(llm.bodies) - calls == len(llm.bodies[:calls]) - 1  # all but the judge
+    judge = second.curation["de_duplication_results"]["judge"]
+    assert judge["call_failed"] and "daily token budget" in judge["skipped"]
+    (record,) = ledger_records("cycle")
+    assert "judge" not in record["roles"]
+    assert record["input_tokens"] + record["output_tokens"] <= budget
+    assert first.cycle_id != second.cycle_id
+
+
+def test_cache_reads_and_writes_are_in_the_ledger_and_priced(
+    routed_llm, project_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    llm = routed_llm(curator_says(ADD))
+    llm.usage_extra = {
+        "cache_read_input_tokens": 1000,
+        "cache_creation_input_tokens": 200,
+        "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 200},
+    }
+    monkeypatch.setenv("AGENTIC_CONTEXT_MODEL", PRICED)
+    run_cycle_sync(transcript(project_dir))
+    (record,) = ledger_records("cycle")
+    curator = record["roles"]["curator"]
+    assert (curator["cache_read_tokens"], curator["cache_write_tokens"]) == (1000, 200)
+    assert curator["cache_write_1h_tokens"] == 200
+    assert curator["input_tokens"] == 100 + 1000 + 200
+    per_call = (100 * 3 + 1000 * 0.3 + 200 * 6 + 20 * 15) / 1e6
+    assert record["cost_usd"] == pytest.approx(3 * per_call)
+
+
+def test_a_burst_asks_for_the_one_hour_cache_and_a_single_cycle_for_five_minutes(
+    routed_llm, project_dir: Path
+) -> None:
+    llm = routed_llm(curator_says(ADD))
+    env = {**os.environ}
+    acecode("learn", str(transcript(project_dir, "a.jsonl")), env=env, check=True)
+    single = [json.loads(body) for body in llm.bodies]
+    paths_ = [transcript(project_dir, name) for name in ("b.jsonl", "c.jsonl")]
+    acecode("learn", *map(str, paths_), env=env, check=True)
+    burst = [json.loads(body) for body in llm.bodies[len(single) :]]
+
+    def markers(bodies: list[dict]) -> list[dict]:
+        return [
+            block["cache_control"]
+            for body in bodies
+            for block in body["messages"][0]["content"]
+            if isinstance(block, dict) and "cache_control" in block
+        ]
+
+    assert markers(single) and all(m == {"type": "ephemeral"} for m in markers(single))
+    assert markers(burst) and all(m == {"type": "ephemeral", "ttl": "1h"} for m in markers(burst))
+    # Every call marks its role's fixed instructions, the same text from cycle to cycle.
+    heads = {
+        body["messages"][0]["content"][0]["text"]
+        for body in single + burst
+        if is_curator(body["system"], request_prompt(body))
+    }
+    assert len(heads) == 1
+
+
+def test_a_cycle_within_the_hour_of_another_asks_for_the_one_hour_cache(
+    routed_llm, project_dir: Path
+) -> None:
+    """Sessions ending less than an hour apart read the curator's instructions from the
+    cache; after a longer pause a cycle asks for the cheaper five-minute entry."""
+    from datetime import timedelta
+
+    from acecode.cost.ledger import now
+
+    llm = routed_llm(curator_says(ADD))
+
+    Ledger().append({"kind": "cycle", "cycle_id": "old", "time": stamp(now() - timedelta(hours=2))})
+    run_cycle_sync(transcript(project_dir, "a.jsonl"), source="session-end")
+    first = [json.loads(body) for body in llm.bodies]
+    run_cycle_sync(transcript(project_dir, "b.jsonl"), source="session-end")
+    second = [json.loads(body) for body in llm.bodies[len(first) :]]
+    head = lambda body: body["messages"][0]["content"][0]["cache_control"]  # noqa: E731
+    assert {str(head(body)) for body in first} == {str({"type": "ephemeral"})}
+    assert {str(head(body)) for body in second} == {str({"type": "ephemeral", "ttl": "1h"})}
+
+
+def test_a_cheaper_model_for_the_safety_review_is_shown_used_and_priced(
+    priced, project_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ACECODE_SAFETY_REVIEW_MODEL", "claude-haiku-4-5")
+    report = run_cycle_sync(transcript(project_dir))
+    assert report.status == outcomes.OK
+    bodies = [json.loads(body) for body in priced.bodies]
+    review = next(b for b in bodies if "safety reviewer" in request_prompt(b).lower())
+    assert review["model"] == "claude-haiku-4-5"
+    assert {b["model"] for b in bodies if b is not review} == {PRICED}
+    roles = ledger_records("cycle")[0]["roles"]
+    assert roles["safety_review"]["model"] == "claude-haiku-4-5"
+    # 100 in / 20 out per call: Haiku at $1 / $5, Sonnet at $3 / $15 per million.
+    assert roles["safety_review"]["cost_usd"] == pytest.approx((100 * 1 + 20 * 5) / 1e6)
+    assert roles["curator"]["cost_usd"] == pytest.approx((100 * 3 + 20 * 15) / 1e6)
+    doctor = acecode("doctor", env={**os.environ, "COLUMNS": "200"})
+    assert "safety review model: claude-haiku-4-5 (from ACECODE_SAFETY_REVIEW_MODEL)" in doctor

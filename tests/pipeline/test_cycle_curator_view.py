@@ -16,7 +16,7 @@ from acecode.pipeline import run_cycle_sync
 from acecode.playbook.schema import empty_playbook, new_entry
 from acecode.store import load_playbook, save_playbook
 from support.hang_guard import HANG_GUARD
-from support.pipeline import is_curator, write_transcript
+from support.pipeline import is_curator, request_prompt, write_transcript
 
 GIT_ID = ("-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false")
 SERVICES = ("billing", "ledger", "search", "mailer", "gateway", "scheduler", "catalog", "auth")
@@ -64,7 +64,7 @@ REFLECTION = {
 
 def _curator_prompt(llm) -> str:
     bodies = [json.loads(body) for body in llm.bodies]
-    prompts = [" ".join(str(m["content"]) for m in body["messages"]) for body in bodies]
+    prompts = [request_prompt(body) for body in bodies]
     return next(prompt for prompt in prompts if is_curator("", prompt))
 
 
@@ -195,11 +195,7 @@ def test_the_reflector_sees_the_cited_and_the_relevant_entries_not_the_whole_pla
     report = run_cycle_sync(transcript)
 
     assert report.status == outcomes.OK
-    reflector = next(
-        " ".join(str(m["content"]) for m in json.loads(body)["messages"])
-        for body in llm.bodies
-        if "You are the reflector" in body
-    )
+    reflector = next(request_prompt(body) for body in llm.bodies if "You are the reflector" in body)
     shown = set(re.findall(r"^\[((?:pat|ctx)-\d{3})\]", reflector, re.MULTILINE))
     assert "pat-150" in shown  # cited by the session: always shown
     assert "pat-301" in shown  # the PyYAML rule: relevant to the session's request

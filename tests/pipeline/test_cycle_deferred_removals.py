@@ -25,6 +25,7 @@ from support.pipeline import (
     PLAIN_REFLECTION,
     is_curator,
     make_playbook,
+    request_prompt,
     write_transcript,
 )
 
@@ -48,7 +49,7 @@ def curator_plays(*turns: list[dict[str, Any]]) -> Callable[[str, str], str]:
 
 
 def curator_prompts(llm: Any) -> list[str]:
-    prompts = [json.loads(body)["messages"][0]["content"] for body in llm.bodies]
+    prompts = [request_prompt(body) for body in llm.bodies]
     return [prompt for prompt in prompts if "you are the curator" in prompt.lower()]
 
 

@@ -6,7 +6,6 @@ Every test runs real cycles against a content-routed Anthropic wire server on
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -25,6 +24,7 @@ from support.pipeline import (
     is_curator,
     judged_pairs,
     make_playbook,
+    request_prompt,
     write_transcript,
 )
 
@@ -46,7 +46,7 @@ def entries() -> list[tuple[str, str, int]]:
 
 
 def prompts(llm) -> list[str]:
-    return [json.loads(body)["messages"][0]["content"] for body in llm.bodies]
+    return [request_prompt(body) for body in llm.bodies]
 
 
 def judge_calls(llm) -> list[str]:

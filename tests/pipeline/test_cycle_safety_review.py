@@ -18,7 +18,13 @@ import pytest
 from acecode.pipeline import run_cycle_sync
 from acecode.quarantine.queue import list_pending, queue_path, queue_text, reject
 from acecode.store import load_playbook
-from support.pipeline import is_curator, is_safety_review, review_items, write_transcript
+from support.pipeline import (
+    is_curator,
+    is_safety_review,
+    request_prompt,
+    review_items,
+    write_transcript,
+)
 
 REFLECTION = json.dumps({"analysis": "The session fixed a failing test.", "bullet_tags": []})
 SAFE = "Run `make lint` before pushing; it mirrors the CI lint job."
@@ -68,7 +74,7 @@ def safety_prompts(llm) -> list[str]:
     prompts = []
     for body in llm.bodies:
         data = json.loads(body)
-        prompt = " ".join(m["content"] for m in data["messages"])
+        prompt = request_prompt(data)
         if is_safety_review(str(data.get("system", "")), prompt):
             prompts.append(prompt)
     return prompts
@@ -262,6 +268,34 @@ def test_review_ids_match_the_texts_sent(routed_llm, project, tmp_path):
     [prompt] = safety_prompts(llm)
     assert review_items(prompt) == [{"id": 1, "text": SAFE}, {"id": 2, "text": SUBTLE}]
     assert others(project) == [SAFE, SUBTLE]
+
+
+def test_a_review_the_budget_refuses_is_not_made_and_its_texts_are_not_reviewed(
+    routed_llm, project: Path
+) -> None:
+    """Refused before it is sent (the cycle could not reserve for more texts than it
+    planned): like a review that could not be made, nothing is reviewed, and the warning
+    names the budget."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from acecode.config import Settings
+    from acecode.llm import guarded_calls
+    from acecode.pipeline.safety_step import safety_review
+
+    llm = routed_llm(curator_adds(SAFE))
+    operations = [{"type": "ADD", "text": text, "section": "OTHERS"} for text in (SAFE, SUBTLE)]
+    report = SimpleNamespace(tokens={}, warnings=[])
+
+    def refuse(role: str, request: object) -> str | None:
+        return "daily budget would be exceeded" if role == "safety_review" else None
+
+    with guarded_calls(refuse):
+        review = asyncio.run(safety_review(operations, Settings(), report))
+    assert llm.bodies == []
+    assert not review.available and review.verdicts == {}
+    (warning,) = report.warnings
+    assert "safety review unavailable" in warning and "daily budget would be exceeded" in warning
 
 
 def test_acecode_learn_labels_the_holds_nobody_reviewed(routed_llm, project, tmp_path):

@@ -13,6 +13,7 @@ it saves are skipped by bootstrap.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -29,6 +30,8 @@ from support.hang_guard import HANG_GUARD
 DATA = Path(__file__).resolve().parents[1] / "data"
 SESSION = DATA / "transcripts" / "agtrace" / "claude_session.jsonl"
 OLD_HELP = DATA / "claude_cli" / "help-old.txt"
+# Every role prompt opens with "You are the <role> of acecode".
+ROLE_PROMPT = re.compile(r"You are the [a-z ]+ of acecode")
 RULE = "Run pytest from the repository root so the package imports resolve."
 MARKERS = {
     "project CLAUDE.md": "PROJECT-MD-MARKER",
@@ -81,7 +84,7 @@ def prompt_bytes(request: Recorded) -> int:
         block["text"]
         for message in request.body["messages"]
         for block in (message["content"] if isinstance(message["content"], list) else [])
-        if block.get("type") == "text" and "of acecode, a system" in block.get("text", "")
+        if block.get("type") == "text" and ROLE_PROMPT.search(block.get("text", ""))
     )
     return len((SYSTEM_PROMPT + prompt).encode("utf-8"))
 

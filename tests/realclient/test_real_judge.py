@@ -21,6 +21,7 @@ from test_real_learning import install, wait_for_rule
 
 from acecode.store import load_playbook, save_playbook
 from support.hang_guard import HANG_GUARD
+from support.pipeline import message_text
 
 SECTION = "USER PREFERENCES"
 SINGLE = "Use single quotes for string literals in the TypeScript code."
@@ -30,7 +31,7 @@ REASON = "single against double quotes"
 
 def judge_answer(request: Recorded) -> dict:
     """Conflicting for every pair the judge prompt carries (one JSON object per line)."""
-    prompt = request.body["messages"][0]["content"]
+    prompt = message_text(request.body["messages"][0]["content"])
     pairs = [json.loads(line) for line in prompt.splitlines() if line.startswith('{"pair": ')]
     assert [(p["A"], p["B"]) for p in pairs] == [(SINGLE, DOUBLE)]
     return {"verdicts": [{"pair": "p1", "verdict": "conflicting", "reason": REASON}]}
@@ -59,9 +60,10 @@ def test_a_contradicting_rule_is_kept_shown_as_a_conflict_and_sent_to_the_curato
         },
     )
     install(claude, project_dir)
-    # A one-request chat is below the default session-size floor; this user learns from all.
+    # A one-request chat is below the default session-size floor and holds no signal for
+    # the triage (no failure, correction or stated preference); this user learns from all.
     (claude.home / ".claude" / "acecode.toml").write_text(
-        "learn_min_requests = 0\nlearn_min_tool_calls = 0\n"
+        "learn_min_requests = 0\nlearn_min_tool_calls = 0\ntriage = false\n"
     )
 
     first = claude.run_print(project_dir, "Switch the string literals to double quotes.")
@@ -92,5 +94,6 @@ def test_a_contradicting_rule_is_kept_shown_as_a_conflict_and_sent_to_the_curato
     shown = server.matching(is_agent_turn)[0].text
     assert SINGLE in shown and DOUBLE in shown
     (curator,) = server.wait_for(lambda r: acecode_role(r) == "curator", timeout=HANG_GUARD)
-    assert f"- [pref-001] and [pref-002]: {REASON}" in curator.body["messages"][0]["content"]
+    prompt = message_text(curator.body["messages"][0]["content"])
+    assert f"- [pref-001] and [pref-002]: {REASON}" in prompt
     assert role_requests(server, "judge") == []  # the pair was judged once, its verdict kept

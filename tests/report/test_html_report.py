@@ -26,7 +26,7 @@ HOSTILE = (
     "</td></tr></table><script>document.title='pwned'</script>"
     '<img src=x onerror="document.title=\'pwned\'"><a href="https://evil.example/">x</a> & more'
 )
-SECTIONS = ("playbook", "growth", "cost", "citations", "failures", "review")
+SECTIONS = ("playbook", "growth", "cost", "citations", "failures", "review", "effects")
 WIDTH, HEIGHT = 1200, 2400
 
 
@@ -116,7 +116,7 @@ def test_page_shows_each_part_from_its_source(report_file: Path) -> None:
     assert "2026-W12" in text and "2026-W13" in text
     # growth: the rating cycle, +2 (oth-001, oth-002), then -1
     assert re.search(r"learn 2\S+ \+2 0 7 .* forget \S+ 0 -1 6", text)
-    retire = "Not cited or tagged in the last 4 sessions entry section text last cited pat-001"
+    retire = "Not cited or tagged in the last 4 sessions entry section text last cited why pat-001"
     assert retire in text
     assert "review:all" in text
 
@@ -210,6 +210,14 @@ def test_cost_per_day_comes_from_the_users_ledger_for_this_project(project_dir: 
     spent("2026-11-21", project_dir, 0.5, "reported")
     spent("2026-11-21", project_dir, None, "unknown")
     spent("2026-11-21", project_dir.parent / "elsewhere", 9.0, "reported")  # another project
+    ledger.append(  # a session the triage skipped at $0
+        {
+            "kind": "triaged",
+            "cycle_id": "t1",
+            "time": "2026-11-21T11:00:00+00:00",
+            "project": str(project_dir.resolve()),
+        }
+    )
     out = project_dir / "report.html"
     acecode("report", "--html", str(out), "--transcripts", str(history["folder"]))
 
@@ -218,4 +226,8 @@ def test_cost_per_day_comes_from_the_users_ledger_for_this_project(project_dir: 
     assert "2026-11-21 2 2,200 $0.5000+?" in text
     assert "2026-11-20 1 1,100 ~$0.2500" in text
     assert "$9" not in text
-    assert page.count('class="bar"') == 2
+    # A bar per day, then one per cycle of known cost with the cost per session.
+    assert page.count('class="bar"') == 2 + 2
+    assert "Cost per session (last 2 cycles)" in text
+    assert "median $0.3750, mean $0.3750 per cycle" in text
+    assert "1 session(s) with nothing to learn skipped by the triage at $0: $0.2500" in text

@@ -9,7 +9,8 @@ import pytest
 
 from acecode.llm.jsonx import extract_json
 from acecode.playbook.schema import SECTION_NAMES
-from acecode.roles.prompt import fill_template
+from acecode.roles.prompt import fill_template, split_template
+from acecode.roles.reflector import parse_reflection
 from acecode.templates import load_template
 
 FIELDS = {
@@ -19,6 +20,7 @@ FIELDS = {
         "playbook": "PLAYBOOK-TEXT",
         "cited_ids": "pat-001",
         "mode": "CITATION-GUIDED",
+        "repository": "shop (git remote origin: https://example.org/shop.git)",
     },
     "curator.txt": {
         "reflector_output": '{"analysis": "A"}',
@@ -26,6 +28,7 @@ FIELDS = {
         "possibly_stale": "- [pat-003] names `src/old.py`, not found in the project",
         "retire_candidates": "- [oth-004] not cited or tagged in the last 20 learned sessions",
         "conflicts": "- [pat-001] and [pat-002]: tabs against spaces",
+        "repository": "shop (git remote origin: https://example.org/shop.git)",
         "max_removals": "3 removals",
     },
 }
@@ -115,15 +118,31 @@ def test_scn_cur_011_01_curator_template_structure() -> None:
 
 def test_reflector_template_structure() -> None:
     template = load_template("reflector.txt")
-    for placeholder in ("{transcript}", "{playbook}", "{cited_ids}", "{mode}"):
+    for placeholder in ("{transcript}", "{playbook}", "{cited_ids}", "{mode}", "{repository}"):
         assert placeholder in template
     assert "CITATION-GUIDED" in template and "CONTENT-BASED" in template
+    # The lean format: short findings and one-line tags, read into the contract's shape.
     example = output_example("reflector.txt")
-    assert set(example) == {"analysis", "bullet_tags"}
-    assert {tag["tag"] for tag in example["bullet_tags"]} <= {"helpful", "harmful", "neutral"}
-    assert all(set(tag) == {"name", "tag", "rationale"} for tag in example["bullet_tags"])
+    assert set(example) == {"findings", "tags"}
+    reflection = parse_reflection(example)
+    assert set(reflection) == {"analysis", "bullet_tags"}
+    assert reflection["analysis"].count("\n- ") == len(example["findings"]) - 1
+    assert [tag["name"] for tag in reflection["bullet_tags"]] == ["pat-002", "pref-001"]
+    assert {tag["tag"] for tag in reflection["bullet_tags"]} == {"harmful", "helpful"}
+    assert all(tag["rationale"] for tag in reflection["bullet_tags"])
     for tag in ("helpful", "harmful", "neutral"):
         assert f'"{tag}"' in template
+
+
+@pytest.mark.parametrize("name", ["reflector.txt", "curator.txt"])
+def test_fixed_instructions_come_first_and_every_placeholder_after_them(name: str) -> None:
+    """The cacheable head holds the whole of the role's instructions and output format,
+    and no field: it is the same text in every cycle, of every project."""
+    head, rest = split_template(load_template(name))
+    assert "# Output format" in head and "Answer with one JSON object" in head
+    assert not re.search(r"(?<!\{)\{[a-z_]+\}", head)
+    for field in FIELDS[name]:
+        assert "{" + field + "}" in rest
 
 
 def test_fill_template_substitutes_once_and_keeps_unknown_placeholders() -> None:

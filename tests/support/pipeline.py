@@ -18,6 +18,14 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 Router = Callable[[str, str], "str | int"]  # reply text, or an HTTP error status
+MEASURED = "measured"
+
+
+def count_tokens(text: str) -> int:
+    """4 ASCII characters or 1 other character per token: a server that counts what it
+    was sent, as a real one does with its tokenizer."""
+    ascii_chars = len(text.encode("ascii", "ignore"))
+    return (ascii_chars + 3) // 4 + (len(text) - ascii_chars)
 
 
 class RoutedLLM:
@@ -37,14 +45,17 @@ class RoutedLLM:
         router: Router,
         delay: float = 0.0,
         safety: Router | None = None,
-        usage: tuple[int, int] | None = (100, 20),
+        usage: tuple[int, int] | str | None = (100, 20),
     ) -> None:
         self.server = server
         self.router = router
         self.safety = safety or (lambda system, prompt: all_safe(prompt))
         self.delay = delay
         self.fail_with: int | None = None
-        self.usage = usage  # None: replies carry no usage, so acecode estimates the tokens
+        # (input, output) for every reply; MEASURED: counted from the texts (4 ASCII
+        # characters or 1 other character per token); None: no usage, acecode estimates.
+        self.usage = usage
+        self.usage_extra: dict[str, Any] = {}  # more usage fields (prompt-cache counts)
         self.bodies: list[str] = []
         self._lock = threading.Lock()
         server.expect_request("/v1/messages", method="POST").respond_with_handler(self._handle)
@@ -70,7 +81,7 @@ class RoutedLLM:
         if isinstance(system, list):
             system = " ".join(block.get("text", "") for block in system)
         prompt = " ".join(
-            m["content"] if isinstance(m["content"], str) else json.dumps(m["content"])
+            m["content"] if isinstance(m["content"], str) else message_text(m["content"])
             for m in body["messages"]
         )
         if self.delay:
@@ -91,7 +102,16 @@ class RoutedLLM:
             "stop_sequence": None,
         }
         if self.usage is not None:
-            reply["usage"] = {"input_tokens": self.usage[0], "output_tokens": self.usage[1]}
+            counts = (
+                (count_tokens(system + prompt), count_tokens(text))
+                if self.usage == MEASURED
+                else self.usage
+            )
+            reply["usage"] = {
+                "input_tokens": counts[0],
+                "output_tokens": counts[1],
+                **self.usage_extra,
+            }
         return Response(json.dumps(reply), status=200, content_type="application/json")
 
 
@@ -114,6 +134,19 @@ def routed_servers() -> Iterator[Callable[..., RoutedLLM]]:
         for server in servers:
             server.clear()
             server.stop()
+
+
+def message_text(content: str | list[dict[str, Any]]) -> str:
+    """A message's text, also when it was sent as blocks (as a prompt-cache marker needs)."""
+    if isinstance(content, str):
+        return content
+    return "".join(str(block.get("text", "")) for block in content)
+
+
+def request_prompt(body: str | dict[str, Any]) -> str:
+    """The text of every message of a recorded request body (JSON text or parsed)."""
+    data = json.loads(body) if isinstance(body, str) else body
+    return " ".join(message_text(m["content"]) for m in data["messages"])
 
 
 def _error_response(status: int) -> Response:

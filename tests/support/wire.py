@@ -43,6 +43,8 @@ class Reply:
     usage: tuple[int, int] | None = (120, 30)
     # More usage fields as the provider sends them (cache counts, OpenRouter's cost).
     usage_extra: dict[str, Any] = field(default_factory=dict)
+    # The reply stopped at max_tokens (stop_reason "max_tokens" / finish_reason "length").
+    cut_off: bool = False
 
 
 class ScriptedLLMServer:
@@ -97,9 +99,13 @@ class ScriptedLLMServer:
         self.script = [Reply(text=r) if isinstance(r, str) else r for r in replies]
 
     def prompt(self, index: int = -1) -> str:
-        """The user prompt of a recorded request, whichever protocol it used."""
+        """The user prompt of a recorded request, whichever protocol it used (the text of
+        its blocks when it was sent as blocks, as a prompt-cache marker needs)."""
         messages = self.requests[index]["messages"]
-        return next(m["content"] for m in messages if m["role"] == "user")
+        content = next(m["content"] for m in messages if m["role"] == "user")
+        if isinstance(content, str):
+            return content
+        return "".join(block.get("text", "") for block in content)
 
     def _next(self, request: Request, path: str) -> Reply:
         with self._lock:
@@ -124,7 +130,7 @@ class ScriptedLLMServer:
             "role": "assistant",
             "model": "scripted-model",
             "content": [{"type": "text", "text": reply.text}] if reply.text else [],
-            "stop_reason": "end_turn",
+            "stop_reason": "max_tokens" if reply.cut_off else "end_turn",
             "stop_sequence": None,
             "usage": {
                 **(
@@ -151,7 +157,7 @@ class ScriptedLLMServer:
                 {
                     "index": 0,
                     "message": {"role": "assistant", "content": reply.text},
-                    "finish_reason": "stop",
+                    "finish_reason": "length" if reply.cut_off else "stop",
                 }
             ],
         }

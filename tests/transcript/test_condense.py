@@ -11,11 +11,19 @@ import pytest
 from transcript_data import TRANSCRIPTS, SourceRow
 
 from acecode.transcript import load_transcript
-from acecode.transcript.condense import DEFAULT_BUDGET_TOKENS, condense
+from acecode.transcript.condense import (
+    DEFAULT_BUDGET_TOKENS,
+    REPLAY,
+    condense,
+    fold_paths,
+    rendered_root,
+)
 from acecode.transcript.text import estimate_tokens
 from support.hang_guard import HANG_GUARD
 
 REQUEST_CHARS = 200
+# Tools whose result holds the user's own words (Claude Code's; Codex has none).
+USER_ANSWERS = ("AskUserQuestion", "ExitPlanMode")
 ERROR_CHARS = 100
 
 
@@ -24,19 +32,25 @@ def _norm(text: str) -> str:
 
 
 def missing_parts(messages: list[dict], rendering: str) -> list[str]:
-    """Requests and errors absent from a rendering.
+    """Requests, answers and errors absent from a rendering.
 
-    "Present" means: the first 200 characters of each human request and the
-    first 100 characters of each failed tool call's error appear verbatim
-    (whitespace collapsed) in the rendering.
+    "Present" means: the first 200 characters of each human request and of each
+    answer the user gave to the agent's question (``AskUserQuestion``, a plan's
+    approval), and the first 100 characters of each failed tool call's error,
+    appear verbatim
+    (whitespace collapsed, the project folder the header names written as ``./``)
+    in the rendering.
     """
     flat = _norm(rendering)
+    root = rendered_root(rendering)
     missing = []
     for message in messages:
         if message["kind"] == "prompt":
-            needle = _norm(message["content"])[:REQUEST_CHARS]
+            needle = _norm(fold_paths(message["content"], root))[:REQUEST_CHARS]
         elif message["kind"] == "tool_result" and message["is_error"]:
-            needle = _norm(message["content"])[:ERROR_CHARS]
+            needle = _norm(fold_paths(message["content"], root))[:ERROR_CHARS]
+        elif message["kind"] == "tool_result" and message.get("tool_name") in USER_ANSWERS:
+            needle = _norm(fold_paths(message["content"], root))[:REQUEST_CHARS]
         else:
             continue
         if needle not in flat:
@@ -162,7 +176,7 @@ def test_repeated_reads_images_and_test_failures_in_output(tmp_path: Path) -> No
     ]
     rendering = condense(load_transcript(_write(tmp_path / "s.jsonl", records)))
     assert "[image: image/png]" in rendering and "iVBORw0KGgo" not in rendering
-    assert "(same output as before)" in rendering
+    assert f"RESULT of Read: {REPLAY}" in rendering  # the second read, labelled a replay
     assert "line 499" not in rendering  # a file dump is summarised, not copied
     assert "FAILED tests/t.py::test_x - assert 1 == 2" in rendering
     assert "1 failed, 2 passed" in rendering
@@ -201,3 +215,82 @@ def test_condense_command_prints_exactly_the_llm_input(tmp_path: Path) -> None:
     )
     assert missing.returncode == 1
     assert "transcript not found" in missing.stderr
+
+
+def test_the_users_answer_to_a_question_is_kept_like_a_request(tmp_path: Path) -> None:
+    """Under a budget that leaves out most results, the answer the user gave to the
+    agent's question (a tool result, not a prompt) stays, like a request."""
+    question = {"questions": [{"question": "The pre-commit hook fails on old code. Fix it?"}]}
+    answer = 'User has answered your questions: "Fix it?"="main was clean; fix the issues".'
+    records = [_record("user", "Commit the feature")]
+    for n in range(60):
+        records.append(_call(f"r{n}", "Read", {"file_path": f"src/mod{n}.py"}, f"m{n}"))
+        records.append(_result(f"r{n}", "\n".join(f"{i}\tcode {i} of mod{n}" for i in range(300))))
+    records += [
+        _call("q", "AskUserQuestion", question, "mq"),
+        _result("q", answer),
+        _call("p", "ExitPlanMode", {"plan": "Fix credo, then commit"}, "mp"),
+        _result("p", "User rejected the plan: run dialyzer first."),
+    ]
+    messages = load_transcript(_write(tmp_path / "s.jsonl", records))
+    rendering = condense(messages, 1_200)
+    assert estimate_tokens(rendering) <= 1_200
+    assert "code 17 of mod3" not in rendering  # the budget did leave results out
+    assert f"USER ANSWER to AskUserQuestion: {answer}" in rendering
+    assert "USER ANSWER to ExitPlanMode: User rejected the plan: run dialyzer first." in rendering
+    assert missing_parts(messages, rendering) == []
+
+
+def test_boilerplate_is_folded_and_nothing_a_reviewer_needs_is_lost(tmp_path: Path) -> None:
+    """The project folder named once, silent results of successful edits and to-do updates
+    left out (their failures kept), a shell call shown by its command alone, a written
+    file by its first lines."""
+    root = "/home/dev/work/shop"
+    body = "name: CI\non:\n  push:\n    branches: [main]\n" + "x: 1\n" * 40
+    records = [
+        _record("user", f"Add CI to {root} and fix {root}/src/app.py"),
+        _call("w", "Write", {"file_path": f"{root}/.github/ci.yml", "content": body}, "m1"),
+        _result("w", f"File created successfully at: {root}/.github/ci.yml"),
+        _call("t", "TodoWrite", {"todos": [{"content": "ci", "status": "done"}]}, "m2"),
+        _result("t", "Todos have been modified successfully. Ensure that you continue"),
+        _call("e", "Edit", {"file_path": f"{root}/src/app.py", "old_string": "a"}, "m3"),
+        _result("e", "String to replace not found in file.", True),
+        _call(
+            "b", "Bash", {"command": f"cd {root} && pytest", "description": "Run the tests"}, "m4"
+        ),
+        _result("b", "3 passed"),
+    ]
+    rendering = condense(load_transcript(_write(tmp_path / "s.jsonl", records)))
+    assert rendered_root(rendering) == root
+    assert root not in rendering.split("\n", 1)[1]  # named in the header only
+    assert "USER: Add CI to . and fix ./src/app.py" in rendering
+    assert "file_path='./.github/ci.yml'" in rendering
+    assert "'name: CI ⏎ on: ⏎ push:'" in rendering and "44 lines" in rendering
+    assert "File created successfully" not in rendering
+    assert "Todos have been modified" not in rendering
+    assert "ERROR from Edit: String to replace not found in file." in rendering
+    assert "CALL: Bash(command='cd . && pytest')" in rendering
+    assert "Run the tests" not in rendering
+    assert "A call without a result line succeeded." in rendering
+
+
+def test_a_compaction_summary_is_never_cut(tmp_path: Path) -> None:
+    summary = "This session is being continued. " + " ".join(f"fact{i}" for i in range(1_800))
+    records = [
+        _record("user", "Carry on with the migration"),
+        {"type": "user", "isCompactSummary": True, "message": {"role": "user", "content": summary}},
+    ]
+    rendering = condense(load_transcript(_write(tmp_path / "s.jsonl", records)), 8_000)
+    assert 15_000 < len(summary) < 20_000  # within what the reader keeps of a summary
+    assert _norm(summary) in _norm(rendering)
+    assert "chars cut" not in rendering
+
+
+def test_paths_outside_one_project_folder_are_left_as_they_are(tmp_path: Path) -> None:
+    records = [
+        _call("a", "Read", {"file_path": "/etc/hosts"}, "m1"),
+        _call("b", "Read", {"file_path": "/usr/lib/python3/site.py"}, "m2"),
+    ]
+    rendering = condense(load_transcript(_write(tmp_path / "s.jsonl", records)))
+    assert rendered_root(rendering) == ""
+    assert "/etc/hosts" in rendering and "/usr/lib/python3/site.py" in rendering

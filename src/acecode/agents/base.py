@@ -34,7 +34,12 @@ class ToolClasses(NamedTuple):
     are a whole piece of work; ``edits`` are named for completeness (they are
     rendered like any call). ``describe`` renders one call with its key
     arguments clipped to a length, and ``hidden_context`` lists openings of
-    injected context not worth showing the reflector.
+    injected context not worth showing the reflector. A successful result of a
+    ``silent`` tool (a file written, a to-do list updated) says nothing its call
+    does not, so it is left out; its failures are shown like any other. The
+    result of an ``answers`` tool (the agent asked the user a question, or showed
+    a plan for approval) holds the user's own words, so it is kept like a
+    request, however tight the budget.
     """
 
     shell: frozenset[str]
@@ -43,6 +48,8 @@ class ToolClasses(NamedTuple):
     subagents: frozenset[str]
     describe: Callable[[str, Any, int], str]
     hidden_context: tuple[str, ...] = ()
+    silent: frozenset[str] = frozenset()
+    answers: frozenset[str] = frozenset()
 
 
 class HookEvent(NamedTuple):

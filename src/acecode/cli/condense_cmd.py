@@ -25,7 +25,7 @@ def condense_command(
         typer.Option(
             "--budget",
             min=1,
-            help="Token budget (default: the transcript_budget_tokens setting, 20000).",
+            help="Token budget (default: the transcript_budget_tokens setting, 10000).",
         ),
     ] = None,
 ) -> None:

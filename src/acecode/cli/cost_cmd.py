@@ -50,6 +50,23 @@ def budget_lines(current: Any) -> list[str]:
     return lines
 
 
+def per_session_lines(current: Any) -> list[str]:
+    """Cost per cycle and per session (the last 30 cycles) and the triage's savings."""
+    if not current.cycles:
+        return []
+    lines = [
+        f"per cycle (last {current.cycles} that called an LLM): median "
+        f"${current.median_usd:.4f}, mean ${current.mean_usd:.4f}"
+    ]
+    if current.triaged:
+        lines.append(
+            f"triage: {current.triaged} session(s) with nothing to learn skipped at $0 since; "
+            f"per session ended ${current.mean_per_session_usd:.4f}; about "
+            f"${current.saved_usd:.4f} saved at the median cycle's cost"
+        )
+    return lines
+
+
 def _table(title: str, first: str, groups: dict[str, Any]) -> Any:
     from rich.table import Table
 
@@ -98,6 +115,7 @@ def cost(
     weeks = _head(summary.grouped(records, summary.week_key), WEEKS_SHOWN)
     months = _head(summary.grouped(records, summary.month_key), MONTHS_SHOWN)
     projects = summary.by_project(records)
+    sessions = summary.per_session(records)
     if as_json:
         print(
             json.dumps(
@@ -110,6 +128,7 @@ def cost(
                         "month": {**vars(current.month), "total_usd": current.month.total_usd},
                     },
                     "total": summary.summarize(records).as_dict(),
+                    "per_session": sessions.as_dict(),
                     "days": {key: s.as_dict() for key, s in days.items()},
                     "weeks": {key: s.as_dict() for key, s in weeks.items()},
                     "months": {key: s.as_dict() for key, s in months.items()},
@@ -125,6 +144,8 @@ def cost(
     if not projects:
         console.print("no learning cycle has called an LLM yet")
         return
+    for line in per_session_lines(sessions):
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
     console.print(_table(f"Per day (last {DAYS_SHOWN} with cycles)", "day", days))
     console.print(_table("Per week", "week", weeks))
     console.print(_table("Per month", "month", months))

@@ -25,10 +25,44 @@ def _provider() -> list[str]:
     from acecode.llm import ProviderConfigError, explain_provider
 
     try:
-        return explain_provider().describe().splitlines()
+        return explain_provider().describe().splitlines() + _role_models()
     except ProviderConfigError as exc:
         first, *rest = str(exc).splitlines()
         return [f"[problem] {first}", *rest]
+
+
+def _role_models() -> list[str]:
+    """The judge's and the safety review's own models, where set (priced as such)."""
+    from acecode.config import load_settings, setting_source
+
+    settings = load_settings()
+    lines = []
+    for role, key in (("judge", "judge_model"), ("safety review", "safety_review_model")):
+        model = getattr(settings, key).strip()
+        if model:
+            lines.append(f"{role} model: {model} (from {setting_source(key)})")
+    return lines or ["judge and safety review: the same model (judge_model, safety_review_model)"]
+
+
+def _triage(path: Path | None) -> list[str]:
+    """How many recent sessions the triage skipped as having nothing to learn: learning
+    that did not happen must be seen (README, Cost and budgets)."""
+    from acecode import outcomes, paths
+    from acecode.config import load_settings
+    from acecode.store import resolve_path
+
+    if not load_settings().triage:
+        return ["off (triage = false): every session big enough is sent to the LLM"]
+    records = outcomes.read_outcomes(paths.state_dir_for(resolve_path(path)))[-30:]
+    skipped = [r for r in records if str(r.get("reason", "")).startswith("nothing to learn")]
+    line = (
+        f"on: {len(skipped)} of the last {len(records)} cycles had no learning signal and made "
+        "no LLM call ($0); `acecode learn --relearn FILE` learns one anyway, triage = false "
+        "turns it off"
+    )
+    return [line] + (
+        [f"last skipped: {Path(str(skipped[-1].get('transcript'))).name}"] if skipped else []
+    )
 
 
 def _claude_flags() -> list[str]:
@@ -197,6 +231,14 @@ def _injection(playbook: _Playbook) -> list[str]:
     return lines
 
 
+def _experiments(path: Path | None) -> list[str]:
+    """Whether the randomised hold-back runs, and what it concluded so far."""
+    from acecode.experiments.status import summary_lines
+    from acecode.store import resolve_path
+
+    return summary_lines(resolve_path(path))
+
+
 def _templates() -> list[str]:
     from acecode.templates import template_override, user_template_dir
 
@@ -295,7 +337,7 @@ def _cost() -> list[str]:
         current = view(records, Limits.from_settings(load_settings()))
     except LedgerError as exc:
         return [f"[problem] {exc}"]
-    lines = [f"ledger: {ledger.path}", *budget_lines(current)]
+    lines = [f"ledger: {ledger.path}", *budget_lines(current), *_per_session(ledger)]
     limits = current.limits
     for label, used, limit in (
         ("daily", current.today.total_usd, limits.daily_usd),
@@ -315,6 +357,13 @@ def _cost() -> list[str]:
     if refused:
         lines.append(f"[warning] {refused}")
     return lines
+
+
+def _per_session(ledger: Any) -> list[str]:
+    from acecode.cli.cost_cmd import per_session_lines
+    from acecode.cost.summary import per_session
+
+    return per_session_lines(per_session(ledger.records()))
 
 
 def _diagnostics() -> list[str]:
@@ -341,10 +390,12 @@ def doctor(playbook: playbook_option = None) -> None:
         ("playbook", lambda: _playbook_check(loaded)),
         ("user layer", _user_layer),
         ("injection", lambda: _injection(loaded)),
+        ("experiments", lambda: _experiments(playbook)),
         ("stale rules", lambda: loaded.check(_stale)),
         ("prompt templates", _templates),
         ("semantic de-duplication", _embeddings),
         ("last learning cycle", lambda: _last_cycle(playbook)),
+        ("triage", lambda: _triage(playbook)),
         ("cost and budget", _cost),
         ("diagnostic mode", _diagnostics),
     ]

@@ -63,6 +63,14 @@ def impact(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the whole report as JSON.")
     ] = False,
+    rules: Annotated[
+        bool,
+        typer.Option(
+            "--rules",
+            help="The measured effect of each entry: sessions injected and held back, "
+            "recurrences in each, the effect with its 90% interval, the class.",
+        ),
+    ] = False,
 ) -> None:
     """Recurring failures, before/after each learned entry, citations, entries to retire."""
     from acecode import paths
@@ -77,11 +85,37 @@ def impact(
         data = load_playbook(playbook)
     except PlaybookError as exc:
         fail(str(exc))
+    if rules:
+        _rules(target, data, folder, started, as_json)
+        return
     report = run_impact(target, data, folder, since=started, window=sessions)
     if as_json:
         print(json.dumps({"transcripts": str(folder), **report.as_dict()}, indent=2))
         return
     _print_report(report, folder, top)
+
+
+def _rules(target: Path, data: dict, folder: Path, since: datetime | None, as_json: bool) -> None:
+    from acecode import paths
+    from acecode.agents.claude_code.sessions import transcripts_at
+    from acecode.cli.effect_view import experiments_line, print_rules, rules_json
+    from acecode.config import load_settings
+    from acecode.experiments.status import refresh
+    from acecode.impact.analysis import filter_since
+    from acecode.impact.scan import scan_transcripts
+
+    settings = load_settings(paths.project_dir())
+    measurement, _changed = refresh(target, data)
+    scans = filter_since(scan_transcripts(transcripts_at(folder)), since)
+    rules = measurement.rules(scans)
+    draws = len(measurement.draws)
+    if as_json:
+        print(json.dumps(rules_json(rules, folder, settings.experiments, draws), indent=2))
+        return
+    header = experiments_line(
+        settings.experiments, settings.holdback_rate, settings.holdback_max, draws
+    )
+    print_rules(rules, header)
 
 
 def _print_report(report: ImpactReport, folder: Path, top: int) -> None:
@@ -144,7 +178,7 @@ def _print_report(report: ImpactReport, folder: Path, top: int) -> None:
         + (f" (of {report.window} asked)" if report.window_sessions < report.window else "")
     )
     table = Table(title=title)
-    for column in ("entry", "section", "helpful", "harmful", "last cited", "text"):
+    for column in ("entry", "section", "helpful", "harmful", "last cited", "text", "why"):
         table.add_column(column, overflow="fold")
     for item in report.retire:
         table.add_row(
@@ -154,6 +188,7 @@ def _print_report(report: ImpactReport, folder: Path, top: int) -> None:
             str(item.harmful),
             day(item.last_cited) if item.last_cited else "never",
             item.text,
+            item.reason or "not cited or tagged",
         )
     console.print(table if table.row_count else "No retire candidates.")
 

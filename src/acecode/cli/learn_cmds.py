@@ -130,6 +130,14 @@ def learn(
             "recorded; see `acecode cost`).",
         ),
     ] = False,
+    triage: Annotated[
+        bool,
+        typer.Option(
+            "--triage",
+            help="Skip, at $0, a session with no learning signal (no failed call, "
+            "correction, preference, interruption or repeated command), as the hooks do.",
+        ),
+    ] = False,
 ) -> None:
     """Learn from one or more transcripts (or folders of them) now: reflect, curate, save.
 
@@ -142,7 +150,8 @@ def learn(
     file is not a transcript (no line of it is a JSON record).
 
     Cycles are bound by your budgets (daily_budget_usd, ...): one that would go
-    over is skipped without an LLM call; --ignore-budget learns anyway.
+    over is skipped without an LLM call; --ignore-budget learns anyway. Several
+    transcripts are a burst: their calls ask for a one-hour prompt cache.
     """
     from acecode.diagnostics import warn
     from acecode.errors import LearnInputError
@@ -155,9 +164,10 @@ def learn(
     _use_project(project)
     reports = []
     over_budget = unusable = 0
+    files = _expand(transcripts, include_subagents=not skip_subagents)
     # Slow steps (an LLM that does not answer, a long transcript) say so on stderr.
     with progress_to(warn):
-        for transcript in _expand(transcripts, include_subagents=not skip_subagents):
+        for transcript in files:
             role = own_session_role(transcript)
             if role:
                 err_console.print(
@@ -176,6 +186,8 @@ def learn(
                     dry_run=dry_run,
                     relearn=relearn,
                     ignore_budget=ignore_budget,
+                    triage=True if triage else None,
+                    burst=len(files) > 1,
                 )
             except PlaybookError as exc:
                 fail(str(exc))
@@ -193,6 +205,11 @@ def learn(
             console.print(report.summary(), markup=False, highlight=False, soft_wrap=True)
             for line in _describe(report):
                 console.print(line, markup=False, highlight=False, soft_wrap=True)
+    if playbook is None and not dry_run:
+        from acecode.experiments.status import refresh_after_learning
+        from acecode.store import resolve_path
+
+        refresh_after_learning(resolve_path(None))
     if as_json:
         print(json.dumps([report.as_dict() for report in reports], indent=2, ensure_ascii=False))
     if over_budget and source == "cli":  # a hook's learner: its cycle line says what to do

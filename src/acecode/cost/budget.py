@@ -90,9 +90,12 @@ def _usd(value: float) -> str:
 DAY, MONTH = "day", "month"
 
 
-def _refusal(current: BudgetView, estimate: CycleEstimate) -> tuple[str, str]:
+def _refusal(
+    current: BudgetView, estimate: CycleEstimate, extra_tokens: int = 0
+) -> tuple[str, str]:
     """The period of the budget this cycle would go over (``day`` or ``month``) and why,
-    naming it; ``("", "")`` when it fits under all."""
+    naming it; ``("", "")`` when it fits under all. ``extra_tokens`` counts on top of the
+    estimate's roles (a reservation's extension)."""
     limits = current.limits
     checks = (
         ("daily", "daily_budget_usd", limits.daily_usd, current.today, "today", DAY),
@@ -128,19 +131,20 @@ def _refusal(current: BudgetView, estimate: CycleEstimate) -> tuple[str, str]:
             MONTH,
         ),
     )
+    tokens = estimate.tokens + extra_tokens
     for label, key, limit, spend, when, period in token_checks:
-        if limit > 0 and spend.total_tokens + estimate.tokens > limit:
+        if limit > 0 and spend.total_tokens + tokens > limit:
             return period, (
                 f"{label} token budget ({key} = {limit:,}) would be exceeded: "
-                f"{spend.total_tokens:,} tokens used {when} + up to {estimate.tokens:,} "
+                f"{spend.total_tokens:,} tokens used {when} + up to {tokens:,} "
                 "for this cycle"
             )
     return "", ""
 
 
-def refusal(current: BudgetView, estimate: CycleEstimate) -> str:
+def refusal(current: BudgetView, estimate: CycleEstimate, extra_tokens: int = 0) -> str:
     """Why this cycle would go over a budget, naming it; "" when it fits under all."""
-    return _refusal(current, estimate)[1]
+    return _refusal(current, estimate, extra_tokens)[1]
 
 
 def _tokens(value: float) -> str:
@@ -243,6 +247,43 @@ def admit(
                 "model": estimate.model,
                 "estimate_usd": estimate.usd,
                 "estimate_tokens": estimate.tokens,
+                "pid": os.getpid(),
+                "host": socket.gethostname(),
+            }
+        )
+    return ""
+
+
+def extend(
+    ledger: Ledger,
+    *,
+    cycle_id: str,
+    at: str,
+    role: str,
+    usd: float | None,
+    tokens: int,
+    limits: Limits,
+    lock_timeout: float,
+    enforce: bool = True,
+) -> str:
+    """Reserve ``usd`` / ``tokens`` more for an admitted cycle, for a call of ``role``
+    its admission did not plan (the judge, a retry with more room): the same check and
+    lock as :func:`admit`, one more ``reserve`` record with the cycle's ID and admission
+    date. Returns the refusal, or "" when reserved."""
+    more = CycleEstimate(model=None, usd=usd)
+    with ledger.locked(lock_timeout):
+        if enforce:
+            why = refusal(view(ledger.records(), limits), more, extra_tokens=tokens)
+            if why:
+                return f"{role}: {why}"
+        ledger.append(
+            {
+                "kind": RESERVE,
+                "cycle_id": cycle_id,
+                "time": at,
+                "extends": role,
+                "estimate_usd": usd,
+                "estimate_tokens": tokens,
                 "pid": os.getpid(),
                 "host": socket.gethostname(),
             }

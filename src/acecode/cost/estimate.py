@@ -1,17 +1,37 @@
-"""What a cycle can cost at most, computed before any LLM call.
+"""What a cycle can cost at most, computed before any LLM call, and what one call can.
 
 The budget gate admits a cycle only if this estimate fits, so it is built as
 an upper bound, role by role, from what is known before the first call:
 
-* input: the reflector's prompt exactly as it will be sent (condensed
-  transcript, playbook view, template), and for the later calls their
-  templates, the playbook view and the largest reply the earlier call may
-  give; counted at 3 UTF-8 bytes per token, which over-counts English and
-  code (about 4 bytes per token) and CJK text (3 bytes per character, about
-  one token each);
-* output: each call's ``max_tokens``, which the Anthropic and OpenAI APIs
-  never exceed; the safety review and the judge are counted even though a
-  cycle calls them only when there is something to review or judge.
+* the reflector: its request exactly as it will be sent (condensed transcript,
+  playbook view, template), built once and sent as built;
+* the curator: its template filled with what is already known (the lists of
+  possibly stale entries and retire candidates, the open conflicts, the
+  repository), plus the largest reflection the reflector's ``max_tokens``
+  allows, re-serialised (:data:`REQUOTE_FACTOR`), plus the largest view of the
+  playbook its budget allows;
+* the safety review: its template plus :data:`PLANNED_TEXTS` texts of the
+  longest length the quarantine lets through (``max_rule_chars``), one
+  verdict per text; a cycle with more texts reserves the rest when it calls;
+* every call's output at its role's ``max_tokens``, which the Anthropic and
+  OpenAI APIs never exceed; a prompt's fixed head priced as a cache write (the
+  first call that sends it writes it, at 1.25x the input price for 5 minutes,
+  2x for an hour).
+
+Prompts are counted at 3 UTF-8 bytes per token, which over-counts English and
+code (about 4 bytes per token) and CJK text (3 bytes per character, about one
+token each).
+
+The judge is not part of the estimate: a cycle calls it only when the
+embeddings propose similar pairs, known after the curator. What no estimate
+can know is covered at call time instead: :func:`request_bound` bounds one
+request as it is about to be sent, and the cost gate
+(:mod:`acecode.cost.gate`) checks it against what the cycle reserved,
+reserving more (under the budget) before the call when it would not fit: the
+judge with its real pairs, a safety review of more texts than planned, the one
+retry of a reply cut off at ``max_tokens``, a reflection longer than planned.
+So what a cycle spends never exceeds what it reserved, and what it reserved
+was admitted by the budget.
 
 Where it can still be wrong (docs: README "Cost"): text that tokenizes
 denser than 3 bytes per token (long base64 or hex runs the redaction left
@@ -27,29 +47,35 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from acecode.config import Settings
-from acecode.cost.pricing import price_for
-from acecode.llm.base import DEFAULT_MAX_TOKENS
+from acecode.cost.pricing import Price, price_for
+from acecode.llm.base import CACHE_1H
+
+if TYPE_CHECKING:
+    from acecode.pipeline.curator_lists import CuratorLists
+    from acecode.roles.prompt import RolePrompt
 
 BYTES_PER_TOKEN = 3
-# A reply quoted into the next prompt is re-serialised (indented JSON, escapes).
+# A reply quoted into the next prompt is re-serialised (JSON keys and escapes).
 REQUOTE_FACTOR = 1.5
 # `claude -p` frames the prompt with its own system text (bench/claude_provider_bench.py).
 CLAUDE_FRAMING_FACTOR = 1.3
-# JSON around one judged pair: {"pair": "12", "A": "...", "B": "..."} and a newline.
-PAIR_OVERHEAD_BYTES = 40
+# JSON around one reviewed text: {"id": 10, "text": "..."} with its indentation.
+TEXT_OVERHEAD_BYTES = 40
+# Texts the safety review is planned for up front: most cycles propose 1-3.
+PLANNED_TEXTS = 3
+# The providers that send acecode's prompt-cache marker (and so may bill a cache write).
+CACHE_MARKING_PROVIDERS = frozenset({"anthropic"})
 
 
-# The short lists (possibly stale, retire candidates): at most MAX_LISTED lines of an
-# entry name and a short note each; their entries are part of the view's budget.
-LISTED_BOUND = "x" * (10 * 300)
 # estimate_tokens counts 4 ASCII characters, or 1 other character (at most 4 UTF-8
 # bytes), per token: a view within B of its tokens is within 4 * B bytes.
 BYTES_PER_VIEW_TOKEN = 4
-# Section headers a view may add (five sections, "## NAME" and blank lines).
-HEADERS_BYTES = 5 * 60
+# Section headers a view may add (five sections, "## NAME" and blank lines), and the
+# line saying what the view left out.
+HEADERS_BYTES = 5 * 60 + 400
 
 
 def _view_bound(
@@ -78,15 +104,19 @@ def bound_tokens(text: str) -> int:
 
 @dataclass(frozen=True)
 class RoleEstimate:
-    """Upper bounds of one role's call."""
+    """Upper bounds of one role's call: input tokens (of which ``cacheable_tokens`` are
+    its fixed head, billed as a cache write at worst), output tokens, and the model it
+    runs on (None: the provider's)."""
 
     input_tokens: int
     output_tokens: int
+    cacheable_tokens: int = 0
+    model: str | None = None
 
 
 @dataclass(frozen=True)
 class CycleEstimate:
-    """Upper bounds of a cycle's tokens and cost (``usd`` None: the model's price is unknown)."""
+    """Upper bounds of a cycle's tokens and cost (``usd`` None: a model's price is unknown)."""
 
     model: str | None
     roles: dict[str, RoleEstimate] = field(default_factory=dict)
@@ -102,128 +132,161 @@ class CycleEstimate:
             "usd": self.usd,
             "tokens": self.tokens,
             "by_role": {
-                name: {"input_tokens": role.input_tokens, "output_tokens": role.output_tokens}
+                name: {
+                    "input_tokens": role.input_tokens,
+                    "output_tokens": role.output_tokens,
+                    "cacheable_tokens": role.cacheable_tokens,
+                    "model": role.model,
+                }
                 for name, role in self.roles.items()
             },
         }
 
 
-def _prompt(template: str, **fields: str) -> str:
-    from acecode.roles.ask import SYSTEM_PROMPT
-    from acecode.roles.prompt import fill_template
-    from acecode.templates import load_template
+def request_bound(
+    system: str,
+    prompt: str,
+    cacheable_chars: int,
+    max_tokens: int,
+    *,
+    provider: str | None,
+    model: str | None = None,
+) -> RoleEstimate:
+    """The bounds of one request as it will be sent."""
+    framing = CLAUDE_FRAMING_FACTOR if provider == "claude" else 1.0
+    cacheable = bound_tokens(system + prompt[:cacheable_chars]) if cacheable_chars > 0 else 0
+    return RoleEstimate(
+        input_tokens=math.ceil(bound_tokens(system + prompt) * framing),
+        output_tokens=max_tokens,
+        cacheable_tokens=cacheable if provider in CACHE_MARKING_PROVIDERS else 0,
+        model=model,
+    )
 
-    return SYSTEM_PROMPT + fill_template(load_template(template), **fields)
+
+def role_cost(role: RoleEstimate, price: Price, cache_ttl: str | None) -> float:
+    """USD of a call at its bounds: its fixed head written to the cache when a marker is
+    sent (``cache_ttl``), at that lifetime's price, unless even its bound is shorter
+    than the shortest prefix the model caches (then the real head is too: no write)."""
+    shortest = price.cache_min_tokens or 0
+    cacheable = role.cacheable_tokens if role.cacheable_tokens >= shortest else 0
+    written = cacheable if cache_ttl else 0
+    hour = written if cache_ttl == CACHE_1H else 0
+    return price.cost(role.input_tokens, role.output_tokens, 0, written, hour)
 
 
-def _longest_text_bytes(playbook: dict[str, Any], settings: Settings) -> int:
-    """The longest text a judged pair can hold: an entry's, or a new text's. A new text
-    reaches the judge only after the quarantine screen, which holds texts over
-    ``max_rule_chars`` and (by default) texts not in English, so it is counted at one
-    byte per character."""
-    longest = settings.max_rule_chars
-    for entries in playbook.get("sections", {}).values():
-        for entry in entries:
-            longest = max(longest, len(str(entry.get("text", "")).encode("utf-8")))
-    return longest
+def _prompt_bound(request: RolePrompt, provider: str | None, extra_bytes: int = 0) -> RoleEstimate:
+    """A role's bounds from its request filled with what is known, plus ``extra_bytes`` of
+    what is not known yet (a reply of an earlier call, a playbook view)."""
+    known = request_bound(
+        request.system,
+        request.prompt,
+        request.cacheable_chars,
+        request.max_tokens,
+        provider=provider,
+        model=request.model,
+    )
+    framing = CLAUDE_FRAMING_FACTOR if provider == "claude" else 1.0
+    extra = math.ceil(math.ceil(extra_bytes / BYTES_PER_TOKEN) * framing)
+    return RoleEstimate(
+        known.input_tokens + extra, known.output_tokens, known.cacheable_tokens, known.model
+    )
+
+
+def _listed_bound(items: Sequence[Any]) -> str:
+    """The short list as the view renders it at its longest: its MAX_LISTED longest lines."""
+    from acecode.playbook.curator_view import MAX_LISTED, render_listed
+
+    longest = sorted(items, key=lambda item: -len(f"{item.name}{item.note}"))[:MAX_LISTED]
+    return render_listed(longest)
 
 
 def role_bounds(
-    messages: Any,
+    reflector: RolePrompt,
     playbook: dict[str, Any],
     cited_ids: Sequence[str],
     conflicts: Sequence[Any],
+    lists: CuratorLists,
     settings: Settings,
-    agent: Any = None,
+    provider: str | None = None,
 ) -> dict[str, RoleEstimate]:
-    """Each role's worst case for this cycle (see the module docstring).
+    """Each planned role's worst case for this cycle (see the module docstring).
 
-    The reflector and the curator are shown views cut from the playbook within their
-    token budgets, plus the entries they are always shown (cited, tagged, in a
-    conflict); the whole playbook bounds each too. The curator's view depends on the
-    reflection, unknown before the first call: what the reflector may tag is bounded by
-    what it was shown.
+    The curator is shown a view cut from the playbook within its token budget, plus
+    the entries it is always shown (tagged, cited, in a conflict); what the reflector
+    may tag is bounded by what it was shown, itself bounded by its own budget.
     """
-    from acecode.roles.curator import render_conflicts
-    from acecode.roles.judge import MIN_REPLY_TOKENS, TOKENS_PER_PAIR
-    from acecode.roles.prompt import render_playbook, render_transcript
-    from acecode.roles.reflector import reflector_mode
+    from acecode.repository import repository_line
+    from acecode.roles.ask import role_prompt
+    from acecode.roles.curator import MAX_TOKENS as CURATOR_MAX_TOKENS
+    from acecode.roles.curator import curator_fields, default_max_removals, render_conflicts
+    from acecode.roles.prompt import render_playbook
+    from acecode.roles.safety_review import reply_tokens
 
     whole = render_playbook(playbook)
     cited = list(dict.fromkeys(str(name) for name in cited_ids))
-    reflector_bound = _view_bound(playbook, whole, settings.reflector_budget_tokens, cited)
-    reflector_in = bound_tokens(
-        _prompt(
-            "reflector.txt",
-            transcript=render_transcript(messages, agent),
-            playbook="",
-            cited_ids=", ".join(cited) if cited else "(none)",
-            mode=reflector_mode(cited),
-        )
-    ) + math.ceil(reflector_bound / BYTES_PER_TOKEN)
-    # The curator's view holds what the reflector tagged (bounded by what it was shown),
-    # the cited entries and the conflicts' entries, then fills its own budget.
+    reflector_view = _view_bound(playbook, whole, settings.reflector_budget_tokens, cited)
     named = [*cited, *(name for c in conflicts for name in (c.first_name, c.second_name))]
-    curator_bound = min(
+    curator_view = min(
         len(whole.encode("utf-8")),
-        reflector_bound + _view_bound(playbook, whole, settings.curator_budget_tokens, named),
+        reflector_view + _view_bound(playbook, whole, settings.curator_budget_tokens, named),
     )
-    requoted = math.ceil(DEFAULT_MAX_TOKENS * REQUOTE_FACTOR)
-    curator_in = (
-        requoted
-        + bound_tokens(
-            _prompt(
-                "curator.txt",
-                reflector_output="",
-                playbook="",
-                possibly_stale=LISTED_BOUND,
-                retire_candidates=LISTED_BOUND,
-                conflicts=render_conflicts(conflicts),
-            )
-        )
-        + math.ceil(curator_bound / BYTES_PER_TOKEN)
-    )
-    roles = {
-        "reflector": RoleEstimate(reflector_in, DEFAULT_MAX_TOKENS),
-        "curator": RoleEstimate(curator_in, DEFAULT_MAX_TOKENS),
-        "safety_review": RoleEstimate(
-            requoted + bound_tokens(_prompt("safety_review.txt", texts="")), DEFAULT_MAX_TOKENS
+    reflection = math.ceil(reflector.max_tokens * REQUOTE_FACTOR) * BYTES_PER_TOKEN
+    curator = role_prompt(
+        role="curator",
+        template="curator.txt",
+        fields=curator_fields(
+            "",
+            "",
+            _listed_bound(lists.stale),
+            _listed_bound(lists.retire),
+            render_conflicts(conflicts),
+            repository_line(),
+            default_max_removals(playbook) if lists.max_removals is None else lists.max_removals,
         ),
+        max_tokens=CURATOR_MAX_TOKENS,
+    )
+    # A text reaches the review only within max_rule_chars (longer ones are held without
+    # it), planned at one byte a character (English, code): texts in other scripts, or
+    # more of them, are reserved when the review is called.
+    texts = PLANNED_TEXTS * (settings.max_rule_chars + TEXT_OVERHEAD_BYTES)
+    review = role_prompt(
+        role="safety_review",
+        template="safety_review.txt",
+        fields={"texts": ""},
+        max_tokens=reply_tokens(PLANNED_TEXTS),
+    )
+    return {
+        "reflector": _prompt_bound(reflector, provider),
+        "curator": _prompt_bound(curator, provider, reflection + curator_view),
+        "safety_review": _prompt_bound(review, provider, texts),
     }
-    pairs = settings.judge_max_pairs
-    if pairs > 0:
-        pair_bytes = 2 * _longest_text_bytes(playbook, settings) + PAIR_OVERHEAD_BYTES
-        roles["judge"] = RoleEstimate(
-            bound_tokens(_prompt("judge.txt", pairs="")) + math.ceil(pairs * pair_bytes / 3),
-            max(MIN_REPLY_TOKENS, TOKENS_PER_PAIR * pairs),
-        )
-    return roles
+
+
+def price_roles(
+    roles: dict[str, RoleEstimate], model: str | None, cache_ttl: str | None
+) -> float | None:
+    """USD of ``roles`` at their bounds, each at its model's price (None: one is unknown)."""
+    total = 0.0
+    for role in roles.values():
+        price = price_for(role.model or model)
+        if price is None:
+            return None
+        total += role_cost(role, price, cache_ttl)
+    return total
 
 
 def estimate_cycle(
-    messages: Any,
+    reflector: RolePrompt,
     playbook: dict[str, Any],
     cited_ids: Sequence[str],
     conflicts: Sequence[Any],
+    lists: CuratorLists,
     settings: Settings,
     *,
     provider: str | None,
     model: str | None,
-    agent: Any = None,
+    cache_ttl: str | None = None,
 ) -> CycleEstimate:
-    """The cycle's upper bounds, priced for ``model`` when the price table knows it."""
-    roles = role_bounds(messages, playbook, cited_ids, conflicts, settings, agent)
-    if provider == "claude":
-        roles = {
-            name: RoleEstimate(
-                math.ceil(role.input_tokens * CLAUDE_FRAMING_FACTOR), role.output_tokens
-            )
-            for name, role in roles.items()
-        }
-    price = price_for(model)
-    usd = (
-        None
-        if price is None
-        else sum(price.cost(role.input_tokens, role.output_tokens) for role in roles.values())
-    )
-    return CycleEstimate(model=model, roles=roles, usd=usd)
+    """The cycle's upper bounds, priced for each role's model when the table knows it."""
+    roles = role_bounds(reflector, playbook, cited_ids, conflicts, lists, settings, provider)
+    return CycleEstimate(model=model, roles=roles, usd=price_roles(roles, model, cache_ttl))

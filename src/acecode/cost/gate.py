@@ -1,13 +1,20 @@
-"""The learning cycle's side of the budget: admit before the first LLM call, settle after
-the last.
+"""The learning cycle's side of the budget: admit before the first LLM call, guard every
+call, settle after the last.
 
 ``run_cycle`` runs its body inside :func:`metered`, which tracks every LLM
 call of the cycle; the body calls :func:`admit_cycle` once the provider is
-chosen and before the first call. On the way out, :func:`metered` writes
-what the cycle spent to the user's ledger (:mod:`acecode.cost.ledger`),
-settling the reservation, and puts it in ``report.cost``. A refused cycle
-ends ``skipped`` with the budget named in its reason; it made no call and
-stays due.
+chosen and before the first call. From then on every request is checked
+before it is sent (:func:`acecode.llm.client.guarded_calls`): what the cycle
+has spent plus this request's bound (:func:`acecode.cost.estimate.request_bound`)
+must fit in what it reserved, or the reservation grows first, under the same
+budget check and lock as the admission (a ``reserve`` record with the same
+cycle ID). The judge, a retry of a cut-off reply and a reflection longer than
+planned are paid this way; when the budget refuses, that call is not made
+and its role ends empty with the budget named. On the way out,
+:func:`metered` writes what the cycle spent to the user's ledger
+(:mod:`acecode.cost.ledger`), settling all its reservations, and puts it in
+``report.cost``. A refused cycle ends ``skipped`` with the budget named in
+its reason; it made no call and stays due.
 """
 
 from __future__ import annotations
@@ -21,14 +28,23 @@ from typing import TYPE_CHECKING, Any
 from acecode import outcomes, paths
 from acecode.config import Settings
 from acecode.cost import budget
-from acecode.cost.estimate import CycleEstimate, estimate_cycle
+from acecode.cost.estimate import (
+    CycleEstimate,
+    estimate_cycle,
+    price_roles,
+    request_bound,
+)
 from acecode.cost.ledger import CYCLE, Ledger, LedgerError, stamp
 from acecode.cost.pricing import CallCost, call_cost, combine
 from acecode.diagnostics import warn
 from acecode.llm import usage
+from acecode.llm.client import cache_ttl, guarded_calls
 
 if TYPE_CHECKING:
+    from acecode.llm.base import LLMRequest
+    from acecode.pipeline.curator_lists import CuratorLists
     from acecode.pipeline.cycle import CycleReport
+    from acecode.roles.prompt import RolePrompt
 
 
 def over_budget_hint(report: CycleReport) -> str:
@@ -57,6 +73,64 @@ class _Meter:
     ledger: Ledger = field(default_factory=Ledger)
     admitted_at: str | None = None
     estimate: CycleEstimate | None = None
+    # What the cycle's reserve records add up to (USD None: a price is unknown).
+    reserved_usd: float | None = None
+    reserved_tokens: int = 0
+    calls: usage.UsageLedger = field(default_factory=usage.UsageLedger)
+
+    def spent(self) -> tuple[float | None, int]:
+        """USD (None: partly unknown) and tokens of the calls made so far."""
+        total = combine(call_cost(call) for call in self.calls.calls)
+        usd = None if total.basis == "unknown" else (total.usd or 0.0)
+        return usd, self.calls.total_tokens
+
+    def check(self, role: str, request: LLMRequest) -> str | None:
+        """The call guard: None when ``request`` fits in what the cycle reserved, or once
+        the reservation grew to fit it; the budget's refusal otherwise."""
+        if self.admitted_at is None:
+            return None  # not admitted under a budget (no ledger, no limit): nothing to keep
+        bound = request_bound(
+            request.system,
+            request.prompt,
+            request.cacheable_chars,
+            request.max_tokens,
+            provider=self.report.provider,
+            model=request.model,
+        )
+        worst_usd = price_roles({role: bound}, request.model, request.cache_ttl)
+        spent_usd, spent_tokens = self.spent()
+        worst_tokens = bound.input_tokens + bound.output_tokens
+        more_tokens = max(0, spent_tokens + worst_tokens - self.reserved_tokens)
+        more_usd: float | None = None
+        if None not in (worst_usd, spent_usd, self.reserved_usd):
+            more_usd = max(0.0, spent_usd + worst_usd - self.reserved_usd)  # type: ignore[operator]
+        if more_tokens <= 0 and not more_usd:
+            return None
+        return self._extend(role, more_usd, more_tokens)
+
+    def _extend(self, role: str, usd: float | None, tokens: int) -> str | None:
+        """Reserve ``usd`` / ``tokens`` more under the budget; the refusal, or None."""
+        limits = budget.Limits.from_settings(self.settings)
+        try:
+            refused = budget.extend(
+                self.ledger,
+                cycle_id=self.report.cycle_id,
+                at=self.admitted_at or stamp(),
+                role=role,
+                usd=usd,
+                tokens=tokens,
+                limits=limits,
+                lock_timeout=self.settings.lock_timeout,
+                enforce=self.enforce,
+            )
+        except LedgerError as exc:
+            return f"cannot check the budget: {exc}"
+        if refused:
+            return refused
+        if self.reserved_usd is not None and usd is not None:
+            self.reserved_usd += usd
+        self.reserved_tokens += tokens
+        return None
 
 
 _meter: ContextVar[_Meter | None] = ContextVar("acecode_cost_meter", default=None)
@@ -64,12 +138,14 @@ _meter: ContextVar[_Meter | None] = ContextVar("acecode_cost_meter", default=Non
 
 @contextmanager
 def metered(report: CycleReport, settings: Settings, *, enforce: bool = True) -> Iterator[None]:
-    """Track the block's LLM calls and settle them in the ledger when it ends, however it
-    ends. ``enforce=False`` (``acecode learn --ignore-budget``) admits without checking."""
+    """Track the block's LLM calls, guard each one against the cycle's reservation, and
+    settle them in the ledger when the block ends, however it ends. ``enforce=False``
+    (``acecode learn --ignore-budget``) admits and extends without checking."""
     meter = _Meter(report=report, settings=settings, enforce=enforce)
     token = _meter.set(meter)
     try:
-        with usage.track() as calls:
+        with usage.track() as calls, guarded_calls(meter.check):
+            meter.calls = calls
             yield
     finally:
         _meter.reset(token)
@@ -78,12 +154,13 @@ def metered(report: CycleReport, settings: Settings, *, enforce: bool = True) ->
 
 def admit_cycle(
     report: CycleReport,
-    messages: Any,
+    reflector: RolePrompt,
     playbook: dict[str, Any],
     conflicts: Sequence[Any],
-    agent: Any = None,
+    lists: CuratorLists,
 ) -> bool:
-    """Estimate the cycle's worst case, check it against the budgets and reserve it.
+    """Estimate the cycle's worst case (``reflector``: its first request, as it will be
+    sent), check it against the budgets and reserve it.
 
     False when refused: the report is then ``skipped`` with the budget named. A
     ledger that cannot be used refuses too when a limit is set (the budget could
@@ -94,14 +171,15 @@ def admit_cycle(
         return True
     settings = meter.settings
     estimate = estimate_cycle(
-        messages,
+        reflector,
         playbook,
         report.cited_ids,
         conflicts,
+        lists,
         settings,
         provider=report.provider,
         model=report.model,
-        agent=agent,
+        cache_ttl=cache_ttl(),
     )
     meter.estimate = estimate
     report.cost = {"estimate": estimate.as_dict()}
@@ -132,7 +210,30 @@ def admit_cycle(
         report.cost["over_budget"] = True
         return False
     meter.admitted_at = at
+    meter.reserved_usd = estimate.usd
+    meter.reserved_tokens = estimate.tokens
     return True
+
+
+def record_triaged(report: CycleReport, settings: Settings) -> None:
+    """Note in the user's ledger a session the triage skipped at $0 (``acecode cost``
+    counts them); a ledger that cannot be written only warns."""
+    from acecode.cost.ledger import TRIAGED
+
+    record = {
+        "kind": TRIAGED,
+        "cycle_id": report.cycle_id,
+        "time": stamp(),
+        "project": str(paths.project_dir().resolve()),
+        "source": report.source,
+        "reason": report.reason,
+    }
+    ledger = Ledger()
+    try:
+        with ledger.locked(settings.lock_timeout):
+            ledger.append(record)
+    except LedgerError as exc:
+        warn(f"the triage of cycle {report.cycle_id} was not recorded: {exc}")
 
 
 def _role_totals(calls: Sequence[usage.CallRecord]) -> dict[str, dict[str, Any]]:
@@ -148,13 +249,18 @@ def _role_totals(calls: Sequence[usage.CallRecord]) -> dict[str, dict[str, Any]]
                 "output_tokens": 0,
                 "cache_read_tokens": 0,
                 "cache_write_tokens": 0,
+                "cache_write_1h_tokens": 0,
+                "truncated": 0,
             },
         )
         row["calls"] += 1
+        row["model"] = call.model
         row["input_tokens"] += call.input_tokens
         row["output_tokens"] += call.output_tokens
         row["cache_read_tokens"] += call.cache_read_tokens
         row["cache_write_tokens"] += call.cache_write_tokens
+        row["cache_write_1h_tokens"] += call.cache_write_1h_tokens
+        row["truncated"] += call.truncated
         costs.setdefault(call.role, []).append(call_cost(call))
     for role, row in roles.items():
         total = combine(costs[role])
@@ -184,6 +290,9 @@ def spend_record(meter: _Meter, calls: Sequence[usage.CallRecord]) -> dict[str, 
         "cost_basis": total.basis,
         "estimate_usd": estimate.usd if estimate else None,
         "estimate_tokens": estimate.tokens if estimate else None,
+        # The admission's estimate plus what the cycle reserved on the way (judge, retries).
+        "reserved_usd": meter.reserved_usd if estimate else None,
+        "reserved_tokens": meter.reserved_tokens if estimate else None,
     }
 
 

@@ -12,7 +12,10 @@ It lives in acecode's user state folder (:func:`acecode.paths.user_state_dir`) a
 * ``release``: the cycle made no LLM call after all; the reservation is void;
 * ``refuse``: a cycle was not admitted (its worst case did not fit a budget), with
   the reason and the budget's period, so that the next session start can say that
-  learning is paused (:func:`acecode.cost.budget.paused`).
+  learning is paused (:func:`acecode.cost.budget.paused`);
+* ``triaged``: a session the triage found nothing to learn in
+  (:mod:`acecode.pipeline.triage`), skipped before any call, at $0: what
+  ``acecode cost`` counts as the triage's savings.
 
 A reservation that was never settled counts against the budget until its
 process is gone (same host) or it is older than :data:`STALE_AFTER`. Every
@@ -43,6 +46,7 @@ RESERVE = "reserve"
 CYCLE = "cycle"
 RELEASE = "release"
 REFUSE = "refuse"
+TRIAGED = "triaged"
 # An unsettled reservation this old is void even if its process seems alive (a cycle
 # is bounded by its calls' timeouts: minutes, not hours).
 STALE_AFTER = timedelta(hours=6)
@@ -163,6 +167,20 @@ def spend_since(records: list[dict[str, Any]], start: date, at: datetime) -> Spe
             spend.reserved_usd += float(record.get("estimate_usd") or 0.0)
             spend.reserved_tokens += int(record.get("estimate_tokens") or 0)
     return spend
+
+
+# A cycle that follows another this soon (any project) asks for a one-hour prompt cache.
+RECENT = timedelta(hours=1)
+
+
+def recent_cycle(records: Iterable[dict[str, Any]], at: datetime | None = None) -> bool:
+    """True when a cycle called an LLM within :data:`RECENT` of ``at`` (default now)."""
+    at = at or now()
+    for record in settled(records):
+        moment = record_time(record)
+        if moment is not None and timedelta(0) <= at - moment <= RECENT:
+            return True
+    return False
 
 
 class Ledger:

@@ -35,15 +35,31 @@ ESTIMATED = "estimated"
 UNKNOWN = "unknown"
 
 
+# A 1-hour cache write costs twice the input price (Anthropic's prompt caching prices;
+# a 5-minute one 1.25 times, the table's ``cache_write``), unless the table says otherwise.
+CACHE_WRITE_1H_FACTOR = 2.0
+
+
 @dataclass(frozen=True)
 class Price:
-    """USD per million tokens; cache prices default to the input price when not listed."""
+    """USD per million tokens; cache prices default to the input price when not listed,
+    the 1-hour write price to twice the input price."""
 
     model: str
     input: float
     output: float
     cache_read: float | None = None
     cache_write: float | None = None
+    cache_write_1h: float | None = None
+    # The shortest prefix the model caches (None: not known, so any prefix may be).
+    cache_min_tokens: int | None = None
+
+    @property
+    def write_1h(self) -> float:
+        """USD per million tokens written to the cache for an hour."""
+        if self.cache_write_1h is not None:
+            return self.cache_write_1h
+        return CACHE_WRITE_1H_FACTOR * self.input if self.cache_write is not None else self.input
 
     def cost(
         self,
@@ -51,15 +67,19 @@ class Price:
         output_tokens: int,
         cache_read_tokens: int = 0,
         cache_write_tokens: int = 0,
+        cache_write_1h_tokens: int = 0,
     ) -> float:
-        """USD for one call; ``input_tokens`` includes the cached parts."""
+        """USD for one call; ``input_tokens`` includes the cached parts, and
+        ``cache_write_tokens`` the 1-hour writes."""
         uncached = max(0, input_tokens - cache_read_tokens - cache_write_tokens)
         read = self.input if self.cache_read is None else self.cache_read
         write = self.input if self.cache_write is None else self.cache_write
+        hour = min(cache_write_1h_tokens, cache_write_tokens)
         return (
             uncached * self.input
             + cache_read_tokens * read
-            + cache_write_tokens * write
+            + (cache_write_tokens - hour) * write
+            + hour * self.write_1h
             + output_tokens * self.output
         ) / PER_MILLION
 
@@ -101,6 +121,8 @@ def price_for(model: str | None) -> Price | None:
         output=float(row["output"]),
         cache_read=row.get("cache_read"),
         cache_write=row.get("cache_write"),
+        cache_write_1h=row.get("cache_write_1h"),
+        cache_min_tokens=row.get("cache_min_tokens"),
     )
 
 
@@ -120,7 +142,11 @@ def call_cost(call: Any) -> CallCost:
     if price is None:
         return CallCost(None, UNKNOWN)
     usd = price.cost(
-        call.input_tokens, call.output_tokens, call.cache_read_tokens, call.cache_write_tokens
+        call.input_tokens,
+        call.output_tokens,
+        call.cache_read_tokens,
+        call.cache_write_tokens,
+        call.cache_write_1h_tokens,
     )
     return CallCost(usd, ESTIMATED)
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
-from acecode.cost.ledger import record_time, settled
+from acecode.cost.ledger import TRIAGED, record_time, settled
 from acecode.cost.pricing import ESTIMATED, REPORTED, UNKNOWN, format_usd
 
 
@@ -98,3 +99,71 @@ def by_project(records: Iterable[dict[str, Any]]) -> dict[str, Summary]:
     for record in settled(records):
         groups.setdefault(str(record.get("project") or "?"), Summary()).add(record)
     return dict(sorted(groups.items(), key=lambda item: -(item[1].cost_usd or 0.0)))
+
+
+# The window of "cost per session": the last this many cycles that called an LLM.
+RECENT_CYCLES = 30
+
+
+@dataclass
+class PerSession:
+    """What a session costs: the last :data:`RECENT_CYCLES` cycles of known cost, and the
+    sessions the triage skipped at $0 since the first of them."""
+
+    cycles: int = 0
+    median_usd: float | None = None
+    mean_usd: float | None = None
+    triaged: int = 0
+
+    @property
+    def sessions(self) -> int:
+        return self.cycles + self.triaged
+
+    @property
+    def mean_per_session_usd(self) -> float | None:
+        """The mean over every session, triage-skipped ones at $0."""
+        if self.mean_usd is None or not self.sessions:
+            return None
+        return self.mean_usd * self.cycles / self.sessions
+
+    @property
+    def saved_usd(self) -> float | None:
+        """What the skipped sessions would have cost at the median cycle's cost."""
+        return None if self.median_usd is None else self.triaged * self.median_usd
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            **asdict(self),
+            "sessions": self.sessions,
+            "mean_per_session_usd": self.mean_per_session_usd,
+            "triage_saved_usd": self.saved_usd,
+        }
+
+
+def per_session(records: Iterable[dict[str, Any]], last: int = RECENT_CYCLES) -> PerSession:
+    """Cost per cycle and per session over the last ``last`` cycles of known cost."""
+    records = list(records)
+    timed = [
+        (moment, record)
+        for record in settled(records)
+        if isinstance(record.get("cost_usd"), int | float)
+        and (moment := record_time(record)) is not None
+    ]
+    recent = sorted(timed, key=lambda item: item[0])[-last:]
+    if not recent:
+        return PerSession()
+    costs = [float(record["cost_usd"]) for _, record in recent]
+    start = recent[0][0]
+    triaged = sum(
+        1
+        for record in records
+        if record.get("kind") == TRIAGED
+        and (moment := record_time(record)) is not None
+        and moment >= start
+    )
+    return PerSession(
+        cycles=len(costs),
+        median_usd=statistics.median(costs),
+        mean_usd=statistics.fmean(costs),
+        triaged=triaged,
+    )

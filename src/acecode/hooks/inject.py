@@ -10,7 +10,10 @@ first prompt injects the session-start text instead (the fallback).
 
 Markers live in ``.claude/acecode/sessions/<session id>``: the first line
 says which hook served the session, the following lines name every entry
-injected into its current context, so a top-up never repeats one. A new
+injected into its current context, and every entry the hold-back draw kept
+from it (:mod:`acecode.experiments`), so a top-up never repeats one nor
+brings back one held back. What each session got is also appended to the
+exposure log (:mod:`acecode.experiments.serve`). A new
 ``SessionStart`` (after ``/clear`` or a compaction) rewrites the marker.
 Markers older than ``MARKER_MAX_AGE`` are removed whenever one is written. A
 project without a playbook (neither its own nor the user layer), or where
@@ -128,11 +131,13 @@ def on_session_start(payload: dict, agent: str = DEFAULT_AGENT) -> dict | None:
     start = _session_state(project, agent)
     if start is None or not _injects(start):
         return with_notice(None, project, payload, start)
-    source = payload.get("source")
+    from acecode.experiments.serve import serve_start, with_message
+
+    text, names, held, note = serve_start(state_path(project), start, payload, agent, "start")
     marker = _marker(project, payload.get("session_id"))
-    _mark(marker, f"SessionStart:{source}", start.get("injected", ()))
-    output = _context_output("SessionStart", start.get("text", ""))
-    return with_notice(output, project, payload, start)
+    _mark(marker, f"SessionStart:{payload.get('source')}", [*names, *held])
+    output = with_notice(_context_output("SessionStart", text), project, payload, start)
+    return with_message(output, note)
 
 
 def on_user_prompt_submit(payload: dict, agent: str = DEFAULT_AGENT) -> dict | None:
@@ -147,10 +152,14 @@ def on_user_prompt_submit(payload: dict, agent: str = DEFAULT_AGENT) -> dict | N
         prompt = payload.get("prompt")
         if not isinstance(prompt, str) or not prompt.strip():
             return None
-        text = _guarded(lambda root: topup_text(root, prompt, marker, agent), project, "")
+        session = payload.get("session_id")
+        text = _guarded(lambda root: topup_text(root, prompt, marker, agent, session), project, "")
         return _context_output("UserPromptSubmit", text)
     start = _session_state(project, agent)
     if start is None or not _injects(start):
         return None
-    _mark(marker, "UserPromptSubmit", start.get("injected", ()))
-    return _context_output("UserPromptSubmit", start.get("text", ""))
+    from acecode.experiments.serve import serve_start
+
+    text, names, held, _note = serve_start(state_path(project), start, payload, agent, "fallback")
+    _mark(marker, "UserPromptSubmit", [*names, *held])
+    return _context_output("UserPromptSubmit", text)

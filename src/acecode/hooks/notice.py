@@ -12,7 +12,9 @@ screen:
 - settings acecode ignores (a typo, a wrong type), named by file and key;
 - no LLM provider, or a budget that stops learning;
 - learned rules waiting in the review queue (they reach no session until
-  approved), and a last learning cycle that failed;
+  approved), a last learning cycle that failed, and rules the hold-back
+  experiments measured to make their failure more frequent
+  (:mod:`acecode.experiments`; they wait for the user to look at them);
 - a project playbook with entries this machine did not write, at first sight,
   and entries that arrived later and are held for review
   (:mod:`acecode.arrivals.announce`).
@@ -68,6 +70,9 @@ def _review_and_failure(project: str, learning_blocked: bool) -> list[str]:
         reason = outcomes.one_line(str(last.get("reason") or "no reason recorded"), REASON_CHARS)
         log = os.path.join(".claude", "acecode", *outcomes.LOG_PARTS)
         parts.append(f"the last learning cycle failed: {reason} (see {log} or `acecode doctor`)")
+    hurting = measured_to_hurt(state_path(project))
+    if hurting:
+        parts.append(hurting)
     return parts
 
 
@@ -153,6 +158,21 @@ def _active(project: str, start: dict[str, Any] | None) -> bool:
     from acecode.control import activity
 
     return activity(Path(project)).active
+
+
+def measured_to_hurt(state: str) -> str | None:
+    """The line naming the entries the hold-back experiments found harmful, or None."""
+    from acecode.experiments.classes import HURTS, names_in
+
+    names = names_in(state, HURTS)
+    if not names:
+        return None
+    shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    verb = "makes its failure" if len(names) == 1 else "make their failures"
+    return (
+        f"{shown} {verb} more frequent in randomised hold-back experiments: review with "
+        "`acecode impact --rules`, then `acecode edit` or `acecode forget`"
+    )
 
 
 def with_notice(

@@ -48,6 +48,7 @@ import os
 from typing import Any
 
 import acecode
+from acecode.experiments.files import CLASSES, experiments_path
 from acecode.hooks.context import playbook_file, state_path, user_template_override
 from acecode.layers import user_playbook_file
 from acecode.state_folder import ensure_state_folder
@@ -56,17 +57,22 @@ TEMPLATE = "playbook.txt"
 CACHE_NAME = "injection-cache.json"
 INDEX_NAME = "injection-index.json"
 PINS_NAME = "pins.json"  # acecode.pins.PINS_NAME; a test keeps them equal
+PROVENANCE_NAME = "provenance.json"  # acecode.store.provenance.PROVENANCE_NAME
+# The experiment settings (acecode.config, user file and environment only).
+EXPERIMENT_VARIABLES = ("ACECODE_EXPERIMENTS", "ACECODE_HOLDBACK_RATE", "ACECODE_HOLDBACK_MAX")
 # acecode.agents.DEFAULT_AGENT, without importing the registry on a cache hit.
 DEFAULT_AGENT = "claude-code"
 SWITCH_NAME = "acecode.toml"  # acecode.control.CONFIG_NAME; a test keeps them equal
 LOCAL_SWITCH_NAME = "switch.toml"  # acecode.control.SWITCH_NAME; a test keeps them equal
 # The settings the rendering reads, as environment variables (see acecode.config): the
-# two budgets, and the quarantine's two settings for the entries that arrived (acecode.arrivals).
+# two budgets, the quarantine's two settings for the entries that arrived
+# (acecode.arrivals) and the experiments' (acecode.experiments).
 SETTING_VARIABLES = (
     "ACECODE_INJECTION_BUDGET_CHARS",
     "ACECODE_TOPUP_BUDGET_CHARS",
     "ACECODE_MAX_RULE_CHARS",
     "ACECODE_LANGUAGES",
+    *EXPERIMENT_VARIABLES,
 )
 ARRIVALS_NAME = "arrivals.tsv"  # acecode.arrivals.marks.MARKS_NAME; a test keeps them equal
 # The quarantine's settings by default (acecode.config.Settings; a test keeps them equal):
@@ -118,6 +124,18 @@ def inputs_key(project: str) -> list[Any]:
         stat_key(_user_pins()),
         stat_key(local_switch),
         stat_key(state_path(project, ARRIVALS_NAME)),
+        *_experiment_inputs(project),
+    ]
+
+
+def _experiment_inputs(project: str) -> list[list[int] | None]:
+    """What the hold-back plan (acecode.experiments.plan) reads besides the playbook: both
+    layers' provenance (the signatures) and the concluded classes."""
+    user_state = os.path.join(os.path.dirname(user_playbook_file()), "acecode")
+    return [
+        stat_key(state_path(project, PROVENANCE_NAME)),
+        stat_key(os.path.join(user_state, PROVENANCE_NAME)),
+        stat_key(experiments_path(state_path(project), CLASSES)),
     ]
 
 
@@ -163,6 +181,7 @@ def _limits(project: str, key: list[Any]) -> dict[str, Any]:
             "reason": "",
             "budget": DEFAULT_INJECTION_BUDGET,
             "topup_budget": DEFAULT_TOPUP_BUDGET,
+            "experiments": False,
             "max_rule_chars": DEFAULT_MAX_RULE_CHARS,
             "languages": DEFAULT_LANGUAGES,
             "config_off": [],
@@ -182,6 +201,9 @@ def _limits(project: str, key: list[Any]) -> dict[str, Any]:
         "reason": state.reason,
         "budget": settings.injection_budget_chars,
         "topup_budget": settings.topup_budget_chars,
+        "experiments": settings.experiments,
+        "holdback_rate": settings.holdback_rate,
+        "holdback_max": settings.holdback_max,
         "max_rule_chars": settings.max_rule_chars,
         "languages": settings.languages,
         **as_notices(project_problems(root)),
@@ -206,11 +228,14 @@ def _topup_index(playbook: dict[str, Any], left_out: list[Any]) -> dict[str, Any
     for _section, entry in iter_entries(playbook):
         position[id(entry)] = len(texts)
         texts.append(entry["text"])
+    from acecode.experiments.plan import entry_version
+
     items = topup_items(left_out)
     return {
         "section_order": list(SECTION_NAMES),
         "sections": [item.section for item in items],
         "names": [item.name for item in items],
+        "versions": [entry_version(ranked.entry) for ranked in left_out],
         "lines": [item.line for item in items],
         "relevance": build_index(texts, [position[id(r.entry)] for r in left_out]),
     }
@@ -297,16 +322,20 @@ def _render(
     start: dict[str, Any] = {"key": key, **limits}
     if not limits["active"]:
         return start, dict(start)
+    from acecode.experiments.classes import HELPS, names_in
+    from acecode.experiments.plan import plan_fields
     from acecode.playbook.injection import render_injection
     from acecode.store.errors import PlaybookError
 
+    layer = path or playbook_file(project)
     try:
-        playbook, pinned, where = _both_layers(path or playbook_file(project), start, write)
+        playbook, pinned, where = _both_layers(layer, start, write)
     except PlaybookError as exc:
         start["error"] = str(exc)
         return start, dict(start)
+    helps = frozenset(names_in(state_path(project), HELPS))
     injection = render_injection(
-        playbook, _template_text(), limits["budget"], frozenset(pinned), where, measure
+        playbook, _template_text(), limits["budget"], frozenset(pinned), where, measure, helps
     )
     start.update(
         text=injection.text,
@@ -314,6 +343,15 @@ def _render(
         total=injection.total,
         left_out=len(injection.left_out),
         pinned=pinned,
+        **plan_fields(
+            state_path(project),
+            playbook,
+            injection.text,
+            injection.injected,
+            pinned,
+            limits,
+            (layer, user_playbook_file()),
+        ),
     )
     if not with_index:
         return start, {}

@@ -4,7 +4,10 @@ Runs in every ``UserPromptSubmit`` of a served session, so it reads one
 prepared file (``injection-index.json``, see ``acecode.hooks.rendered``),
 scores the prompt against its postings (``acecode.playbook.relevance``) and
 appends what it injects to the session's marker, whose names it skips: an
-entry reaches a context at most once until ``SessionStart`` starts a new one.
+entry reaches a context at most once until ``SessionStart`` starts a new one,
+and an entry the hold-back draw kept from the session (also in the marker)
+never does. What it injects is recorded in the exposure log
+(:mod:`acecode.experiments.serve`).
 Nothing relevant (below the relevance floor) means no output at all.
 """
 
@@ -35,9 +38,11 @@ def _record(marker: str, names: list[str]) -> None:
         handle.write("".join(f"{name}\n" for name in names))
 
 
-def topup_text(project: str, prompt: str, marker: str, agent: str = DEFAULT_AGENT) -> str:
-    """The top-up for ``prompt`` (``""`` when nothing relevant is left), recorded in ``marker``;
-    measured as ``agent``'s cap counts."""
+def topup_text(
+    project: str, prompt: str, marker: str, agent: str = DEFAULT_AGENT, session: object = None
+) -> str:
+    """The top-up for ``prompt`` (``""`` when nothing relevant is left), recorded in ``marker``
+    and in the exposure log for ``session``; measured as ``agent``'s cap counts."""
     index = topup_index(project, agent)
     names = index.get("names")
     if not index.get("active") or not names:
@@ -51,10 +56,8 @@ def topup_text(project: str, prompt: str, marker: str, agent: str = DEFAULT_AGEN
     sections, lines = index["sections"], index["lines"]
     hits = relevant(index["relevance"], prompt)
     fresh = (slot for slot, _score in hits if names[slot] not in seen)
-    candidates = [
-        TopupItem(sections[slot], names[slot], lines[slot])
-        for slot in islice(fresh, MAX_CANDIDATES)
-    ]
+    picked = list(islice(fresh, MAX_CANDIDATES))
+    candidates = [TopupItem(sections[slot], names[slot], lines[slot]) for slot in picked]
     if agent == DEFAULT_AGENT:
         text, chosen = format_topup(candidates, index["topup_budget"], index["section_order"])
     else:
@@ -66,4 +69,11 @@ def topup_text(project: str, prompt: str, marker: str, agent: str = DEFAULT_AGEN
         )
     if chosen:
         _record(marker, chosen)
+        from acecode.experiments.serve import record_topup
+        from acecode.hooks.context import state_path
+
+        versions = index.get("versions") or [""] * len(names)
+        slot_of = {names[slot]: slot for slot in picked}
+        entries = [f"{name}@{versions[slot_of[name]]}" for name in chosen]
+        record_topup(state_path(project), session, agent, entries)
     return text

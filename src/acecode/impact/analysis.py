@@ -29,7 +29,7 @@ from datetime import datetime
 from typing import Any
 
 from acecode.impact.scan import SessionScan, parse_time
-from acecode.impact.signature import FailureSignature, signature_of
+from acecode.impact.signature import SHELL_TOOLS, FailureSignature, signature_of
 from acecode.store.provenance import Origin
 
 DEFAULT_WINDOW = 20
@@ -92,6 +92,7 @@ class RetireCandidate:
     helpful: int
     harmful: int
     last_cited: datetime | None
+    reason: str = ""  # why it is a candidate; "" for "not cited or tagged lately"
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -208,9 +209,11 @@ def _signature_stats(sessions: list[SessionScan]) -> list[SignatureStats]:
 
 
 def matches(observed: FailureSignature, wanted: FailureSignature) -> bool:
-    """Same failure: same tool and error, and the same command head when both have one
-    (evidence clipped before its head still links)."""
-    if (observed.tool, observed.error) != (wanted.tool, wanted.error):
+    """Same failure: same tool (any two shell tools are the same: Claude Code's ``Bash`` and
+    Codex's ``exec_command`` run the same commands) and error, and the same command head when
+    both have one (evidence clipped before its head still links)."""
+    same_tool = observed.tool == wanted.tool or {observed.tool, wanted.tool} <= SHELL_TOOLS
+    if not same_tool or observed.error != wanted.error:
         return False
     return not (observed.head and wanted.head) or observed.head == wanted.head
 

@@ -63,10 +63,41 @@ def run_impact(
     ``playbook``."""
     sessions = filter_since(scan_transcripts(transcripts_at(folder)), since)
     recent = {s.session for s in sessions[-window:]} if window > 0 else set()
-    return build_report(
+    report = build_report(
         sessions,
         playbook,
         load_provenance(playbook_path),
         tagged_by_session(playbook_path, recent),
         window=window,
     )
+    _add_measured_retire(report, playbook_path, playbook)
+    return report
+
+
+def _add_measured_retire(report: ImpactReport, playbook_path: Path, playbook: dict) -> None:
+    """The entries the hold-back experiments found to have no measurable effect are retire
+    candidates too, with the figure as the reason (:mod:`acecode.experiments`)."""
+    from acecode import paths
+    from acecode.experiments.classes import retire_reasons
+    from acecode.impact.analysis import RetireCandidate
+    from acecode.playbook.schema import iter_entries
+
+    entries = {entry["name"]: (section, entry) for section, entry in iter_entries(playbook)}
+    reasons = retire_reasons(paths.state_dir_for(playbook_path), set(entries))
+    listed = {item.entry: item for item in report.retire}
+    for name, reason in reasons.items():
+        if name in listed:
+            listed[name].reason = reason
+            continue
+        section, entry = entries[name]
+        report.retire.append(
+            RetireCandidate(
+                entry=name,
+                section=section,
+                text=entry["text"],
+                helpful=entry["helpful"],
+                harmful=entry["harmful"],
+                last_cited=None,
+                reason=reason,
+            )
+        )

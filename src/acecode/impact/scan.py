@@ -6,6 +6,9 @@ so memory depends on the number of sessions and distinct
 failures, never on the size of a file. A subagent's transcript belongs to
 the session that started it: ``<id>/subagents/agent-*.jsonl`` by its folder,
 the older flat ``agent-*.jsonl`` by the ``sessionId`` its records carry.
+The messages the user typed in a main transcript that read like a correction
+are kept as their topic words (:mod:`acecode.impact.correction`): the
+correction signatures of :mod:`acecode.experiments` count them.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from acecode.impact.correction import is_correction, topic_terms
 from acecode.impact.signature import SHELL_TOOLS, FailureSignature, is_not_a_failure, signature_of
 from acecode.playbook.citations import extract_cited_ids
 from acecode.transcript.reader import TranscriptStats, iter_records
@@ -44,6 +48,8 @@ class SessionScan:
     declined: int = 0
     citations: list[Citation] = field(default_factory=list)
     bad_lines: int = 0
+    # The topic words of each correction the user typed (main transcripts only).
+    corrections: list[frozenset[str]] = field(default_factory=list)
 
     def cited(self) -> set[str]:
         """Entry IDs cited anywhere in the session."""
@@ -84,17 +90,37 @@ def _scan_file(path: Path, sessions: dict[str, SessionScan]) -> None:
     builder = detect_agent(path).message_reader(stats)
     commands: OrderedDict[str, str] = OrderedDict()
     scan: SessionScan | None = None
+    # A subagent's prompts are written by the agent that started it, not by the user.
+    by_user = path.parent.name != "subagents" and not path.name.startswith("agent-")
     for record in iter_records(path, stats):
         if scan is None:
             scan = _session_for(path, record, sessions)
         for message in builder.convert(record):
             _take(message, scan, commands)
+            if by_user and message.get("kind") == "prompt" and not message.get("sidechain"):
+                _take_prompt(str(message.get("content") or ""), scan)
     if scan is None:  # an empty or unreadable file still counts as read
         scan = sessions.setdefault(
             session_key_for_path(path), SessionScan(session_key_for_path(path))
         )
     scan.files.append(str(path))
     scan.bad_lines += stats.bad_lines
+
+
+def shell_command(tool_input: Any) -> str:
+    """The command of a shell call: Claude Code's ``command``, Codex's ``cmd`` (a string, or
+    an argument list in older Codex versions)."""
+    if not isinstance(tool_input, dict):
+        return ""
+    command = tool_input.get("command", tool_input.get("cmd"))
+    if isinstance(command, list):
+        return " ".join(str(part) for part in command)
+    return command if isinstance(command, str) else ""
+
+
+def _take_prompt(text: str, scan: SessionScan) -> None:
+    if is_correction(text):
+        scan.corrections.append(topic_terms(text))
 
 
 def _session_for(
@@ -112,9 +138,7 @@ def _take(message: dict[str, Any], scan: SessionScan, commands: OrderedDict[str,
         scan.started_at = at
     kind = message.get("kind")
     if kind == "tool_use" and message.get("tool_name") in SHELL_TOOLS:
-        tool_input = message.get("tool_input")
-        command = tool_input.get("command") if isinstance(tool_input, dict) else None
-        commands[str(message.get("tool_use_id"))] = command if isinstance(command, str) else ""
+        commands[str(message.get("tool_use_id"))] = shell_command(message.get("tool_input"))
         if len(commands) > _PENDING_CALLS:
             commands.popitem(last=False)
     elif kind == "tool_result" and message.get("is_error"):

@@ -9,13 +9,22 @@ from __future__ import annotations
 
 from acecode.llm import builtin_providers  # noqa: F401  (registers the built-in providers)
 from acecode.llm.base import Completion, LLMRequest, Provider, ProviderError
-from acecode.llm.client import complete, current_choice, make_provider, using_provider
+from acecode.llm.client import (
+    CallRefused,
+    complete,
+    current_choice,
+    guarded_calls,
+    make_provider,
+    prompt_cache,
+    using_provider,
+)
 from acecode.llm.jsonx import extract_json
 from acecode.llm.registry import ProviderSpec, register_provider, unregister_provider
 from acecode.llm.retry import LLMCallError
 from acecode.llm.settings import ProviderChoice, ProviderConfigError, explain_provider
 
 __all__ = [
+    "CallRefused",
     "Completion",
     "LLMCallError",
     "LLMRequest",
@@ -28,7 +37,9 @@ __all__ = [
     "current_choice",
     "explain_provider",
     "extract_json",
+    "guarded_calls",
     "make_provider",
+    "prompt_cache",
     "register_provider",
     "unregister_provider",
     "using_provider",

@@ -16,17 +16,29 @@ from acecode.errors import AcecodeError, ProviderInterfaceError
 # Spec (Retry): a 30 s per-request timeout.
 REQUEST_TIMEOUT = 30.0
 DEFAULT_MAX_TOKENS = 4096
+# Prompt-cache lifetimes a request may ask for (Anthropic's ``cache_control.ttl``).
+CACHE_5M = "5m"
+CACHE_1H = "1h"
 
 
 @dataclass(frozen=True)
 class LLMRequest:
-    """One completion request: a system prompt, a user prompt and its limits."""
+    """One completion request: a system prompt, a user prompt and its limits.
+
+    ``cacheable_chars``: the prompt's first characters that are the same from call to
+    call (a role's instructions, which come first); a provider with a prompt cache
+    marks their end so later calls read them from the cache. ``cache_ttl`` is how
+    long that entry should live (:data:`CACHE_5M`, :data:`CACHE_1H`), None for no
+    marker. Providers without such a marker send the same text in the same order.
+    """
 
     system: str
     prompt: str
     model: str | None
     max_tokens: int = DEFAULT_MAX_TOKENS
     timeout: float = REQUEST_TIMEOUT
+    cacheable_chars: int = 0
+    cache_ttl: str | None = None
 
 
 @dataclass(frozen=True)
@@ -36,7 +48,10 @@ class Completion:
     ``input_tokens`` counts every input token, cached or not; ``cache_read_tokens``
     and ``cache_write_tokens`` are the parts of it read from or written to a prompt
     cache, which providers bill at other prices (:mod:`acecode.cost.pricing`).
-    ``cost_usd`` is set only when the provider itself reported the cost.
+    ``cache_write_1h_tokens`` is the part of the writes made for an hour, billed
+    higher than 5-minute ones. ``cost_usd`` is set only when the provider itself
+    reported the cost. ``truncated``: the reply stopped at ``max_tokens``
+    (Anthropic's ``stop_reason: "max_tokens"``, OpenAI's ``finish_reason: "length"``).
     """
 
     text: str
@@ -45,6 +60,8 @@ class Completion:
     cost_usd: float | None = None
     cache_read_tokens: int = 0
     cache_write_tokens: int = 0
+    cache_write_1h_tokens: int = 0
+    truncated: bool = False
 
 
 class ProviderError(AcecodeError):

@@ -172,6 +172,8 @@ def parse_output(returncode: int | None, stdout: bytes, stderr: bytes) -> Comple
     output_tokens = usage.get("output_tokens")
     cost = payload.get("total_cost_usd")
     cache_write, cache_read = (value if isinstance(value, int) else 0 for value in input_parts[1:])
+    by_ttl = usage.get("cache_creation") if isinstance(usage.get("cache_creation"), dict) else {}
+    cache_write_1h = by_ttl.get("ephemeral_1h_input_tokens")
     return Completion(
         text=str(payload.get("result") or ""),
         input_tokens=sum(counted) if counted else None,
@@ -179,6 +181,10 @@ def parse_output(returncode: int | None, stdout: bytes, stderr: bytes) -> Comple
         cost_usd=float(cost) if isinstance(cost, int | float) else None,
         cache_read_tokens=cache_read,
         cache_write_tokens=cache_write,
+        cache_write_1h_tokens=min(cache_write_1h, cache_write)
+        if isinstance(cache_write_1h, int)
+        else 0,
+        truncated=payload.get("stop_reason") == "max_tokens",
     )
 
 

@@ -10,19 +10,68 @@ so two cycles with different providers can run at once in one process.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import replace
 
+from acecode.errors import AcecodeError
 from acecode.llm import usage
-from acecode.llm.base import DEFAULT_MAX_TOKENS, Completion, LLMRequest, Provider, endpoint_of
+from acecode.llm.base import (
+    CACHE_5M,
+    DEFAULT_MAX_TOKENS,
+    Completion,
+    LLMRequest,
+    Provider,
+    endpoint_of,
+)
 from acecode.llm.registry import provider_spec
 from acecode.llm.retry import LLMCallError, complete_with_retry
 from acecode.llm.settings import ProviderChoice, ProviderConfigError, explain_provider
 
 PASSED_REASON = "passed by the caller"
 
+# Asked before every request: None lets it go, a text is why it may not (a budget).
+CallGuard = Callable[[str, LLMRequest], "str | None"]
+
 _passed: ContextVar[Provider | None] = ContextVar("acecode_provider", default=None)
+_guard: ContextVar[CallGuard | None] = ContextVar("acecode_call_guard", default=None)
+_cache_ttl: ContextVar[str | None] = ContextVar("acecode_cache_ttl", default=CACHE_5M)
+
+
+class CallRefused(AcecodeError, RuntimeError):
+    """The call guard refused a request before it was sent (nothing was spent)."""
+
+
+@contextmanager
+def guarded_calls(guard: CallGuard | None) -> Iterator[None]:
+    """Ask ``guard(role, request)`` before every request made inside the block.
+
+    The cost gate uses it so that no call can spend past what the cycle reserved
+    without reserving more first (:mod:`acecode.cost.gate`).
+    """
+    token = _guard.set(guard)
+    try:
+        yield
+    finally:
+        _guard.reset(token)
+
+
+@contextmanager
+def prompt_cache(ttl: str | None) -> Iterator[None]:
+    """How long the prompt-cache entries of the calls inside the block should live:
+    ``"5m"`` (the default: single cycles), ``"1h"`` (cycles in a burst: bootstrap,
+    ``acecode learn DIR``, catch-up), or None for no cache marker at all."""
+    token = _cache_ttl.set(ttl)
+    try:
+        yield
+    finally:
+        _cache_ttl.reset(token)
+
+
+def cache_ttl() -> str | None:
+    """The prompt-cache lifetime the calls made now ask for."""
+    return _cache_ttl.get()
 
 
 @contextmanager
@@ -77,24 +126,50 @@ async def complete(
     diagnostic_name: str | None = None,
     max_tokens: int = DEFAULT_MAX_TOKENS,
     env: Mapping[str, str] | None = None,
+    model: str | None = None,
+    cacheable_chars: int = 0,
+    retry_max_tokens: int | None = None,
 ) -> Completion:
     """Ask the configured provider once (with retries) and record the tokens spent.
 
+    ``model`` overrides the provider's model for this call (a cheaper model for one
+    role); ``cacheable_chars`` is the prompt's fixed head (see :class:`LLMRequest`).
+    A reply cut off at ``max_tokens`` is asked again once with ``retry_max_tokens``
+    when that is more room; both calls are recorded, as both are billed.
+
     Raises :class:`~acecode.llm.settings.ProviderConfigError` when no provider
-    is configured and :class:`~acecode.llm.retry.LLMCallError` when the call
-    fails; roles turn both into their empty results.
+    is configured, :class:`~acecode.llm.retry.LLMCallError` when the call
+    fails and :class:`CallRefused` when the call guard refuses it; roles turn
+    all three into their empty results.
     """
     provider, choice = _resolve(env)
     request = LLMRequest(
         system=system,
         prompt=prompt,
-        model=choice.model,
+        model=model or choice.model,
         max_tokens=max_tokens,
         timeout=choice.timeout,
+        cacheable_chars=cacheable_chars,
+        cache_ttl=_cache_ttl.get(),
     )
+    completion = await _send(provider, request, role, diagnostic_name or role)
+    if completion.truncated and retry_max_tokens and retry_max_tokens > max_tokens:
+        roomier = replace(request, max_tokens=retry_max_tokens)
+        completion = await _send(provider, roomier, role, diagnostic_name or role)
+    return completion
+
+
+async def _send(
+    provider: Provider, request: LLMRequest, role: str, diagnostic_name: str
+) -> Completion:
+    """One request under the guard and the retry policy, recorded in the open ledgers."""
+    guard = _guard.get()
+    refusal = guard(role, request) if guard is not None else None
+    if refusal:
+        raise CallRefused(refusal)
     try:
         result = await complete_with_retry(
-            provider, request, diagnostic_name=diagnostic_name or role, role=role
+            provider, request, diagnostic_name=diagnostic_name, role=role
         )
     except LLMCallError as exc:
         usage.record(
@@ -120,7 +195,7 @@ async def complete(
             input_tokens=(
                 completion.input_tokens
                 if completion.input_tokens is not None
-                else usage.estimate_tokens(system + prompt)
+                else usage.estimate_tokens(request.system + request.prompt)
             ),
             output_tokens=(
                 completion.output_tokens
@@ -133,6 +208,8 @@ async def complete(
             cost_usd=completion.cost_usd,
             cache_read_tokens=completion.cache_read_tokens,
             cache_write_tokens=completion.cache_write_tokens,
+            cache_write_1h_tokens=completion.cache_write_1h_tokens,
+            truncated=completion.truncated,
         )
     )
     return completion

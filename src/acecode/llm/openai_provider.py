@@ -46,9 +46,10 @@ class OpenAIProvider(HTTPProvider):
             raise translated from exc
         choices = response.choices or []
         text = (choices[0].message.content or "") if choices else ""
+        truncated = bool(choices) and choices[0].finish_reason == "length"
         usage = response.usage
         if usage is None:
-            return Completion(text=text)
+            return Completion(text=text, truncated=truncated)
         details = getattr(usage, "prompt_tokens_details", None)
         cached = getattr(details, "cached_tokens", None) if details is not None else None
         # OpenRouter adds the charge in USD (credits) as ``usage.cost``; OpenAI itself does not.
@@ -59,4 +60,5 @@ class OpenAIProvider(HTTPProvider):
             output_tokens=getattr(usage, "completion_tokens", None),
             cost_usd=float(cost) if isinstance(cost, int | float) else None,
             cache_read_tokens=cached if isinstance(cached, int) else 0,
+            truncated=truncated,
         )

@@ -40,9 +40,13 @@ class CallRecord:
     # Reported by the provider (``claude -p``, OpenRouter); None otherwise, and then
     # acecode.cost.pricing estimates it from the price table.
     cost_usd: float | None = None
-    # Parts of input_tokens read from / written to a prompt cache (priced apart).
+    # Parts of input_tokens read from / written to a prompt cache (priced apart); the
+    # 1-hour writes are part of the writes, at a higher price.
     cache_read_tokens: int = 0
     cache_write_tokens: int = 0
+    cache_write_1h_tokens: int = 0
+    # The reply stopped at max_tokens (the call was then retried once with more room).
+    truncated: bool = False
 
 
 @dataclass

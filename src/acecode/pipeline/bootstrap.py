@@ -1,5 +1,6 @@
 """Learn from a project's existing sessions, oldest first, resumably.
 
+Its cycles come one after the other, so they ask for a one-hour prompt cache.
 Progress is kept in ``.claude/acecode/bootstrap.json`` (written atomically
 after every session), so Ctrl-C or a crash loses at most the session in
 flight, and a rerun skips what is done. A failed session is logged, recorded
@@ -92,7 +93,9 @@ def bootstrap(
             time.sleep(delay)
         rest = True
         try:
-            report = run_cycle_sync(transcript, playbook_path=playbook_path, source=source)
+            report = run_cycle_sync(
+                transcript, playbook_path=playbook_path, source=source, burst=True
+            )
             if report.status == SKIPPED:  # no LLM call; stays due for the next run
                 skipped += 1
                 rest = False

@@ -77,4 +77,18 @@ def _retire(
         warn(f"retire candidates skipped: {exc}")
         return []
     candidates = retire_candidates(snapshot, records, settings.retire_after_sessions, added, pinned)
-    return [Listed(candidate.name, candidate.note()) for candidate in candidates]
+    listed = [Listed(candidate.name, candidate.note()) for candidate in candidates]
+    return listed + _measured_retire(target, snapshot, pinned, {item.name for item in listed})
+
+
+def _measured_retire(
+    target: Path, snapshot: dict[str, Any], pinned: frozenset[str], listed: set[str]
+) -> list[Listed]:
+    """The entries the hold-back experiments found to have no measurable effect, with the
+    figure as the note (:mod:`acecode.experiments`)."""
+    from acecode.experiments.classes import retire_reasons
+    from acecode.playbook.schema import iter_entries
+
+    live = {entry["name"] for _section, entry in iter_entries(snapshot)} - pinned - listed
+    reasons = retire_reasons(paths.state_dir_for(target), live)
+    return [Listed(name, reason) for name, reason in reasons.items()]

@@ -21,7 +21,9 @@ Every cycle ends with a status (:mod:`acecode.outcomes`): ``ok``,
 ``nothing-new``, ``skipped`` or ``failed``, the last two with a reason. A
 cycle skips without an LLM call when acecode is off for the project or, when
 a hook or bootstrap started it, when the session is too small to teach
-anything (:mod:`acecode.pipeline.session_size`). A cycle whose LLM call
+anything (:mod:`acecode.pipeline.session_size`); it ends ``nothing-new`` without
+a call, at $0, when the triage finds no learning signal in the session
+(:mod:`acecode.pipeline.triage`). A cycle whose LLM call
 failed applies nothing, so retrying it later cannot count its evidence twice.
 Only ``ok`` and ``nothing-new`` record the transcript as learned.
 """
@@ -31,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Iterator
+from contextlib import nullcontext
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from itertools import islice
@@ -61,6 +64,7 @@ from acecode.waiting import while_waiting
 if TYPE_CHECKING:
     from acecode.agents.base import Agent
     from acecode.pipeline.deferred_step import PendingRemovals
+    from acecode.roles.prompt import RolePrompt
 
 
 @dataclass
@@ -121,6 +125,8 @@ class CycleReport:
     # What its calls go to and the setting that chose it (ProviderChoice.endpoint).
     provider_endpoint: str = ""
     session_size: dict[str, int] = field(default_factory=dict)
+    # What the triage counted in the session (acecode.pipeline.triage.Signals).
+    signals: dict[str, int] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     curation: dict[str, Any] | None = None
     report_file: str | None = None
@@ -197,6 +203,7 @@ class CycleReport:
             "provider_reason": self.provider_reason,
             "provider_endpoint": self.provider_endpoint,
             "session_size": self.session_size,
+            "signals": self.signals,
             "cited_ids": self.cited_ids,
             "tagged_ids": self.tagged_ids,
             "tags_applied": len(self.tags_applied),
@@ -273,40 +280,54 @@ def _skipped_tags(tags: Any, applied: list[dict[str, Any]]) -> list[dict[str, An
     return skipped
 
 
+def _reflector_request(
+    messages: Any,
+    snapshot: dict[str, Any],
+    report: CycleReport,
+    lists: CuratorLists,
+    settings: Settings,
+    agent: Agent,
+) -> RolePrompt:
+    """The reflector's request, built once: the budget prices it, the reflector sends it.
+    It sees a bounded view of the playbook (:mod:`acecode.pipeline.reflector_view`)."""
+    from acecode.pipeline.reflector_view import reflector_playbook
+    from acecode.roles.reflector import reflector_prompt
+
+    shown = reflector_playbook(
+        snapshot,
+        messages,
+        budget_tokens=settings.reflector_budget_tokens,
+        cited_ids=report.cited_ids,
+        pinned=lists.pinned,
+    )
+    return reflector_prompt(messages, shown, report.cited_ids, agent)
+
+
 async def _reflect_and_curate(
-    messages: list[dict[str, Any]],
+    request: RolePrompt,
     snapshot: dict[str, Any],
     report: CycleReport,
     conflicts: list[Any],
     lists: CuratorLists,
     settings: Settings,
-    agent: Agent,
 ) -> tuple[list[Any], list[Any]] | None:
     """The two LLM calls; returns (bullet tags, curator operations), or None when the
     cycle ends here (a role failed, or the reflector found nothing), with the report's
-    status and reason set. The reflector sees a bounded view of the playbook
-    (:mod:`acecode.pipeline.reflector_view`); so does the curator, with the short
-    ``lists`` and the open ``conflicts``; an operation naming an ID it was not shown is
-    refused here, before anything (the de-dup ladder included) can act on it."""
+    status and reason set. The reflector sends ``request``; the curator sees a bounded
+    view of the playbook, with the short ``lists`` and the open ``conflicts``; an
+    operation naming an ID it was not shown is refused here, before anything (the
+    de-dup ladder included) can act on it."""
     from acecode.llm import usage
-    from acecode.pipeline.reflector_view import reflector_playbook
     from acecode.playbook.curator_view import build_view, refuse_unseen, tagged_names
     from acecode.playbook.schema import iter_entries
     from acecode.roles.ask import collect_failures
     from acecode.roles.curator import run_curator
-    from acecode.roles.reflector import run_reflector
+    from acecode.roles.reflector import reflect
 
     # LLM output is redacted as it arrives: from here it travels into reports, the
     # history journal, the review queue and diagnostics, and must carry no secret.
     with usage.track() as ledger, collect_failures() as failures:
-        shown = reflector_playbook(
-            snapshot,
-            messages,
-            budget_tokens=settings.reflector_budget_tokens,
-            cited_ids=report.cited_ids,
-            pinned=lists.pinned,
-        )
-        reflection = redact_data(await run_reflector(messages, shown, report.cited_ids, agent))
+        reflection = redact_data(await reflect(request))
         report.analysis = reflection.get("analysis", "")
         tags = reflection.get("bullet_tags", [])
         report.tagged_ids = tagged_names(reflection)
@@ -482,6 +503,8 @@ async def run_cycle(
     relearn: bool = False,
     settings: Settings | None = None,
     ignore_budget: bool = False,
+    triage: bool | None = None,
+    burst: bool = False,
 ) -> CycleReport:
     """Learn from one transcript (a file, or the :class:`MessageList` a library call
     passed) and (unless ``dry_run``) save the result.
@@ -489,7 +512,9 @@ async def run_cycle(
     Only messages not learned by an earlier cycle are reflected on, unless
     ``relearn`` (a message list is always learned whole). A cycle started by
     hand (``source`` "cli" or "library") learns whatever it is given; any
-    other source skips a session too small to teach anything. Never raises
+    other source skips a session too small to teach anything, and one the
+    triage finds no signal in (:mod:`acecode.pipeline.triage`): ``triage``
+    True or False overrides that choice (``acecode learn --triage``). Never raises
     for LLM trouble: a failed role yields status ``failed`` and the playbook
     stays as it was. Store errors (corrupt playbook, lock timeout, disk full)
     raise ``acecode.store.PlaybookError``, and a file with no JSON record at all
@@ -499,10 +524,15 @@ async def run_cycle(
 
     Every cycle is bound by the user's budgets (:mod:`acecode.cost`) unless
     ``ignore_budget``: one whose worst case would cross one is skipped before any
-    LLM call; what a cycle spends goes to the user's cost ledger.
+    LLM call; what a cycle spends goes to the user's cost ledger. A cycle of a
+    ``burst`` (bootstrap, catch-up, ``acecode learn`` of several transcripts), or one
+    that follows another within the hour, asks for a one-hour prompt cache, as the
+    next cycle is likely to come within it.
     """
     from acecode.agents import detect_agent
     from acecode.cost.gate import metered
+    from acecode.llm import prompt_cache
+    from acecode.llm.base import CACHE_1H
     from acecode.store.journal import new_cycle_id
 
     started = time.monotonic()
@@ -521,8 +551,13 @@ async def run_cycle(
         started_at=datetime.now().astimezone().isoformat(timespec="seconds"),
         dry_run=dry_run,
     )
-    with metered(report, settings, enforce=not ignore_budget):
-        await _run(report, session, target, relearn=relearn, settings=settings)
+    if triage is None:
+        triage = source not in outcomes.BY_HAND_SOURCES and settings.triage
+    with (
+        prompt_cache(CACHE_1H) if burst or _learning_lately() else nullcontext(),
+        metered(report, settings, enforce=not ignore_budget),
+    ):
+        await _run(report, session, target, relearn=relearn, settings=settings, triage=triage)
     for warning in report.warnings:
         warn(warning)
     report.duration_s = round(time.monotonic() - started, 3)
@@ -539,6 +574,7 @@ async def _run(
     *,
     relearn: bool,
     settings: Settings,
+    triage: bool,
 ) -> None:
     """The body of :func:`run_cycle`; every way out leaves the report's status set."""
     from acecode.agents import DEFAULT_AGENT, get_agent
@@ -548,6 +584,7 @@ async def _run(
     from acecode.pipeline.judge_step import stored_conflicts
     from acecode.pipeline.provenance_step import EvidencePool
     from acecode.pipeline.session_size import SessionSize
+    from acecode.pipeline.triage import Signals
     from acecode.transcript import TranscriptStats
 
     inactive = _inactive_reason()
@@ -566,7 +603,7 @@ async def _run(
     skip = learned_count(state, transcript) if session.tracked and not relearn else 0
     stats = TranscriptStats()
     counted = _Counted(session.stream(stats))
-    size = SessionSize()
+    size, signals = SessionSize(), Signals(agent.tools)
     name = Path(transcript).name
 
     def reading(seconds: float) -> str:
@@ -575,7 +612,9 @@ async def _run(
         )
 
     with while_waiting(reading):
-        report.cited_ids = extract_cited_ids(size.observe(islice(counted, skip, None)))
+        report.cited_ids = extract_cited_ids(
+            signals.observe(size.observe(islice(counted, skip, None)))
+        )
     report.messages = counted.count
     report.session_size = size.as_dict()
     if stats.bad_lines and not stats.records:
@@ -599,6 +638,15 @@ async def _run(
     if too_small:
         report.finish(outcomes.SKIPPED, too_small)
         return
+    report.signals = signals.as_dict()
+    if triage and not signals.found:
+        from acecode.cost.gate import record_triaged
+
+        report.finish(outcomes.NOTHING_NEW, signals.nothing_to_learn(size))
+        if not dry_run:
+            _record_learned(state, session, report)
+            record_triaged(report, settings)
+        return
     if not _choose_provider(report):
         return
     # The roles see both layers as one playbook; their deltas are split by layer after.
@@ -606,15 +654,16 @@ async def _run(
     if user[0] is not None and user[1] is not None:
         conflicts += stored_conflicts(user[0], user[1])
     both = combine(snapshot, user[1])
-    if not admit_cycle(report, messages, both, conflicts, agent):
-        return
     lists = curator_lists(target, snapshot, settings)
     pending = load_pending(paths.state_dir_for(target))
     allowance = curator_allowance(snapshot, pending, lists.pinned, settings.max_removal_ratio)
     lists = replace(lists, max_removals=allowance)
     if user[0] is not None:  # the user's pins are never offered to retire either
         lists = replace(lists, pinned=lists.pinned | pinned_in(user[0]))
-    deltas = await _reflect_and_curate(messages, both, report, conflicts, lists, settings, agent)
+    request = _reflector_request(messages, both, report, lists, settings, agent)
+    if not admit_cycle(report, request, both, conflicts, lists):
+        return
+    deltas = await _reflect_and_curate(request, both, report, conflicts, lists, settings)
     if deltas is None:
         if report.learned and not dry_run:
             _record_learned(state, session, report)
@@ -781,6 +830,17 @@ def _write_curation_report(report: CycleReport, target: Path, settings: Settings
             report.report_file = str(write_report(target, report.curation))
     except PlaybookError as exc:
         warn(f"could not write the curation report: {exc}")
+
+
+def _learning_lately() -> bool:
+    """True when the user's ledger shows a cycle within the last hour (any project):
+    sessions are ending in a burst, so the one-hour prompt cache pays."""
+    from acecode.cost.ledger import Ledger, LedgerError, recent_cycle
+
+    try:
+        return recent_cycle(Ledger().records())
+    except LedgerError:
+        return False
 
 
 def _inactive_reason() -> str:

@@ -173,6 +173,8 @@ async def _ask(pairs: list[Any], report: CycleReport, summary: JudgeSummary) -> 
     new = [replace(verdict, reason=redact(verdict.reason)) for verdict in result["verdicts"]]
     summary.pairs_asked = len(pairs)
     summary.call_failed = not ledger.calls or not all(call.ok for call in ledger.calls)
+    if failures:  # why, e.g. the budget that refused to reserve for the call
+        summary.skipped = failures[0]
     summary.verdicts = dict(Counter(verdict.verdict for verdict in new))
     summary.unanswered = len(pairs) - len(new)
     return new

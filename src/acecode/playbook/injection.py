@@ -54,6 +54,7 @@ def render_injection(
     pinned: Set[str] = frozenset(),
     playbook_path: str = "",
     measure: Callable[[str], int] = context_length,
+    helps: Set[str] = frozenset(),
 ) -> Injection:
     """The session-start text of ``playbook`` framed by ``template``, at most ``budget`` long.
 
@@ -63,7 +64,8 @@ def render_injection(
     in canonical section order, best first within a section, followed by
     :func:`left_out_line`. The text is ``""`` when the playbook has no entries
     or when not even the template and the last line fit in ``budget``.
-    ``measure`` counts as the agent's cap does (default: Claude Code's UTF-16 units).
+    ``measure`` counts as the agent's cap does (default: Claude Code's UTF-16 units);
+    ``helps`` are the entries measured to help, ranked right after the pinned ones.
     """
     sections = playbook.get("sections") or {}
     total = entry_count(playbook)
@@ -90,6 +92,7 @@ def render_injection(
         lambda _section, entry: costs[id(entry)],
         lambda section: header_cost(section, measure),
         pinned,
+        helps,
     )
     chosen = selection.by_section()
     points = "\n\n".join(

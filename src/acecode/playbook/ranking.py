@@ -6,7 +6,8 @@ can use it to choose what it is shown.
 
 Ranking, best first:
 
-1. pinned entries (the user said so);
+1. pinned entries (the user said so), then entries measured to help (a randomised
+   hold-back showed their failure recurs less with them, :mod:`acecode.experiments`);
 2. evidence: ``helpful - harmful``;
 3. more evaluations (``helpful + harmful``): a well-tested entry beats an
    untested one with the same evidence;
@@ -73,11 +74,14 @@ def evaluations(entry: Entry) -> int:
     return entry["helpful"] + entry["harmful"]
 
 
-def rank_key(item: Ranked, pinned: Set[str] = frozenset()) -> tuple[int, int, int, int, int]:
-    """Sort key of an entry: smaller sorts first (see the module docstring)."""
+def rank_key(
+    item: Ranked, pinned: Set[str] = frozenset(), helps: Set[str] = frozenset()
+) -> tuple[int, int, int, int, int]:
+    """Sort key of an entry: smaller sorts first (see the module docstring); ``helps`` are
+    the entries measured to help."""
     entry = item.entry
     return (
-        0 if entry["name"] in pinned else 1,
+        0 if entry["name"] in pinned else 1 if entry["name"] in helps else 2,
         -evidence(entry),
         -evaluations(entry),
         -item.position,
@@ -86,7 +90,9 @@ def rank_key(item: Ranked, pinned: Set[str] = frozenset()) -> tuple[int, int, in
 
 
 def ranked_entries(
-    sections: Mapping[str, Sequence[Entry]], pinned: Set[str] = frozenset()
+    sections: Mapping[str, Sequence[Entry]],
+    pinned: Set[str] = frozenset(),
+    helps: Set[str] = frozenset(),
 ) -> list[Ranked]:
     """Every entry of ``sections`` (canonical sections only), best first."""
     items = [
@@ -94,7 +100,7 @@ def ranked_entries(
         for section in SECTION_NAMES
         for position, entry in enumerate(sections.get(section) or ())
     ]
-    items.sort(key=lambda item: rank_key(item, pinned))
+    items.sort(key=lambda item: rank_key(item, pinned, helps))
     return items
 
 
@@ -167,6 +173,7 @@ def select_within_budget(
     entry_cost: EntryCost,
     section_cost: SectionCost,
     pinned: Set[str] = frozenset(),
+    helps: Set[str] = frozenset(),
 ) -> Selection:
     """The best entries whose total cost stays within ``budget``.
 
@@ -179,7 +186,7 @@ def select_within_budget(
     not fit in the remainder at that point, and the remainder only shrinks,
     by at least the section's header before that header stops being charged.
     """
-    ranked = ranked_entries(sections, pinned)
+    ranked = ranked_entries(sections, pinned, helps)
     spend = _Budget(max(budget, 0), entry_cost, section_cost)
     rest: list[Ranked] = []
     for item in ranked:
@@ -194,7 +201,7 @@ def select_within_budget(
     _fill_shares(spend, queues)
     taken = {id(item) for item in spend.chosen}
     left_out = [item for item in ranked if id(item) not in taken]
-    spend.chosen.sort(key=lambda item: rank_key(item, pinned))
+    spend.chosen.sort(key=lambda item: rank_key(item, pinned, helps))
     return Selection(spend.chosen, left_out, spend.spent)
 
 

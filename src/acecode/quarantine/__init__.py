@@ -3,8 +3,9 @@
 ``screen_text`` is the deterministic floor (``floor``: what is dangerous
 whatever the wording, read by ``reading`` with negation and scope);
 ``unreviewed`` says which texts it passed must still wait when no LLM safety
-review passed them (``sensitive`` classes, a ``language`` the user does not
-write in, learned by ``user_languages``). ``triage_operations`` splits a
+review passed them (``sensitive`` classes, what the ``learned`` screen
+scores as dangerous, a ``language`` the user does not write in, learned by
+``user_languages``). ``triage_operations`` splits a
 curator's operations into applied, queued and dropped, with the safety
 review's flags (``pipeline.safety_step``) on top of the floor's, and
 ``needs_review`` does the same for a text a person wrote. The ``queue``

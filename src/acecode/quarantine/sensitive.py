@@ -356,3 +356,23 @@ SENSITIVE_CLASSES: tuple[SensitiveClass, ...] = (
         "test-tampering", "rewrites tests or expectations to get a pass", _test_tampering
     ),
 )
+
+
+# This module's vocabulary, for the learned screen (``learned``); see ``floor.VOCABULARY``.
+VOCABULARY: dict[str, tuple[str, re.Pattern[str]]] = {
+    "destroy": ("action", _DESTROY),
+    "elevate": ("action", _ELEVATE),
+    "outward": ("action", _OUTWARD),
+    "rewrite-expected": ("action", _REWRITE_EXPECTED),
+    "precious": ("object", _PRECIOUS),
+    "disposable": ("object", _DISPOSABLE),
+    "expectation": ("object", _EXPECTATION),
+    "valuable": ("object", _VALUABLE),
+    "elevated": ("object", _ELEVATED),
+    "destroy-command": ("command", _DESTROY_COMMAND),
+    "privilege-command": ("command", _PRIVILEGE_COMMAND),
+    "unasked": ("command", _UNASKED),
+    "without-asking": ("command", _WITHOUT_ASKING),
+    "hide-or-carry-on": ("command", _HIDE_OR_CARRY_ON),
+    "least": ("qualifier", _LEAST),
+}

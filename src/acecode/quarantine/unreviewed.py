@@ -6,6 +6,9 @@ kinds of text need the LLM safety review to pass:
 - a text that touches a class whose danger depends on intent
   (``sensitive``: destructive operations, privilege, the user's consent,
   tests rewritten to pass);
+- a text the learned screen (``learned``) scores at or above its
+  "not reviewed" threshold (lower than the floor's): it reads like the
+  dangerous rules it was trained on, whatever its wording;
 - a text in a language the user does not write in (``language``): a rule
   the user cannot read is one they cannot review.
 
@@ -18,6 +21,7 @@ not a finding, a wait for whoever can review it.
 from __future__ import annotations
 
 from acecode.quarantine.language import foreign_language
+from acecode.quarantine.learned import score
 from acecode.quarantine.normalize import fold
 from acecode.quarantine.reading import Reading
 from acecode.quarantine.screen import DETAIL_LIMIT, MIN_SCAN_CHARS, Verdict
@@ -25,8 +29,10 @@ from acecode.quarantine.sensitive import SENSITIVE_CLASSES
 
 NOT_REVIEWED = "not-reviewed"
 LANGUAGE_RULE = f"{NOT_REVIEWED}:language"
+LEARNED_RULE = f"{NOT_REVIEWED}:learned"
 UNREVIEWED_RULE_IDS: tuple[str, ...] = (
     *(f"{NOT_REVIEWED}:{sensitive.id}" for sensitive in SENSITIVE_CLASSES),
+    LEARNED_RULE,
     LANGUAGE_RULE,
 )
 
@@ -58,6 +64,16 @@ def sensitive_touch(text: str) -> Verdict | None:
     return None
 
 
+def learned_hold(text: str) -> Verdict | None:
+    """A ``not-reviewed:learned`` verdict when the learned screen's score reaches its
+    "not reviewed" threshold."""
+    learned = score(text[:MIN_SCAN_CHARS])
+    if not learned.held:
+        return None
+    detail = f"reads like a dangerous rule ({learned.describe()}); no safety review passed it"
+    return Verdict(True, LEARNED_RULE, detail)
+
+
 def language_hold(text: str, languages: tuple[str, ...]) -> Verdict | None:
     """A ``not-reviewed:language`` verdict when ``text`` is in none of ``languages``."""
     found = foreign_language(text[:MIN_SCAN_CHARS], languages)
@@ -74,4 +90,4 @@ def language_hold(text: str, languages: tuple[str, ...]) -> Verdict | None:
 
 def unreviewed_reason(text: str, languages: tuple[str, ...]) -> Verdict | None:
     """Why ``text`` waits for a human when no review passed it, or None when it need not."""
-    return sensitive_touch(text) or language_hold(text, languages)
+    return sensitive_touch(text) or learned_hold(text) or language_hold(text, languages)

@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from acecode.cost.summary import Summary
+from acecode.cost.summary import PerSession, Summary
 from acecode.diagnostics import warn
+from acecode.experiments.effects import RuleEffect
 from acecode.impact.analysis import ImpactReport
 from acecode.impact.run import run_impact
 from acecode.playbook.schema import SECTION_NAMES
@@ -45,6 +46,13 @@ class ReportData:
     pinned: frozenset[str] = frozenset()
     # This project's LLM spend per day, newest first (the user's cost ledger).
     cost_days: dict[str, Summary] = field(default_factory=dict)
+    # This project's last cycles that called an LLM, oldest first: (time, USD), and the
+    # cost per session over them (triage-skipped sessions at $0).
+    cost_cycles: list[tuple[str, float]] = field(default_factory=list)
+    per_session: PerSession = field(default_factory=PerSession)
+    # The measured effect per entry (acecode.experiments) and whether experiments run.
+    effects: list[RuleEffect] = field(default_factory=list)
+    experiments: str = ""
 
 
 def growth(cycles: list[Any], entries_now: int) -> list[CyclePoint]:
@@ -65,19 +73,37 @@ def growth(cycles: list[Any], entries_now: int) -> list[CyclePoint]:
     return points[::-1]
 
 
-def project_cost_days(project: Path) -> dict[str, Summary]:
-    """The project's spend per day from the user's cost ledger ({} when it cannot be read:
-    the report still shows everything else)."""
+def project_cost_records(project: Path) -> list[dict[str, Any]]:
+    """The project's records of the user's cost ledger ([] when it cannot be read: the
+    report still shows everything else)."""
     from acecode.cost.ledger import Ledger, LedgerError
-    from acecode.cost.summary import day_key, grouped
 
     try:
         records = Ledger().records()
     except LedgerError as exc:
         warn(f"cost ledger left out of the report: {exc}")
-        return {}
-    mine = [record for record in records if record.get("project") == str(project)]
-    return grouped(mine, day_key)
+        return []
+    return [record for record in records if record.get("project") == str(project)]
+
+
+def project_cost_days(records: list[dict[str, Any]]) -> dict[str, Summary]:
+    """The project's spend per day."""
+    from acecode.cost.summary import day_key, grouped
+
+    return grouped(records, day_key)
+
+
+def recent_cycle_costs(records: list[dict[str, Any]]) -> list[tuple[str, float]]:
+    """(time, USD) of the project's last cycles of known cost, oldest first."""
+    from acecode.cost.ledger import settled
+    from acecode.cost.summary import RECENT_CYCLES
+
+    known = [
+        (str(record.get("time")), float(record["cost_usd"]))
+        for record in settled(records)
+        if isinstance(record.get("cost_usd"), int | float)
+    ]
+    return sorted(known)[-RECENT_CYCLES:]
 
 
 def gather(
@@ -89,12 +115,15 @@ def gather(
     window: int,
 ) -> ReportData:
     """Read everything the report shows for ``playbook_path``."""
+    from acecode.cost.summary import per_session
     from acecode.pins import pins_or_none
     from acecode.quarantine.queue import list_pending
     from acecode.store.history import list_cycles
 
     sections = {name: list(playbook["sections"].get(name, [])) for name in SECTION_NAMES}
     entries_now = sum(len(items) for items in sections.values())
+    cost_records = project_cost_records(playbook_path.resolve().parent.parent)
+    effects, experiments = measured_effects(playbook_path, playbook, transcripts)
     return ReportData(
         playbook_path=str(playbook_path),
         generated_at=generated_at,
@@ -104,5 +133,29 @@ def gather(
         impact=run_impact(playbook_path, playbook, transcripts, window=window),
         pending=[item.as_dict() for item in list_pending(playbook_path)],
         pinned=frozenset(pins_or_none(playbook_path)),
-        cost_days=project_cost_days(playbook_path.resolve().parent.parent),
+        cost_days=project_cost_days(cost_records),
+        cost_cycles=recent_cycle_costs(cost_records),
+        per_session=per_session(cost_records),
+        effects=effects,
+        experiments=experiments,
     )
+
+
+def measured_effects(
+    playbook_path: Path, playbook: dict[str, Any], transcripts: Path
+) -> tuple[list[RuleEffect], str]:
+    """The per-entry effects and the line saying whether experiments are on."""
+    from acecode.agents.claude_code.sessions import transcripts_at
+    from acecode.cli.effect_view import experiments_line
+    from acecode.config import load_settings
+    from acecode.experiments.status import measure_project
+    from acecode.impact.scan import scan_transcripts
+
+    settings = load_settings(playbook_path.resolve().parent.parent)
+    folder = transcripts if transcripts.is_dir() else None  # a single file names no folder
+    measurement = measure_project(playbook_path, playbook, folder)
+    rules = measurement.rules(scan_transcripts(transcripts_at(transcripts)))
+    line = experiments_line(
+        settings.experiments, settings.holdback_rate, settings.holdback_max, len(measurement.draws)
+    )
+    return rules, line

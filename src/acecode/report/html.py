@@ -14,6 +14,7 @@ import html
 from collections.abc import Iterable, Sequence
 
 from acecode.report.data import CyclePoint, ReportData
+from acecode.report.forest import effects_section
 from acecode.report.growth_chart import growth_chart
 from acecode.store.provenance import Origin
 from acecode.wording import counted
@@ -45,6 +46,7 @@ _SECTION_IDS = {
     "citations": "Citations",
     "failures": "Recurring failures, before and after",
     "review": "Review queue",
+    "effects": "Measured effect per rule",
 }
 
 
@@ -156,6 +158,33 @@ def _cost(data: ReportData) -> str:
     return _table(("day", "cycles", "tokens", "cost", ""), rows, {1, 2, 3})
 
 
+def _cost_per_session(data: ReportData) -> str:
+    """The project's last cycles one by one (a bar each, scaled to the dearest), their
+    median and mean, and the sessions the triage skipped at $0 since the first of them."""
+    if not data.cost_cycles:
+        return ""
+    per = data.per_session
+    top = max(usd for _, usd in data.cost_cycles) or 1.0
+    rows = [
+        [
+            _e(when[:16].replace("T", " ")),
+            _e(f"${usd:.4f}"),
+            f'<span class="bar" style="width:{round(100 * usd / top)}%"></span>',
+        ]
+        for when, usd in data.cost_cycles
+    ]
+    summary = f"median ${per.median_usd:.4f}, mean ${per.mean_usd:.4f} per cycle"
+    if per.triaged:
+        summary += (
+            f"; {per.triaged} session(s) with nothing to learn skipped by the triage at $0: "
+            f"${per.mean_per_session_usd:.4f} per session ended, about ${per.saved_usd:.4f} saved"
+        )
+    return (
+        f"<h3>Cost per session (last {len(rows)} cycles)</h3><p class='meta'>{_e(summary)}</p>"
+        + _table(("cycle", "cost", ""), rows, {1})
+    )
+
+
 def _citations(data: ReportData) -> str:
     citations = data.impact.citations
     if not citations:
@@ -181,10 +210,11 @@ def _retire(data: ReportData) -> str:
             _e(item.section),
             _e(item.text),
             _e(item.last_cited.date().isoformat() if item.last_cited else "never"),
+            _e(item.reason or "not cited or tagged"),
         ]
         for item in impact.retire
     ]
-    return title + _table(("entry", "section", "text", "last cited"), rows, set())
+    return title + _table(("entry", "section", "text", "last cited", "why"), rows, set())
 
 
 def _before_after(hit: int, sessions: int) -> str:
@@ -285,9 +315,10 @@ def render(data: ReportData) -> str:
     bodies = {
         "playbook": _playbook(data),
         "growth": _growth(data.cycles),
-        "cost": _cost(data),
+        "cost": _cost(data) + _cost_per_session(data),
         "citations": _citations(data) + _retire(data),
         "failures": _failures(data),
+        "effects": effects_section(data.effects, data.experiments),
         "review": _review(data),
     }
     sections = "".join(

@@ -23,7 +23,7 @@ from acecode.diagnostics import diagnose, warn
 from acecode.errors import AcecodeError
 from acecode.llm import complete, extract_json
 from acecode.llm.base import DEFAULT_MAX_TOKENS
-from acecode.roles.prompt import fill_template
+from acecode.roles.prompt import RolePrompt, fill_split
 from acecode.templates import load_template
 
 SYSTEM_PROMPT = (
@@ -53,6 +53,61 @@ class NoJSONError(AcecodeError, ValueError):
     """The reply contained no JSON object."""
 
 
+def role_model(role: str) -> str | None:
+    """The model a role runs on when its own setting names one (``judge_model``,
+    ``safety_review_model``); None: the provider's model, as for every other role."""
+    from acecode.config import load_settings
+
+    settings = load_settings()
+    chosen = {"judge": settings.judge_model, "safety_review": settings.safety_review_model}
+    return chosen.get(role, "").strip() or None
+
+
+def role_prompt(
+    *,
+    role: str,
+    template: str,
+    fields: dict[str, str],
+    max_tokens: int = DEFAULT_MAX_TOKENS,
+    retry_max_tokens: int = DEFAULT_MAX_TOKENS,
+) -> RolePrompt:
+    """``template`` filled with ``fields``, with its fixed head marked for the prompt cache."""
+    prompt, fixed = fill_split(load_template(template), **fields)
+    return RolePrompt(
+        role=role,
+        system=SYSTEM_PROMPT,
+        prompt=prompt,
+        cacheable_chars=fixed,
+        max_tokens=max_tokens,
+        retry_max_tokens=max(retry_max_tokens, max_tokens),
+        model=role_model(role),
+    )
+
+
+async def ask(request: RolePrompt, diagnostic_name: str) -> dict[str, Any]:
+    """Send ``request`` and return the JSON object of the reply."""
+    completion = await complete(
+        request.system,
+        request.prompt,
+        role=request.role,
+        diagnostic_name=diagnostic_name,
+        max_tokens=request.max_tokens,
+        model=request.model,
+        cacheable_chars=request.cacheable_chars,
+        retry_max_tokens=request.retry_max_tokens,
+    )
+    diagnose(
+        diagnostic_name,
+        f"# PROMPT\n{request.prompt}\n\n{'=' * 80}\n\n# RESPONSE\n{completion.text}\n",
+    )
+    data = extract_json(completion.text)
+    if data is None:
+        preview = completion.text.strip()[:200] or "(empty reply)"
+        cut = " (cut off at max_tokens)" if completion.truncated else ""
+        raise NoJSONError(f"the reply contained no JSON object{cut}: {preview!r}")
+    return data
+
+
 async def ask_json(
     *,
     role: str,
@@ -60,25 +115,17 @@ async def ask_json(
     fields: dict[str, str],
     diagnostic_name: str,
     max_tokens: int = DEFAULT_MAX_TOKENS,
+    retry_max_tokens: int = DEFAULT_MAX_TOKENS,
 ) -> dict[str, Any]:
     """Send ``template`` filled with ``fields`` and return the JSON object of the reply."""
-    prompt = fill_template(load_template(template), **fields)
-    completion = await complete(
-        SYSTEM_PROMPT,
-        prompt,
+    request = role_prompt(
         role=role,
-        diagnostic_name=diagnostic_name,
+        template=template,
+        fields=fields,
         max_tokens=max_tokens,
+        retry_max_tokens=retry_max_tokens,
     )
-    diagnose(
-        diagnostic_name,
-        f"# PROMPT\n{prompt}\n\n{'=' * 80}\n\n# RESPONSE\n{completion.text}\n",
-    )
-    data = extract_json(completion.text)
-    if data is None:
-        preview = completion.text.strip()[:200] or "(empty reply)"
-        raise NoJSONError(f"the reply contained no JSON object: {preview!r}")
-    return data
+    return await ask(request, diagnostic_name)
 
 
 def never_raises(

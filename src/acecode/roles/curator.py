@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from acecode.redact import redact
-from acecode.roles.ask import as_text, ask_json, dict_items, never_raises
-from acecode.roles.prompt import render_playbook
+from acecode.roles.ask import as_text, ask, dict_items, never_raises, role_prompt
+from acecode.roles.prompt import RolePrompt, render_playbook
 from acecode.wording import counted
 
 if TYPE_CHECKING:
@@ -26,6 +26,10 @@ if TYPE_CHECKING:
     from acecode.playbook.curator_view import CuratorView
 
 NO_CONFLICTS = "(none)"
+# About 70 tokens per operation and a one-sentence reasoning: most replies propose
+# 1-4 operations (100-350 tokens), 6 fit. A reply cut off here (up to 10 operations
+# are allowed) is asked again once with DEFAULT_MAX_TOKENS (acecode.llm.client.complete).
+MAX_TOKENS = 512
 
 
 def empty_curation() -> dict[str, Any]:
@@ -34,14 +38,15 @@ def empty_curation() -> dict[str, Any]:
 
 
 def reflector_json(reflector_output: Any) -> str:
-    """The reflector's full output as JSON, with the two documented keys defaulted."""
+    """The reflector's full output as compact JSON (no indentation: every space is a
+    token), with the two documented keys defaulted."""
     source = reflector_output if isinstance(reflector_output, dict) else {}
     payload = {
         **source,
         "analysis": source.get("analysis", ""),
         "bullet_tags": source.get("bullet_tags", []),
     }
-    return json.dumps(payload, indent=2, ensure_ascii=False, default=str)
+    return json.dumps(payload, ensure_ascii=False, default=str, separators=(", ", ": "))
 
 
 def render_conflicts(conflicts: Sequence[Conflict]) -> str:
@@ -77,6 +82,59 @@ def default_max_removals(playbook: dict[str, Any]) -> int:
     return removal_limit(entry_count(playbook), load_settings().max_removal_ratio)
 
 
+def curator_prompt(
+    reflector_output: dict[str, Any],
+    playbook: dict[str, Any],
+    conflicts: Sequence[Conflict] = (),
+    view: CuratorView | None = None,
+    max_removals: int | None = None,
+) -> RolePrompt:
+    """The curator's request as it will be sent (see :func:`run_curator`)."""
+    from acecode.playbook.curator_view import render_listed
+    from acecode.repository import repository_line
+
+    view = view or default_view(reflector_output, playbook, conflicts)
+    if max_removals is None:
+        max_removals = default_max_removals(playbook)
+    shown = "\n".join(filter(None, (render_playbook(view.playbook), view.omitted_line())))
+    return role_prompt(
+        role="curator",
+        template="curator.txt",
+        fields=curator_fields(
+            reflector_json(reflector_output),
+            shown,
+            render_listed(view.stale),
+            render_listed(view.retire),
+            render_conflicts(conflicts),
+            repository_line(),
+            max_removals,
+        ),
+        max_tokens=MAX_TOKENS,
+    )
+
+
+def curator_fields(
+    reflection: str,
+    playbook: str,
+    stale: str,
+    retire: str,
+    conflicts: str,
+    repository: str,
+    max_removals: int,
+) -> dict[str, str]:
+    """The template's fields; what came from an LLM or a transcript is redacted (the
+    playbook's entries were redacted when they were saved)."""
+    return {
+        "reflector_output": redact(reflection),
+        "playbook": playbook,
+        "possibly_stale": redact(stale),
+        "retire_candidates": redact(retire),
+        "conflicts": redact(conflicts),
+        "repository": repository,
+        "max_removals": counted(max_removals, "removal"),
+    }
+
+
 @never_raises("curator", empty_curation)
 async def run_curator(
     reflector_output: dict[str, Any],
@@ -93,24 +151,8 @@ async def run_curator(
     told how many entries it may remove (``max_removals``, by default the
     removal budget of ``playbook``); the cycle defers the rest.
     """
-    from acecode.playbook.curator_view import render_listed
-
-    view = view or default_view(reflector_output, playbook, conflicts)
-    if max_removals is None:
-        max_removals = default_max_removals(playbook)
-    shown = "\n".join(filter(None, (render_playbook(view.playbook), view.omitted_line())))
-    data = await ask_json(
-        role="curator",
-        template="curator.txt",
-        fields={
-            "reflector_output": redact(reflector_json(reflector_output)),
-            "playbook": shown,
-            "possibly_stale": redact(render_listed(view.stale)),
-            "retire_candidates": redact(render_listed(view.retire)),
-            "conflicts": redact(render_conflicts(conflicts)),
-            "max_removals": counted(max_removals, "removal"),
-        },
-        diagnostic_name="curator",
+    data = await ask(
+        curator_prompt(reflector_output, playbook, conflicts, view, max_removals), "curator"
     )
     return {
         "reasoning": as_text(data.get("reasoning")),

@@ -24,9 +24,16 @@ from acecode.dedup.verdicts import VERDICTS, PairVerdict
 from acecode.roles.ask import as_text, ask_json, dict_items, never_raises
 
 ROLE = "judge"
-# Room for a short reason per pair; the cycle caps the pairs per call (``judge_max_pairs``).
-TOKENS_PER_PAIR = 60
-MIN_REPLY_TOKENS = 512
+# Room for one verdict line with a short reason per pair (about 30 tokens) and the
+# object around them; the cycle caps the pairs per call (``judge_max_pairs``). A reply
+# cut off here is asked again once with more room (acecode.llm.client.complete).
+TOKENS_PER_PAIR = 40
+MIN_REPLY_TOKENS = 48
+
+
+def reply_tokens(pairs: int) -> int:
+    """The judge's ``max_tokens`` for ``pairs`` pairs."""
+    return MIN_REPLY_TOKENS + TOKENS_PER_PAIR * pairs
 
 
 def empty_judgement() -> dict[str, Any]:
@@ -88,6 +95,6 @@ async def run_judge(pairs: Sequence[tuple[str, str]]) -> dict[str, Any]:
         template="judge.txt",
         fields={"pairs": render_pairs(pairs)},
         diagnostic_name=ROLE,
-        max_tokens=max(MIN_REPLY_TOKENS, TOKENS_PER_PAIR * len(pairs)),
+        max_tokens=reply_tokens(len(pairs)),
     )
     return {"verdicts": parse_verdicts(data, pairs)}

@@ -11,13 +11,54 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from acecode.agents.base import Agent
 
 _TOKEN = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_PLACEHOLDER = re.compile(r"(?<!\{)\{[A-Za-z_][A-Za-z0-9_]*\}")
 EMPTY_PLAYBOOK = "(the playbook is empty)"
+
+
+@dataclass(frozen=True)
+class RolePrompt:
+    """One role's request as it will be sent, built before sending it so that the
+    cycle's cost estimate prices exactly this text (:mod:`acecode.cost.estimate`).
+
+    ``cacheable_chars`` is the length of the prompt's fixed head (see
+    :func:`split_template`); ``max_tokens`` the role's output bound and
+    ``retry_max_tokens`` the room of the one retry a cut-off reply gets; ``model``
+    the role's own model (None: the provider's).
+    """
+
+    role: str
+    system: str
+    prompt: str
+    cacheable_chars: int
+    max_tokens: int
+    retry_max_tokens: int
+    model: str | None = None
+
+
+def split_template(template: str) -> tuple[str, str]:
+    """(fixed head, rest) of a template: the head is everything before the paragraph
+    that holds the first placeholder, so it is the same text in every call and can be
+    read from a prompt cache. A template that opens with its data has no head."""
+    match = _PLACEHOLDER.search(template)
+    if match is None:
+        return template, ""
+    paragraph = template.rfind("\n\n", 0, match.start())
+    cut = paragraph + 2 if paragraph >= 0 else 0
+    return template[:cut], template[cut:]
+
+
+def fill_split(template: str, **fields: str) -> tuple[str, int]:
+    """The filled template and the length of its fixed head (:func:`split_template`)."""
+    head, rest = split_template(template)
+    fixed = fill_template(head, **fields)
+    return fixed + fill_template(rest, **fields), len(fixed)
 
 
 def fill_template(template: str, **fields: str) -> str:
@@ -54,7 +95,9 @@ def render_transcript(messages: Iterable[dict[str, Any]], agent: Agent | None = 
 
 
 def render_playbook(playbook: dict[str, Any]) -> str:
-    """The formatted playbook (REQ-SECT-003), or a plain note when it has no entries."""
-    from acecode.playbook.formatting import format_playbook
+    """The playbook as a role sees it: its sections and entries (REQ-SECT-003), without
+    the framing the coding agent's injection wraps them in (how to cite, what to
+    ignore), which says nothing to a reviewer; a plain note when it has no entries."""
+    from acecode.playbook.formatting import format_key_points
 
-    return format_playbook(playbook) or EMPTY_PLAYBOOK
+    return format_key_points(playbook) or EMPTY_PLAYBOOK

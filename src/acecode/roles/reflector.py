@@ -3,14 +3,22 @@
 Citation-guided when the agent cited entry IDs (``[pat-001]``) during the
 session, content-based otherwise. Returns ``{"analysis", "bullet_tags"}``;
 on any failure ``{"analysis": "", "bullet_tags": []}``; never raises.
+
+The model answers in a lean format: short findings and one-line tags
+(``{"findings": [...], "tags": ["pat-002 harmful: why"]}``), a fraction of
+the output tokens of an essay; :func:`parse_reflection` turns it into the
+contract's shape (the findings, one per line, are the ``analysis``). A reply
+in the earlier ``analysis`` / ``bullet_tags`` shape (a user's own template)
+is read as before.
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
-from acecode.roles.ask import as_text, ask_json, dict_items, never_raises
-from acecode.roles.prompt import render_playbook, render_transcript
+from acecode.roles.ask import as_text, ask, dict_items, never_raises, role_prompt
+from acecode.roles.prompt import RolePrompt, render_playbook, render_transcript
 
 if TYPE_CHECKING:
     from acecode.agents.base import Agent
@@ -18,6 +26,15 @@ if TYPE_CHECKING:
 TAGS = ("helpful", "harmful", "neutral")
 CITATION_GUIDED = "CITATION-GUIDED"
 CONTENT_BASED = "CONTENT-BASED"
+# The format asks for at most 8 findings of 30 words and a tag line per entry that
+# applied: about 450 tokens for a long session, 100-300 for most. A reply cut off
+# here is asked again once with DEFAULT_MAX_TOKENS (acecode.llm.client.complete).
+MAX_TOKENS = 512
+# "pat-002 harmful: reason" (brackets and a dash or colon tolerated).
+_TAG_LINE = re.compile(
+    r"^\s*\[?(?P<name>[^\s\]:]+)\]?\s*[:\-–]?\s*(?P<tag>helpful|harmful|neutral)\b\W*(?P<why>.*)$",
+    re.IGNORECASE | re.DOTALL,
+)
 
 
 def empty_reflection() -> dict[str, Any]:
@@ -31,14 +48,70 @@ def reflector_mode(cited_ids: list[str]) -> str:
 
 
 def clean_bullet_tags(raw: Any) -> list[dict[str, str]]:
-    """Keep well-formed tags: a named entry and one of the three tags; rationale defaults to ''."""
+    """Keep well-formed tags: a named entry and one of the three tags; rationale defaults
+    to ''. A tag is an object (``name`` or ``id``, ``tag``, ``rationale`` or ``why``) or a
+    line ``"pat-002 harmful: why"``."""
     tags = []
-    for item in dict_items(raw):
-        name = as_text(item.get("name")).strip()
+    for item in raw if isinstance(raw, list) else []:
+        if isinstance(item, str):
+            match = _TAG_LINE.match(item)
+            if match:
+                item = {"name": match["name"], "tag": match["tag"], "rationale": match["why"]}
+        if not isinstance(item, dict):
+            continue
+        name = as_text(item.get("name") or item.get("id")).strip()
         tag = as_text(item.get("tag")).strip().lower()
+        rationale = as_text(item.get("rationale") or item.get("why")).strip()
         if name and tag in TAGS:
-            tags.append({"name": name, "tag": tag, "rationale": as_text(item.get("rationale"))})
+            tags.append({"name": name, "tag": tag, "rationale": rationale})
     return tags
+
+
+def parse_reflection(data: dict[str, Any]) -> dict[str, Any]:
+    """The contract's ``{"analysis", "bullet_tags"}`` from a lean or an essay reply."""
+    if "analysis" in data or "bullet_tags" in data:
+        return {
+            "analysis": as_text(data.get("analysis")),
+            "bullet_tags": clean_bullet_tags(data.get("bullet_tags")),
+        }
+    findings = [as_text(item).strip() for item in data.get("findings") or []]
+    findings += [as_text(item.get("text")).strip() for item in dict_items(data.get("findings"))]
+    return {
+        "analysis": "\n".join(f"- {finding}" for finding in findings if finding),
+        "bullet_tags": clean_bullet_tags(data.get("tags")),
+    }
+
+
+def reflector_prompt(
+    messages: list[dict[str, Any]],
+    playbook: dict[str, Any],
+    cited_ids: list[str],
+    agent: Agent | None = None,
+    transcript: str | None = None,
+) -> RolePrompt:
+    """The reflector's request as it will be sent (``transcript``: the condensed
+    rendering when the caller already has it)."""
+    from acecode.repository import repository_line
+
+    cited = [str(identifier) for identifier in dict.fromkeys(cited_ids or [])]
+    return role_prompt(
+        role="reflector",
+        template="reflector.txt",
+        fields={
+            "transcript": render_transcript(messages, agent) if transcript is None else transcript,
+            "playbook": render_playbook(playbook),
+            "cited_ids": ", ".join(cited) if cited else "(none)",
+            "mode": reflector_mode(cited),
+            "repository": repository_line(),
+        },
+        max_tokens=MAX_TOKENS,
+    )
+
+
+@never_raises("reflector", empty_reflection)
+async def reflect(request: RolePrompt) -> dict[str, Any]:
+    """Send a built reflector request; the contract's result, never raises."""
+    return parse_reflection(await ask(request, "reflector"))
 
 
 @never_raises("reflector", empty_reflection)
@@ -54,19 +127,4 @@ async def run_reflector(
     """
     if not messages:
         return empty_reflection()
-    cited = [str(identifier) for identifier in dict.fromkeys(cited_ids or [])]
-    data = await ask_json(
-        role="reflector",
-        template="reflector.txt",
-        fields={
-            "transcript": render_transcript(messages, agent),
-            "playbook": render_playbook(playbook),
-            "cited_ids": ", ".join(cited) if cited else "(none)",
-            "mode": reflector_mode(cited),
-        },
-        diagnostic_name="reflector",
-    )
-    return {
-        "analysis": as_text(data.get("analysis")),
-        "bullet_tags": clean_bullet_tags(data.get("bullet_tags")),
-    }
+    return await reflect(reflector_prompt(messages, playbook, cited_ids, agent))

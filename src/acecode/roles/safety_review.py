@@ -60,6 +60,18 @@ def severity_rank(severity: str) -> int:
     return SEVERITIES.index(name) if name in SEVERITIES else SEVERITIES.index(DEFAULT_SEVERITY)
 
 
+# One verdict per text: about 12 tokens "safe", about 40 for a flag with its class,
+# severity and reason. A reply cut off here is asked again once with more room
+# (acecode.llm.client.complete).
+TOKENS_PER_TEXT = 48
+MIN_REPLY_TOKENS = 48
+
+
+def reply_tokens(texts: int) -> int:
+    """The safety review's ``max_tokens`` for ``texts`` texts."""
+    return MIN_REPLY_TOKENS + TOKENS_PER_TEXT * texts
+
+
 def empty_review() -> dict[str, Any]:
     """The result when the review could not be done: nobody reviewed anything."""
     return {"ok": False, "verdicts": {}}
@@ -128,5 +140,6 @@ async def run_safety_review(texts: list[str]) -> dict[str, Any]:
         template="safety_review.txt",
         fields={"texts": render_texts(texts)},
         diagnostic_name=ROLE,
+        max_tokens=reply_tokens(len(texts)),
     )
     return {"ok": True, "verdicts": parse_verdicts(data, len(texts))}

@@ -15,7 +15,19 @@ from typing import Any
 from acecode.transcript.text import clip, one_line
 
 # Arguments shown with a size instead of their text.
-_SIZE_ONLY = {"content", "new_source", "edits", "todos"}
+_SIZE_ONLY = ("content", "new_source", "edits", "todos")
+# A written file's body is shown by its size and its first lines, which say what it is.
+_PREVIEWED = {"content"}
+PREVIEW_LINES = 3
+PREVIEW_CHARS = 160
+
+
+def _preview(text: str) -> str:
+    """``<752 chars, 31 lines: 'name: CI ⏎ on: ⏎ push:'>``: a body's size and first lines."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    head = clip(" ⏎ ".join(lines[:PREVIEW_LINES]), PREVIEW_CHARS, 0.0)
+    count = len(text.splitlines())
+    return f"<{len(text)} chars, {count} line{'' if count == 1 else 's'}: {head!r}>"
 
 
 def _format_value(value: Any, limit: int) -> str:
@@ -50,7 +62,9 @@ def describe_call(
     ]
     for key in _SIZE_ONLY:
         value = tool_input.get(key)
-        if isinstance(value, str):
+        if isinstance(value, str) and key in _PREVIEWED and value.strip():
+            parts.append(f"{key}={_preview(value)}")
+        elif isinstance(value, str):
             parts.append(f"{key}=<{len(value)} chars>")
         elif isinstance(value, list):
             parts.append(f"{key}=<{len(value)} items>")

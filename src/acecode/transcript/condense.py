@@ -18,6 +18,16 @@ knows the gap is there.
 
 Every rendering is redacted (:func:`acecode.redact.redact`) before it is
 measured, and the result is redacted once more as a safety net.
+
+What costs tokens without telling the reviewer anything is folded: the
+project's folder, written out in every path, is named once in the header and
+paths below it are shown relative (``./src/app.py``); a successful result of
+a file-writing or to-do tool (the agent's ``silent`` tools) is left out, as
+its call says what was done; a shell call's ``description`` repeats its
+command and is not shown. A result identical to an earlier one of the same
+call is marked as a replay. A compaction summary, the densest account of
+the session, is never cut, and the user's answer to a question the agent asked
+(the result of an ``answers`` tool) is kept like a request.
 """
 
 from __future__ import annotations
@@ -36,7 +46,9 @@ from acecode.transcript.text import clip, estimate_tokens, one_line
 if TYPE_CHECKING:
     from acecode.agents.base import Agent, ToolClasses
 
-DEFAULT_BUDGET_TOKENS = 20_000
+# Every request, failed call and the agent's reply after each failure of the 44 shared
+# sessions fit in 8,000 tokens (bench/condense_bench.py); the rest is context.
+DEFAULT_BUDGET_TOKENS = 10_000
 MIN_BUDGET_TOKENS = 200
 
 # Estimated cost of one "[… omitted …]" line.
@@ -48,7 +60,6 @@ _P_RESULT = 10
 _P_COMMAND_OUTPUT = 15
 _P_THINKING = 25
 _P_NOTIFICATION = 25
-_P_SUMMARY = 30
 _P_CALL = 35
 _P_TASK_RESULT = 40
 _P_THINKING_AFTER_ERROR = 45
@@ -60,6 +71,7 @@ _P_TEXT_AFTER_ERROR = 75
 _P_FAILURE_OUTPUT = 80
 _P_FINAL_ANSWER = 85
 _P_FAILED_CALL = 90
+_P_SUMMARY = 92
 _P_ERROR = 95
 _P_INTERRUPT = 95
 _P_REQUEST = 100
@@ -67,8 +79,18 @@ _SIDECHAIN_PENALTY = 10
 
 # How many tool calls after a failure count as the attempt to fix it.
 _FIX_WINDOW_CALLS = 3
+# A compaction summary is kept whole up to this (the reader stores at most 20,000).
+SUMMARY_CHARS = 20_000
+REPLAY = "[replay] same output as the earlier identical call"
+# Arguments that hold a path the project's folder can be folded out of.
+_PATH_ARGS = ("file_path", "path", "notebook_path", "workdir", "cwd")
+# Paths collected to find the project's folder (the first ones say enough).
+_ROOT_SAMPLE = 2_000
+# The folder must be shared by this share of the paths, and be at least this deep.
+_ROOT_SHARE = 0.6
+_ROOT_MIN_PARTS = 3
 
-_FAILURE_SIGNAL = re.compile(
+FAILURE_SIGNAL = re.compile(
     r"^(?:FAILED|ERROR|FAIL)\b|Traceback \(most recent call last\)|\b[1-9]\d* (?:failed|errors?)\b"
     r"|\berror(?:\[E\d+\])?:|npm ERR!|BUILD FAILED|panicked at|[Ee]xit code [1-9]"
     r"|^E {3}|AssertionError|\bSyntaxError\b|command not found",
@@ -198,6 +220,16 @@ class _ItemBuilder:
         self.next_check = 1024
         self.next_sweep = 4096
         self.placeholders: dict[tuple[str, int, bool, int], _Item] = {}
+        self.paths: list[str] = []
+        self.root = ""
+
+    def _collect_paths(self, tool_input: Any) -> None:
+        if len(self.paths) >= _ROOT_SAMPLE or not isinstance(tool_input, dict):
+            return
+        for key in _PATH_ARGS:
+            value = tool_input.get(key)
+            if isinstance(value, str) and value.startswith("/"):
+                self.paths.append(value)
 
     def add(self, message: dict[str, Any]) -> None:
         self.messages += 1
@@ -217,6 +249,7 @@ class _ItemBuilder:
         item: _Item | None = None
         if kind == "tool_use":
             tool_use_id = str(message.get("tool_use_id") or "")
+            self._collect_paths(message.get("tool_input"))
             fixing = self.calls_since_error < _FIX_WINDOW_CALLS
             self.calls_since_error += 1
             item = _call_item(self.tools, message, False, fixing, drop)
@@ -233,7 +266,7 @@ class _ItemBuilder:
                 if tracked:
                     self._mark_failed(tracked[0], tracked[1])
             item = _result_item(self.tools, message, call, self.seen_outputs, drop)
-            if message.get("is_error") or item.priority == _P_FAILURE_OUTPUT:
+            if item is not None and (message.get("is_error") or item.priority == _P_FAILURE_OUTPUT):
                 self.calls_since_error = 0
                 self.text_since_error = False
         elif kind == "text":
@@ -324,7 +357,12 @@ class _ItemBuilder:
     def finish(self) -> list[_Item]:
         if self.final_answer >= 0:
             self.items[self.final_answer].priority = _P_FINAL_ANSWER
+        self.root = project_root(self.paths)
+        fold = _path_folder(self.root)
         for item in self.items:
+            if fold is not None and not item.omitted:
+                item.levels = [fold(text) for text in item.levels]
+                item.__post_init__()
             if not item.sidechain or item.omitted:  # an omitted item's priority is moot
                 continue
             if self.all_sidechain:
@@ -343,7 +381,49 @@ class _ItemBuilder:
         ]
         if kinds["compact_boundary"]:
             parts.append(f"{kinds['compact_boundary']} compactions")
-        return f"{self.label} session, condensed for review: {'; '.join(parts)}."
+        header = f"{self.label} session, condensed for review: {'; '.join(parts)}."
+        if self.root:
+            header += f" Paths are relative to {self.root} (shown as ./)."
+        return header + " A call without a result line succeeded."
+
+
+def project_root(paths: Sequence[str]) -> str:
+    """The deepest folder that at least ``_ROOT_SHARE`` of ``paths`` lie in, or "" when
+    none is deep enough to be a project's (``/Users/me`` is not)."""
+    if not paths:
+        return ""
+    counts: Counter[str] = Counter()
+    for path in paths:
+        parts = path.split("/")[1:-1]
+        for depth in range(_ROOT_MIN_PARTS, len(parts) + 1):
+            counts["/" + "/".join(parts[:depth])] += 1
+    needed = _ROOT_SHARE * len(paths)
+    shared = [folder for folder, count in counts.items() if count >= needed]
+    return max(shared, key=len, default="")
+
+
+def _path_folder(root: str) -> Callable[[str], str] | None:
+    """A function writing ``root/x`` as ``./x`` and ``root`` itself as ``.``."""
+    if not root:
+        return None
+    inside = re.compile(re.escape(root) + r"(?=/|(?![\w.-]))")
+
+    def fold(text: str) -> str:
+        return inside.sub(".", text) if root in text else text
+
+    return fold
+
+
+def fold_paths(text: str, root: str) -> str:
+    """``text`` with the project folder ``root`` folded as the condenser folds it."""
+    fold = _path_folder(root)
+    return fold(text) if fold is not None else text
+
+
+def rendered_root(rendering: str) -> str:
+    """The folder a rendering's paths are relative to (its header says), or ""."""
+    match = re.search(r"Paths are relative to (.+?) \(shown as \./\)\.", rendering[:2000])
+    return match.group(1) if match else ""
 
 
 def _never(priority: int) -> bool:
@@ -376,8 +456,9 @@ def _user_side_item(
             "COMPACTION SUMMARY: ",
             content,
             _P_SUMMARY,
-            (3000, 1000, 300),
+            (SUMMARY_CHARS,),
             "compaction summary",
+            pinned=True,
             drop=drop,
         )
     if kind == "meta" and content.strip() and not content.startswith(tools.hidden_context):
@@ -435,14 +516,20 @@ def _result_item(
     call: dict[str, Any] | None,
     seen: set[int],
     drop: Callable[[int], bool] = _never,
-) -> _Item:
+) -> _Item | None:
     name = str(message.get("tool_name") or (call or {}).get("tool_name") or "tool")
     content = str(message.get("content") or "").strip()
     if message.get("is_error"):
         return _ladder(
             f"ERROR from {name}: ", content, _P_ERROR, (1500, 600, 400), "error", True, 0.25
         )
-    if name in tools.shell and _FAILURE_SIGNAL.search(content):
+    if name in tools.silent:
+        return None
+    if name in tools.answers:
+        return _ladder(
+            f"USER ANSWER to {name}: ", content, _P_REQUEST, (1500, 600), "answer", pinned=True
+        )
+    if name in tools.shell and FAILURE_SIGNAL.search(content):
         if drop(_P_FAILURE_OUTPUT):
             return _Item(_P_FAILURE_OUTPUT, [""], name)
         excerpt = _failure_excerpt(content)
@@ -456,7 +543,7 @@ def _result_item(
     # Hashed, so a long session keeps one small int per distinct output.
     key = hash((name, _call_target(call), hash(content)))
     if key in seen and content:
-        return _Item(_P_RESULT, [f"RESULT of {name}: (same output as before)", ""], name)
+        return _Item(_P_RESULT, [f"RESULT of {name}: {REPLAY}", ""], name)
     seen.add(key)
     if not content:
         return _Item(_P_RESULT, [f"RESULT of {name}: (empty)", ""], name)
@@ -488,7 +575,7 @@ def _failure_excerpt(content: str) -> str:
     lines = content.splitlines()
     keep: set[int] = set()
     for number, line in enumerate(lines):
-        if _FAILURE_SIGNAL.search(line):
+        if FAILURE_SIGNAL.search(line):
             keep.update((number - 1, number, number + 1))
     picked = [lines[n] for n in sorted(keep) if 0 <= n < len(lines)]
     tail = lines[-5:]

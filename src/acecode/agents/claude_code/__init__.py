@@ -55,6 +55,8 @@ class ClaudeCode(Agent):
             subagents=frozenset({"Task", "Agent"}),
             describe=describe_tool_call,
             hidden_context=(LOCAL_COMMAND_CAVEAT,),
+            silent=frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit", "TodoWrite"}),
+            answers=frozenset({"AskUserQuestion", "ExitPlanMode"}),
         )
 
     def message_reader(self, stats: Any) -> MessageReader:

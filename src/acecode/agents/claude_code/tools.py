@@ -8,7 +8,8 @@ from acecode.transcript.calls import describe_call
 
 # Key arguments per tool, in display order.
 _KEY_ARGS: dict[str, tuple[str, ...]] = {
-    "Bash": ("command", "description", "run_in_background"),
+    # The command says what a shell call does; its ``description`` only repeats it.
+    "Bash": ("command", "run_in_background"),
     "BashOutput": ("bash_id", "filter"),
     "KillBash": ("shell_id",),
     "KillShell": ("shell_id",),

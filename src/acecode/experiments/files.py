@@ -1,0 +1,44 @@
+"""Where the experiment records live: ``.claude/acecode/experiments/`` (git-ignored).
+
+Plain strings and ``os.path``, as in :mod:`acecode.hooks.context`: the
+injection hooks use these names.
+
+- ``exposures.jsonl``: one line per injection (session start, top-up): the
+  session, the agent, the entries with their version, and, with experiments
+  on, the entries in the hold-back draw and the ones held back;
+- ``outcomes.jsonl``: per experiment session, the failure signatures and
+  corrections its transcript holds (a cache: rebuilt from the transcripts);
+- ``classes.json``: the entries whose evidence is conclusive, with their class
+  and figure;
+- ``salt``: the project's secret that makes the draws random (and the same at
+  every start of one session);
+- the user's ``experiments-announced`` flag (beside the claims, in the user
+  layer's state folder): the first session start with experiments on says so,
+  once.
+"""
+
+from __future__ import annotations
+
+import os
+
+FOLDER = "experiments"
+EXPOSURES = "exposures.jsonl"
+OUTCOMES = "outcomes.jsonl"
+CLASSES = "classes.json"
+SALT = "salt"
+ANNOUNCED = "experiments-announced"
+
+
+def experiments_path(state: str | os.PathLike[str], name: str = "") -> str:
+    """``<state folder>/experiments/<name>``."""
+    folder = os.path.join(os.fspath(state), FOLDER)
+    return os.path.join(folder, name) if name else folder
+
+
+def announced_flag() -> str:
+    """The user's flag file: experiments were announced once (in the user layer's state
+    folder, for every project)."""
+    from acecode.layers import user_playbook_file
+    from acecode.state_folder import STATE_FOLDER_NAME
+
+    return os.path.join(os.path.dirname(user_playbook_file()), STATE_FOLDER_NAME, ANNOUNCED)
