@@ -24,6 +24,7 @@ from support.pipeline import (
     is_curator,
     is_safety_review,
     make_playbook,
+    request_prompt,
     review_items,
     write_transcript,
 )
@@ -95,7 +96,7 @@ def reviewed_texts(llm) -> list[list[str]]:
     calls = []
     for body in llm.bodies:
         data = json.loads(body)
-        prompt = " ".join(m["content"] for m in data["messages"])
+        prompt = request_prompt(data)
         if is_safety_review(str(data.get("system", "")), prompt):
             calls.append([item["text"] for item in review_items(prompt)])
     return calls
