@@ -25,6 +25,19 @@ For each playbook size:
 - ``UserPromptSubmit top-up, index miss``: the same with both cache files
   deleted, so the hook also builds the relevance index of every entry.
 
+These playbooks are saved through acecode, as on a machine that learned them, so
+every entry is known there (``acecode.arrivals``). The same sizes are measured
+again with every entry *arrived* (the file written as a clone or a pull leaves
+it, none of its texts known on this machine):
+
+- ``SessionStart, arrived``: the cache hit, as above;
+- ``SessionStart, arrived, cache miss, verdicts cached``: both cache files
+  deleted, the floor's verdicts cached (a changed playbook whose texts were
+  screened before): the hook fingerprints every entry and reads the verdicts;
+- ``SessionStart, arrived, cache miss, first screen``: the verdict cache deleted
+  too (the first session after a clone): the hook loads the floor and screens
+  every entry once.
+
 Every run is a new event, as in a session: each ``SessionStart`` run starts a new
 session and each prompt has its own ``prompt_id``, as Claude Code sends them, so
 every run also takes its claim (``acecode.hooks.claim``) instead of being
@@ -69,10 +82,15 @@ def _hook_command() -> list[str]:
     return [str(script)] if script.is_file() else [sys.executable, "-m", "acecode"]
 
 
-def _write_playbook(project: Path, size: int, experiments: bool = False) -> None:
+def _write_playbook(
+    project: Path, size: int, experiments: bool = False, arrived: bool = False
+) -> None:
+    """``size`` entries, saved through acecode (known here) or, when ``arrived``, written
+    as a plain file (as a clone leaves it)."""
     sys.path.insert(0, str(BENCH_DIR))
     from _corpus import coding_tips
     from acecode.playbook.schema import SECTION_NAMES, SECTION_SLUGS
+    from acecode.store import save_playbook
 
     sections: dict[str, list[dict]] = {name: [] for name in SECTION_NAMES}
     for i, text in enumerate(coding_tips(size)):
@@ -81,9 +99,11 @@ def _write_playbook(project: Path, size: int, experiments: bool = False) -> None
         sections[section].append({"name": name, "text": text, "helpful": i % 4, "harmful": 0})
     folder = project / ".claude"
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "playbook.json").write_text(
-        json.dumps({"version": "1.0", "sections": sections}, indent=2), encoding="utf-8"
-    )
+    book = {"version": "1.0", "sections": sections}
+    if arrived:
+        (folder / "playbook.json").write_text(json.dumps(book, indent=2), encoding="utf-8")
+    else:
+        save_playbook(book, folder / "playbook.json")
     if experiments:  # every entry learned from a failure: every injected one is drawn
         evidence = {"kind": "failure", "tool": "Bash", "command": "make", "error": "boom"}
         origin = {"cycle_id": "c", "at": "2026-01-01T00:00:00+00:00", "how": "learned"}
@@ -226,13 +246,64 @@ def _size_rows(hook: list[str], project: Path, size: int, env: dict[str, str]) -
     ]
 
 
-def _rows(workdir: Path, sizes: list[int], env: dict[str, str], experiments: bool) -> list[Row]:
+def _arrival_rows(hook: list[str], project: Path, size: int) -> list[Row]:
+    """The three rows of a playbook whose ``size`` entries all arrived (module docstring)."""
+    state = project / ".claude" / "acecode"
+    caches = [state / "injection-cache.json", state / "injection-index.json"]
+    verdicts = state / "arrival-verdicts.json"
+
+    def start() -> bytes:
+        session = f"bench-{uuid.uuid4().hex}"
+        return json.dumps(
+            {"session_id": session, "source": "startup", "cwd": str(project)}
+        ).encode()
+
+    def drop_caches() -> None:
+        for cache in caches:
+            cache.unlink(missing_ok=True)
+
+    def drop_all() -> None:
+        drop_caches()
+        verdicts.unlink(missing_ok=True)
+
+    session_start = [*hook, "hook", "session-start"]
+    label = f"SessionStart, {size} arrived"
+    return [
+        Row(label, session_start, start, expect_context=True),
+        Row(
+            f"{label}, cache miss, verdicts cached",
+            session_start,
+            start,
+            before=drop_caches,
+            expect_context=True,
+        ),
+        Row(
+            f"{label}, cache miss, first screen",
+            session_start,
+            start,
+            before=drop_all,
+            expect_context=True,
+        ),
+    ]
+
+
+def _rows(
+    workdir: Path,
+    sizes: list[int],
+    arrival_sizes: list[int],
+    env: dict[str, str],
+    experiments: bool,
+) -> list[Row]:
     hook = _hook_command()
     rows = [Row("python -c pass", [sys.executable, "-c", "pass"])]
     for size in sizes:
         project = workdir / f"project-{size}"
         _write_playbook(project, size, experiments)
         rows += _size_rows(hook, project, size, env)
+    for size in arrival_sizes:
+        project = workdir / f"arrived-{size}"
+        _write_playbook(project, size, experiments, arrived=True)
+        rows += _arrival_rows(hook, project, size)
     return rows
 
 
@@ -242,6 +313,13 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[40, 300, 3000])
     parser.add_argument(
         "--experiments", action="store_true", help="the user turned the hold-back on"
+    )
+    parser.add_argument(
+        "--arrival-sizes",
+        type=int,
+        nargs="*",
+        default=[40, 300, 3000],
+        help="playbook sizes measured with every entry arrived (none: skip those rows)",
     )
     args = parser.parse_args()
 
@@ -257,11 +335,13 @@ def main() -> None:
         # A fresh home: nothing of this machine's ~/.claude (settings, user layer, claims,
         # the session checks' cache) changes the figures, and the bench writes nothing there.
         env["HOME"] = str(workdir / "home")
+        # The playbooks saved through acecode are known under this home's machine key.
+        os.environ["HOME"] = env["HOME"]
         if args.experiments:
             config = workdir / "home" / ".claude" / "acecode.toml"
             config.parent.mkdir(parents=True)
             config.write_text("experiments = true\n", encoding="utf-8")
-        rows = _rows(workdir, args.sizes, env, args.experiments)
+        rows = _rows(workdir, args.sizes, args.arrival_sizes, env, args.experiments)
         for row in rows:  # warm-up: bytecode, page cache, injection cache
             row.run(env)
             row.times.clear()

@@ -53,6 +53,18 @@ def _next_name(playbook: dict[str, Any], section: str, prefix: str) -> str:
     return format_keypoint_name(prefix + slug, max_slug_numbers(entries, prefix)[slug] + 1)
 
 
+def _refuse_held_arrival(project: Path, name: str) -> None:
+    """A held arrival must not reach every project's sessions through the user layer,
+    which is never screened (``acecode.arrivals``)."""
+    from acecode.arrivals.review import held_arrivals
+
+    if any(item.name == name for item in held_arrivals(project)):
+        raise MoveError(
+            f"{name} arrived with the repository and is held for review; approve it first "
+            "(`acecode review`), then move it"
+        )
+
+
 def move_entry(
     name: str, to: str, *, project: Path, user: Path, lock_timeout: float = 10.0
 ) -> MoveResult:
@@ -60,7 +72,8 @@ def move_entry(
 
     ``project`` and ``user`` are the two layers' files. Raises ``MoveError``
     (one line) when the entry is not in the other layer, the layers are one
-    file, or the destination already holds the same text.
+    file, the destination already holds the same text, or the entry arrived
+    with the repository and is held for review.
     """
     from acecode.store import load_playbook, update_playbook
 
@@ -75,6 +88,8 @@ def move_entry(
     if found is None:
         raise MoveError(f"no entry named {name!r} in {source} (see `acecode show`)")
     section, entry = found
+    if to == USER:
+        _refuse_held_arrival(project, name)
     cycle_id = new_cycle_id()
     meta = {"cycle_id": cycle_id, "kind": MOVE_KIND, "source": f"acecode move {name} --to {to}"}
     with update_playbook(destination, lock_timeout=lock_timeout) as txn:

@@ -15,6 +15,7 @@ from tests.impact.history import SessionWriter
 
 from acecode.experiments.files import SALT, experiments_path
 from hooks.hook_helpers import run_hook
+from support.playbooks import written_here
 
 LEARNED_AT = "2026-03-01T09:00:00+00:00"
 # name -> (command, error) of the failure each entry was learned from
@@ -78,7 +79,7 @@ def write_project(project: Path, extra: list[dict[str, Any]] | None = None) -> P
     salt = Path(experiments_path(state, SALT))
     salt.parent.mkdir(parents=True, exist_ok=True)
     salt.write_text(FIXED_SALT + "\n", encoding="utf-8")
-    return playbook
+    return written_here(playbook)  # learned on this machine, as its provenance says
 
 
 def experiments_on(home: Path, rate: float = 0.2, most: int = 3) -> None:

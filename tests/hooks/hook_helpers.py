@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from support.hang_guard import HANG_GUARD, wait_until
+from support.playbooks import written_here
 
 ACECODE = [sys.executable, "-m", "acecode"]
 
@@ -74,9 +75,13 @@ def wait_for_line(log: Path, needle: str) -> str:
     )
 
 
-def write_playbook(project: Path, sections: dict[str, list[dict[str, Any]]]) -> Path:
-    """Write a sections playbook to ``<project>/.claude/playbook.json``."""
+def write_playbook(
+    project: Path, sections: dict[str, list[dict[str, Any]]], *, arrived: bool = False
+) -> Path:
+    """Write a sections playbook to ``<project>/.claude/playbook.json``: the user's own
+    (its texts recorded as written on this machine), or with ``arrived`` one that came
+    with the repository."""
     path = project / ".claude" / "playbook.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"version": "1.0", "sections": sections}), encoding="utf-8")
-    return path
+    return path if arrived else written_here(path)

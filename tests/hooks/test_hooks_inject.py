@@ -128,10 +128,12 @@ def test_a_corrupt_playbook_is_named_to_the_user_and_left_untouched(
 
 @pytest.mark.parametrize("variable", ["ACECODE_HOOKS_DISABLED", "ACECODE_SKIP"])
 def test_hooks_disabled_env_does_nothing(playbook: Path, project_dir: Path, variable: str) -> None:
+    state = project_dir / ".claude" / "acecode"
+    before = sorted(state.rglob("*"))
     for event, payload in (("session-start", _start()), ("user-prompt-submit", _prompt())):
         run = run_hook(event, payload, env={variable: "1"})
         assert (run.returncode, run.stdout, run.stderr) == (0, "", "")
-    assert not (project_dir / ".claude" / "acecode").exists()
+    assert sorted(state.rglob("*")) == before  # no marker, no cache
 
 
 def test_project_comes_from_input_cwd_without_claude_project_dir(

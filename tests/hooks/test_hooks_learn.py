@@ -319,7 +319,7 @@ def test_acecode_skip_skips_learning_and_says_so_where_acecode_was_used(
     project_dir: Path, transcript: Path, no_learner: dict[str, str], playbook: Path
 ) -> None:
     env = {**no_learner, "ACECODE_SKIP": "1"}
-    (project_dir / ".claude" / "acecode").mkdir()  # acecode was used here
+    (project_dir / ".claude" / "acecode").mkdir(exist_ok=True)  # acecode was used here
     run = run_hook("session-end", _end(transcript, "prompt_input_exit"), env=env)
     assert (run.returncode, run.stdout, run.stderr) == (0, "", "")
     assert _log_lines(project_dir) == [

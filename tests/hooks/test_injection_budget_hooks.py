@@ -211,7 +211,7 @@ def test_pins_reach_the_next_session_first(project_dir: Path) -> None:
 def test_a_broken_pins_file_is_reported_and_ignored(project_dir: Path) -> None:
     _big_playbook(project_dir)
     pins = project_dir / ".claude" / "acecode" / "pins.json"
-    pins.parent.mkdir(parents=True)
+    pins.parent.mkdir(parents=True, exist_ok=True)
     pins.write_text("{not json", encoding="utf-8")
     run = run_hook("session-start", _start())
     assert "<acecode-playbook>" in run.context()
@@ -250,20 +250,25 @@ def test_the_hook_fast_path_agrees_with_control_and_config(project_dir: Path) ->
         "budget": settings.injection_budget_chars,
         "topup_budget": settings.topup_budget_chars,
         "experiments": settings.experiments,
+        "max_rule_chars": settings.max_rule_chars,
+        "languages": settings.languages,
         **as_notices(project_problems(project_dir)),
     }
     assert tuple(map(str, switch_files(project_dir))) == rendered.switch_files(project)
-    rendering = ("injection_budget_chars", "topup_budget_chars", *EXPERIMENT_KEYS)
+    arrivals = ("max_rule_chars", "languages")
+    rendering = ("injection_budget_chars", "topup_budget_chars", *arrivals, *EXPERIMENT_KEYS)
     assert set(rendered.SETTING_VARIABLES) == {f"ACECODE_{name.upper()}" for name in rendering}
 
 
 def test_state_file_names_mirror_their_modules(project_dir: Path) -> None:
+    from acecode.arrivals.marks import MARKS_NAME
     from acecode.control import CONFIG_NAME, SWITCH_NAME
     from acecode.hooks.context import playbook_file, state_path
     from acecode.pins import PINS_NAME, pins_path
     from acecode.store.provenance import PROVENANCE_NAME
 
     assert rendered.PINS_NAME == PINS_NAME and rendered.SWITCH_NAME == CONFIG_NAME
+    assert rendered.ARRIVALS_NAME == MARKS_NAME
     assert rendered.PROVENANCE_NAME == PROVENANCE_NAME
     assert rendered.LOCAL_SWITCH_NAME == SWITCH_NAME
     project = str(project_dir)

@@ -126,7 +126,7 @@ def test_a_left_out_user_entry_comes_with_the_prompt_it_is_relevant_to(project_d
 def test_a_broken_user_layer_is_named_and_the_project_is_still_injected(project_dir: Path):
     write_playbook(project_dir, {"PROJECT CONTEXT": [entry("ctx-001", "Tests live in t/.", 1)]})
     user = Path(user_playbook_file())
-    user.parent.mkdir(parents=True)
+    user.parent.mkdir(parents=True, exist_ok=True)  # the machine key lives beside it
     user.write_text("{not json", encoding="utf-8")
 
     run = run_hook("session-start", _start())

@@ -245,6 +245,23 @@ class CodexPty(PtySession):
                 raise AssertionError(f"{text!r} not on screen: {self.display()[-800:]}")
             time.sleep(0.1)
 
+    def choose(self, option: int, attempts: int = 6) -> None:
+        """Select menu ``option`` by its number and confirm it.
+
+        A key typed while the menu is still being drawn is lost (seen on a busy
+        machine), so the number is retyped until the selection marker is on it.
+        """
+        marker = f"› {option}."
+        for attempt in range(attempts):
+            self.type(str(option))
+            deadline = time.monotonic() + echo_wait(attempt)
+            while time.monotonic() < deadline and marker not in self.display():
+                time.sleep(0.1)
+            if marker in self.display():
+                self.type("\r")
+                return
+        raise AssertionError(f"menu option {option} never selected: {self.display()[-800:]}")
+
     def wait_idle(
         self, timeout: float = HANG_GUARD, quiet: float = 1.0, since_mark: bool = True
     ) -> None:

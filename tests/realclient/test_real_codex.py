@@ -330,8 +330,7 @@ def test_hook_trust_hash_matches_what_codex_writes_on_review(
     session = codex.interactive(project_dir, ready=False)
     try:
         session.wait_display("Hooks need review")
-        session.type("2")  # "Trust all and continue"
-        session.type("\r")
+        session.choose(2)  # "Trust all and continue"
         session.wait_idle()
     finally:
         session.close()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from acecode.playbook.schema import SECTION_NAMES, SECTION_SLUGS
@@ -41,3 +43,22 @@ def find(playbook: dict[str, Any], name: str) -> tuple[str, dict[str, Any]] | No
             if item["name"] == name:
                 return section, item
     return None
+
+
+def written_here(path: Path) -> Path:
+    """Record every text of the playbook file at ``path`` as written by this machine
+    (``acecode.arrivals``), as if acecode had saved it, without touching the file: a test
+    that writes the JSON by hand means the user's own playbook, not one that arrived."""
+    from acecode.arrivals.written import mark_known
+
+    data = json.loads(path.read_text(encoding="utf-8"))
+    sections = data.get("sections") if isinstance(data, dict) else None
+    found = [
+        item["text"]
+        for items in (sections or {}).values()
+        if isinstance(items, list)
+        for item in items
+        if isinstance(item, dict) and isinstance(item.get("text"), str)
+    ]
+    mark_known(path, found)
+    return path

@@ -57,7 +57,7 @@ def describe(state: dict[str, Any], playbook: Path | None = None) -> list[str]:
             "context reaches the model as a 2 KB preview"
         )
     if not total:
-        return [*lines, "nothing to inject yet (no entries)"]
+        return [*lines, *(_held_arrivals(state) or ["nothing to inject yet (no entries)"])]
     text = state.get("text", "")
     if not text:
         return [
@@ -77,7 +77,20 @@ def describe(state: dict[str, Any], playbook: Path | None = None) -> list[str]:
             f"ones relevant to each prompt (up to {state.get('topup_budget', 0):,} characters); "
             "`acecode pin NAME` keeps an entry in"
         )
-    return lines + _stale_pins(state, playbook)
+    return lines + _held_arrivals(state) + _stale_pins(state, playbook)
+
+
+def _held_arrivals(state: dict[str, Any]) -> list[str]:
+    """Entries that arrived with the repository and are held (``acecode.arrivals``)."""
+    arrivals = state.get("arrivals") or {}
+    held = len(arrivals.get("held") or ())
+    if not held:
+        return []
+    return [
+        f"[warning] {held} of the {arrivals.get('arrived', held)} entries that arrived with the "
+        "repository (not written on this machine) are held for review and not injected "
+        "(`acecode review`)"
+    ]
 
 
 def _stale_pins(state: dict[str, Any], playbook: Path | None) -> list[str]:

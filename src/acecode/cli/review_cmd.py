@@ -5,6 +5,12 @@ that held it back and the session it came from; ``review approve ID
 [--text NEW]`` puts it (or your edit of it) into the playbook; ``review
 reject ID`` drops it for good, so the same text is never proposed again.
 
+It also lists the entries that *arrived with the repository* (a clone, a
+pull, a teammate's commit) and that the screen holds: they are in the playbook
+file but not injected on this machine. ``review approve ID`` lets them in,
+``review reject ID`` keeps them out for good; the file itself is the team's and
+stays as it is (:mod:`acecode.arrivals.review`).
+
 It also lists the *conflicts*: pairs of playbook entries the judge found
 contradicting each other (both are kept). ``review dismiss ID`` keeps both
 and stops listing the pair; ``review resolve ID --keep NAME`` keeps that
@@ -104,10 +110,70 @@ def _show_conflicts(playbook: Path | None) -> None:
     )
 
 
+def _show_arrivals(playbook: Path | None) -> None:
+    """The held arrivals, only when there are some (most projects have none)."""
+    from rich.table import Table
+
+    from acecode.arrivals.review import ORIGIN, held_arrivals
+    from acecode.store import PlaybookError, resolve_path
+
+    try:
+        items = held_arrivals(playbook)
+    except PlaybookError:
+        return  # the conflicts below report the playbook's problem
+    if not items:
+        return
+    table = Table(title=f"Held entries that {ORIGIN}, not injected ({resolve_path(playbook)})")
+    for column in ("id", "entry", "section", "origin", "reason", "text"):
+        table.add_column(column, overflow="fold")
+    for item in items:
+        table.add_row(item.id, item.name, item.section, ORIGIN, item.reason, item.text)
+    console.print(table, markup=False, highlight=False)
+    console.print(
+        "Approve with `acecode review approve ID` (injected from the next session on), reject "
+        "with `acecode review reject ID` (kept out of this machine's sessions). The playbook "
+        "file is unchanged either way: `acecode forget NAME` deletes an entry from it.",
+        markup=False,
+        highlight=False,
+    )
+    console.print()
+
+
 def _show_all(playbook: Path | None) -> None:
+    _show_arrivals(playbook)
     _show_pending(playbook)
     console.print()
     _show_conflicts(playbook)
+
+
+def _arrival(item_id: str, playbook: Path | None) -> bool:
+    """True when ``item_id`` names a held arrival rather than a pending text. An ID that is
+    exactly one of them names it (a text both pending and arrived is the arrival: it is
+    in the file already); a prefix that could be either is refused."""
+    from acecode.arrivals.review import MIN_ID_PREFIX, matching
+    from acecode.quarantine.queue import QueueError, list_pending
+    from acecode.store import PlaybookError
+
+    try:
+        arrivals = matching(item_id, playbook)
+    except PlaybookError:
+        return False  # the queue's command reports the playbook's problem
+    if not arrivals:
+        return False
+    wanted = item_id.strip().lower()
+    try:
+        pending = [
+            item.id
+            for item in list_pending(playbook)
+            if item.id == wanted or (len(wanted) >= MIN_ID_PREFIX and item.id.startswith(wanted))
+        ]
+    except QueueError:
+        pending = []
+    if not pending or any(item.id == wanted for item in arrivals):
+        return True
+    if wanted in pending:
+        return False
+    fail(f"ID {item_id!r} is ambiguous (a pending text and a held entry); give more characters")
 
 
 @review_app.callback(invoke_without_command=True)
@@ -134,10 +200,14 @@ def approve_command(
     ] = None,
     playbook: playbook_option = None,
 ) -> None:
-    """Put a pending text into the playbook with a generated ID, then remove it from the queue."""
+    """Put a pending text into the playbook with a generated ID, then remove it from the queue;
+    or let a held entry that arrived with the repository into this machine's sessions."""
     from acecode.quarantine.queue import QueueError, approve
     from acecode.store import PlaybookError
 
+    if _arrival(item_id, _playbook(ctx, playbook)):
+        _approve_arrival(item_id, text, _playbook(ctx, playbook))
+        return
     try:
         result = approve(item_id, text, playbook=_playbook(ctx, playbook))
     except (QueueError, PlaybookError) as exc:
@@ -165,21 +235,61 @@ def approve_command(
     )
 
 
+def _approve_arrival(item_id: str, text: str | None, playbook: Path | None) -> None:
+    from acecode.arrivals.review import ArrivalError, approve_arrival
+
+    if text is not None:
+        fail(
+            "an entry that arrived with the repository is approved as it stands; approve it, "
+            "then change it with `acecode edit NAME --text ...`"
+        )
+    try:
+        item = approve_arrival(item_id, playbook)
+    except ArrivalError as exc:
+        fail(str(exc))
+    refresh_injection(playbook)
+    console.print(
+        f"Approved {item.id}: [{item.name}] is injected from the next session on.",
+        markup=False,
+        highlight=False,
+    )
+
+
 @review_app.command("reject")
 def reject_command(
     ctx: typer.Context,
     item_id: Annotated[str, typer.Argument(metavar="ID", help="ID (or unique prefix) to reject.")],
     playbook: playbook_option = None,
 ) -> None:
-    """Drop a pending text; the same text will not be proposed again."""
+    """Drop a pending text; the same text will not be proposed again. A held entry that
+    arrived with the repository stays out of this machine's sessions for good."""
     from acecode.quarantine.queue import QueueError, reject
 
+    if _arrival(item_id, _playbook(ctx, playbook)):
+        _reject_arrival(item_id, _playbook(ctx, playbook))
+        return
     try:
         item = reject(item_id, playbook=_playbook(ctx, playbook))
     except QueueError as exc:
         fail(str(exc))
     console.print(
         f"Rejected {item.id}; the same text will not be proposed again.",
+        markup=False,
+        highlight=False,
+    )
+
+
+def _reject_arrival(item_id: str, playbook: Path | None) -> None:
+    from acecode.arrivals.review import ArrivalError, reject_arrival
+
+    try:
+        item = reject_arrival(item_id, playbook)
+    except ArrivalError as exc:
+        fail(str(exc))
+    console.print(
+        f"Rejected {item.id}: [{item.name}] stays out of this machine's sessions and will not "
+        f"be proposed again. The playbook file is unchanged; `acecode forget {item.name}` "
+        "deletes it for the whole team (a change to commit).",
         markup=False,
         highlight=False,
     )

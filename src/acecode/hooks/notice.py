@@ -14,7 +14,10 @@ screen:
 - learned rules waiting in the review queue (they reach no session until
   approved), a last learning cycle that failed, and rules the hold-back
   experiments measured to make their failure more frequent
-  (:mod:`acecode.experiments`; they wait for the user to look at them).
+  (:mod:`acecode.experiments`; they wait for the user to look at them);
+- a project playbook with entries this machine did not write, at first sight,
+  and entries that arrived later and are held for review
+  (:mod:`acecode.arrivals.announce`).
 
 The lines go into the SessionStart output's ``systemMessage``, which Claude
 Code shows to the user (``SessionStart:startup says: ...``) and does not send
@@ -124,11 +127,21 @@ def session_notice(project: str, start: dict[str, Any] | None = None) -> str | N
         *mine["config_ignored"],
         *user.get("config_ignored", ()),
         *learning,
+        *_arrivals(project, start),
         *_review_and_failure(project, bool(learning)),
     ]
     if when_active and _active(project, start):
         lines += when_active
     return "\n".join(PREFIX + line for line in lines) if lines else None
+
+
+def _arrivals(project: str, start: dict[str, Any] | None) -> list[str]:
+    """The lines about entries that arrived with the repository (only where some did)."""
+    if start is None or not start.get("arrivals"):
+        return []
+    from acecode.arrivals.announce import arrival_lines
+
+    return arrival_lines(project, start)
 
 
 def _active(project: str, start: dict[str, Any] | None) -> bool:

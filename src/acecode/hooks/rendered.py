@@ -16,9 +16,12 @@ Both carry the same key, made of every input: acecode's version, the
 user's template override and the packaged template, of the pins file and of
 the files that hold the on/off switch and the settings (the two
 ``acecode.toml`` and the local ``switch.toml``), the environment variables of
-the two budgets, and the ``stat`` of the user layer and its pins
-(:mod:`acecode.layers`): a cycle in any project that changes the user layer
-thus invalidates every project's cache. The key is taken *before*
+the two budgets and of the quarantine's two settings, the ``stat`` of the user layer
+and its pins (:mod:`acecode.layers`): a cycle in any project that changes the
+user layer thus invalidates every project's cache; and the ``stat`` of the
+record of this machine's decisions about texts (``arrivals.tsv``, see
+:mod:`acecode.arrivals`), so that approving an entry that arrived with the
+repository injects it at the next session. The key is taken *before*
 rendering, so a playbook saved meanwhile just causes one more render on the
 next hook.
 
@@ -27,7 +30,9 @@ notice (:mod:`acecode.hooks.notice`) to say: a project playbook that cannot be
 read (``error``: nothing is injected), a user layer that cannot be read
 (``user_layer_error``: the project's entries are), and the project's
 configuration problems (``config_off``: a switch file that cannot be read, so
-acecode is off; ``config_ignored``: settings it ignores). All of them depend
+acecode is off; ``config_ignored``: settings it ignores), and the entries that
+arrived from elsewhere and are held (``arrivals``: they are left out of both
+files, :mod:`acecode.arrivals.split`). All of them depend
 only on files in the key, so a broken file costs one render, not one per
 session. A miss in the ``SessionStart`` hook renders only its own file; the
 index (tokenising every entry) is built by the first prompt that needs it, or
@@ -59,12 +64,21 @@ EXPERIMENT_VARIABLES = ("ACECODE_EXPERIMENTS", "ACECODE_HOLDBACK_RATE", "ACECODE
 DEFAULT_AGENT = "claude-code"
 SWITCH_NAME = "acecode.toml"  # acecode.control.CONFIG_NAME; a test keeps them equal
 LOCAL_SWITCH_NAME = "switch.toml"  # acecode.control.SWITCH_NAME; a test keeps them equal
-# The settings the rendering reads, as environment variables (see acecode.config).
+# The settings the rendering reads, as environment variables (see acecode.config): the
+# two budgets, the quarantine's two settings for the entries that arrived
+# (acecode.arrivals) and the experiments' (acecode.experiments).
 SETTING_VARIABLES = (
     "ACECODE_INJECTION_BUDGET_CHARS",
     "ACECODE_TOPUP_BUDGET_CHARS",
+    "ACECODE_MAX_RULE_CHARS",
+    "ACECODE_LANGUAGES",
     *EXPERIMENT_VARIABLES,
 )
+ARRIVALS_NAME = "arrivals.tsv"  # acecode.arrivals.marks.MARKS_NAME; a test keeps them equal
+# The quarantine's settings by default (acecode.config.Settings; a test keeps them equal):
+# "" languages are the user's own (acecode.quarantine.user_languages).
+DEFAULT_MAX_RULE_CHARS = 600
+DEFAULT_LANGUAGES = ""
 # Where each input sits in the key.
 _PLAYBOOK, _PROJECT_SWITCH, _USER_SWITCH, _ENVIRONMENT, _USER_LAYER = 1, 5, 6, 7, 8
 _LOCAL_SWITCH = 10
@@ -109,6 +123,7 @@ def inputs_key(project: str) -> list[Any]:
         stat_key(user_playbook_file()),
         stat_key(_user_pins()),
         stat_key(local_switch),
+        stat_key(state_path(project, ARRIVALS_NAME)),
         *_experiment_inputs(project),
     ]
 
@@ -144,8 +159,9 @@ def _template_text() -> str:
 
 
 def _limits(project: str, key: list[Any]) -> dict[str, Any]:
-    """Whether acecode is active here, the two budgets and the project's configuration
-    problems (``config_off``, ``config_ignored``: see the module docstring).
+    """Whether acecode is active here, the two budgets, the quarantine's settings for arrived
+    entries and the project's configuration problems (``config_off``,
+    ``config_ignored``: see the module docstring).
 
     Without switch files and budget variables, that is "active, defaults, no
     problems" (what ``acecode.control.activity`` and
@@ -166,6 +182,8 @@ def _limits(project: str, key: list[Any]) -> dict[str, Any]:
             "budget": DEFAULT_INJECTION_BUDGET,
             "topup_budget": DEFAULT_TOPUP_BUDGET,
             "experiments": False,
+            "max_rule_chars": DEFAULT_MAX_RULE_CHARS,
+            "languages": DEFAULT_LANGUAGES,
             "config_off": [],
             "config_ignored": [],
         }
@@ -186,6 +204,8 @@ def _limits(project: str, key: list[Any]) -> dict[str, Any]:
         "experiments": settings.experiments,
         "holdback_rate": settings.holdback_rate,
         "holdback_max": settings.holdback_max,
+        "max_rule_chars": settings.max_rule_chars,
+        "languages": settings.languages,
         **as_notices(project_problems(root)),
     }
 
@@ -221,10 +241,14 @@ def _topup_index(playbook: dict[str, Any], left_out: list[Any]) -> dict[str, Any
     }
 
 
-def _both_layers(path: str, start: dict[str, Any]) -> tuple[dict[str, Any], list[str], str]:
+def _both_layers(
+    path: str, start: dict[str, Any], write: bool = True
+) -> tuple[dict[str, Any], list[str], str]:
     """The project layer at ``path`` and the user layer as one playbook, their pins, and
     where to read them; the user layer alone when ``path`` is that layer. A user layer
-    that cannot be read is left out and named in ``start["user_layer_error"]``."""
+    that cannot be read is left out and named in ``start["user_layer_error"]``. The
+    project layer's held arrivals are left out (:func:`_without_held_arrivals`; ``write``
+    False: without writing their records)."""
     from acecode.layers import combine, is_user_layer
     from acecode.store.reading import read_playbook
 
@@ -232,11 +256,27 @@ def _both_layers(path: str, start: dict[str, Any]) -> tuple[dict[str, Any], list
     if is_user_layer(path):
         return read_playbook(path), _pins(path), path
     playbook = read_playbook(path) if os.path.exists(path) else None
+    if playbook is not None:
+        playbook = _without_held_arrivals(path, playbook, start, write)
     mine = _user_layer(user, start) if os.path.exists(user) else None
     if mine is None:
         return combine(playbook, None), _pins(path), path
     where = f"{path} and {user}" if playbook is not None else user
     return combine(playbook, mine), [*_pins(path), *_pins(user)], where
+
+
+def _without_held_arrivals(
+    path: str, playbook: dict[str, Any], start: dict[str, Any], write: bool = True
+) -> dict:
+    """``playbook`` without the entries that arrived from elsewhere and are held
+    (:mod:`acecode.arrivals.split`); when any arrived, their counts and the held ones
+    go into ``start["arrivals"]`` for the session-start notice."""
+    from acecode.arrivals.split import split_arrivals
+
+    split = split_arrivals(path, playbook, start["max_rule_chars"], start["languages"], write)
+    if split.arrived:
+        start["arrivals"] = split.summary()
+    return split.playbook
 
 
 def _user_layer(user: str, start: dict[str, Any]) -> dict[str, Any] | None:
@@ -258,6 +298,7 @@ def _render(
     with_index: bool,
     path: str | None = None,
     agent: str = DEFAULT_AGENT,
+    write: bool = True,
 ) -> tuple[dict, dict]:
     """The contents of the cache and (when asked, else ``{}``) of the index, for ``key``.
 
@@ -265,7 +306,8 @@ def _render(
     together with the user layer; the settings and the switches are the
     project's, the pins those beside each layer. The text is measured as
     ``agent``'s cap counts and never exceeds that cap. A project layer that
-    cannot be read gives no text and its reason in ``error``.
+    cannot be read gives no text and its reason in ``error``. ``write=False``
+    leaves the state folder as it is (the arrivals' records are not written).
     """
     limits = _limits(project, key)
     if agent != DEFAULT_AGENT:
@@ -287,7 +329,7 @@ def _render(
 
     layer = path or playbook_file(project)
     try:
-        playbook, pinned, where = _both_layers(layer, start)
+        playbook, pinned, where = _both_layers(layer, start, write)
     except PlaybookError as exc:
         start["error"] = str(exc)
         return start, dict(start)
@@ -319,7 +361,7 @@ def _render(
 def render_uncached(project: str, playbook: str) -> dict[str, Any]:
     """What :func:`session_start` would give if ``playbook`` were the project's, not cached
     (for ``acecode doctor`` and ``stats`` run on another ``--playbook``)."""
-    return _render(project, inputs_key(project), with_index=False, path=playbook)[0]
+    return _render(project, inputs_key(project), with_index=False, path=playbook, write=False)[0]
 
 
 def read_cache_file(path: str) -> dict[str, Any] | None:
@@ -391,7 +433,7 @@ def session_start(project: str, agent: str = DEFAULT_AGENT, write: bool = True) 
     cached = _cached(project, name, key)
     if cached is not None:
         return cached
-    start, _ = _render(project, key, with_index=False, agent=agent)
+    start, _ = _render(project, key, with_index=False, agent=agent, write=write)
     if write:
         write_cache_file(state_path(project, name), start)
     return start

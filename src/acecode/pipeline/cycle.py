@@ -380,7 +380,8 @@ async def _screen(
     from acecode.pipeline.safety_step import safety_review
     from acecode.quarantine.gate import triage_operations
 
-    review = await safety_review(operations, settings, report)
+    arrivals = None if report.dry_run else Path(report.playbook)
+    review = await safety_review(operations, settings, report, arrivals)
     report.review_notes += [
         {"class": note.danger_class, "severity": note.severity, "reason": note.reason}
         for note in review.notes()

@@ -11,12 +11,17 @@ or the reply leaves a text out, that text was not reviewed, and the gate
 (``quarantine.gate``) holds it when it touches such a class, labelled "not
 reviewed". With nothing to review no call is made. The call's tokens go
 into the cycle's token ledger under the role's name.
+
+The same call also reviews entries of the project playbook that arrived with
+the repository and that the review has not seen yet (``acecode.arrivals.safety``):
+their verdicts are recorded for the injection, not returned with the cycle's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 from acecode.config import Settings
@@ -82,22 +87,30 @@ def texts_to_review(operations: list[Any], settings: Settings) -> list[str]:
     return list(texts.values())
 
 
-async def safety_review(operations: list[Any], settings: Settings, report: _Report) -> SafetyReview:
+async def safety_review(
+    operations: list[Any],
+    settings: Settings,
+    report: _Report,
+    arrivals_of: Path | None = None,
+) -> SafetyReview:
     """Review the cycle's texts (one call); an unavailable ``SafetyReview`` when it failed.
 
     Adds the call to ``report.tokens`` and, on failure, says in
-    ``report.warnings`` why and that nothing was reviewed.
+    ``report.warnings`` why and that nothing was reviewed. ``arrivals_of`` (the
+    project playbook; None in a dry run) adds its arrived entries to the call.
     """
+    from acecode.arrivals.safety import arrivals_to_review
     from acecode.llm import usage
     from acecode.roles.ask import collect_failures
     from acecode.roles.safety_review import run_safety_review
 
     threshold = review_threshold(settings)
     texts = texts_to_review(operations, settings)
-    if not texts:
+    arrivals = arrivals_to_review(arrivals_of, settings) if arrivals_of is not None else []
+    if not texts and not arrivals:
         return SafetyReview(True, {}, threshold)
     with usage.track() as ledger, collect_failures() as failures:
-        result = await run_safety_review(texts)
+        result = await run_safety_review([*texts, *(arrival.text for arrival in arrivals)])
     combined = usage.UsageLedger.from_dict(report.tokens)
     combined.calls.extend(ledger.calls)
     report.tokens = combined.to_dict()
@@ -108,5 +121,31 @@ async def safety_review(operations: list[Any], settings: Settings, report: _Repo
             "language are held as not reviewed this cycle"
         )
         return SafetyReview(False, {}, threshold)
-    verdicts = {text_key(texts[index]): verdict for index, verdict in result["verdicts"].items()}
+    answered: dict[int, ReviewVerdict] = result["verdicts"]
+    if arrivals and arrivals_of is not None:
+        _record_arrivals(arrivals_of, arrivals, answered, len(texts), threshold, report)
+    verdicts = {
+        text_key(texts[index]): verdict for index, verdict in answered.items() if index < len(texts)
+    }
     return SafetyReview(True, verdicts, threshold)
+
+
+def _record_arrivals(
+    playbook: Path,
+    arrivals: list[Any],
+    answered: Mapping[int, ReviewVerdict],
+    offset: int,
+    threshold: str,
+    report: _Report,
+) -> None:
+    """Record the review's verdicts on the arrived entries (after the ``offset`` proposed
+    texts in the call) and say in the report when it holds entries the floor let through."""
+    from acecode.arrivals.safety import record_reviews
+
+    mine = {index - offset: verdict for index, verdict in answered.items() if index >= offset}
+    newly_held = record_reviews(playbook, arrivals, mine, threshold)
+    if newly_held:
+        report.warnings.append(
+            f"the safety review flagged {newly_held} entr{'y' if newly_held == 1 else 'ies'} "
+            "that arrived with the repository; held from the next session on (`acecode review`)"
+        )

@@ -497,10 +497,26 @@ def reject(
     with _locked(path, lock_timeout) as queue:
         item = _find(queue, item_id, path)
         queue.pending = [pending for pending in queue.pending if pending.id != item.id]
-        queue.rejected[text_key(item.text)] = {
-            "text": item.text,
-            "rule": item.rule,
-            "item_id": item.id,
-            "rejected_at": _now(),
-        }
+        queue.rejected[text_key(item.text)] = _rejection(item.text, item.rule, item.id)
     return item
+
+
+def _rejection(text: str, rule: str, item_id: str) -> dict[str, Any]:
+    return {"text": text, "rule": rule, "item_id": item_id, "rejected_at": _now()}
+
+
+def remember_rejection(
+    text: str,
+    *,
+    rule: str,
+    item_id: str,
+    playbook: str | Path | None = None,
+    lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+) -> None:
+    """Remember ``text`` as rejected without a pending item (an entry that arrived with
+    the repository, rejected in review), so no cycle proposes it again."""
+    cleaned = clean_text(text)
+    if cleaned is None:
+        return
+    with _locked(queue_path(playbook), lock_timeout) as queue:
+        queue.rejected[text_key(cleaned)] = _rejection(cleaned, rule, item_id)

@@ -106,12 +106,16 @@ def save_playbook(
     """Write ``playbook`` atomically under the exclusive lock (INV-SECT-001/007).
 
     Refuses (``PlaybookFileError``) to replace an existing file that is not a
-    valid playbook, so a file the user must repair is never silently lost.
+    valid playbook, so a file the user must repair is never silently lost. The
+    texts it adds count as written by this machine (:mod:`acecode.arrivals.written`).
     """
     target = resolve_path(path)
     with playbook_lock(target, lock_timeout):
-        read_playbook(target)
-        _write(playbook, target)
+        current = read_playbook(target)
+        saved = _write(playbook, target)
+        from acecode.arrivals.written import record_written
+
+        record_written(target, current, saved)
 
 
 @dataclass
@@ -139,7 +143,9 @@ def update_playbook(
     """Lock, load, let the caller edit ``txn.playbook``, then save if it changed.
 
     An exception inside the block saves nothing. The lock is held throughout,
-    so keep the block short: compute LLM results before entering it.
+    so keep the block short: compute LLM results before entering it. A save is
+    journaled, its provenance recorded and the texts it adds counted as written
+    by this machine (:mod:`acecode.arrivals.written`).
     """
     target = resolve_path(path)
     with playbook_lock(target, lock_timeout):
@@ -155,3 +161,6 @@ def update_playbook(
 
             journal_saved_change(target, txn.original, saved, txn.meta)
             record_provenance(target, txn.original, saved, txn.meta)
+            from acecode.arrivals.written import record_written
+
+            record_written(target, txn.original, saved, txn.meta.get("kind"))

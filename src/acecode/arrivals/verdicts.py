@@ -1,0 +1,183 @@
+"""The quarantine's verdicts on arrived texts, cached by text in the state folder.
+
+The file is ``<state folder>/arrival-verdicts.json``.
+
+An arrived text is judged as a learned one would be when no LLM review has
+passed it yet (``acecode.quarantine``):
+
+- a *finding* of the floor (``screen_text``): held, and no review releases it;
+- a *wait* (``unreviewed_reason``): the text touches a class whose danger
+  depends on intent, or is in a language the user does not write in; it is
+  held as "not reviewed" until the learning cycle's safety review passes it;
+- otherwise it passes.
+
+Screening costs about half a millisecond of CPU per text, and loading the
+floor several times the injection hook's whole budget, so a verdict is
+computed once per text and kept::
+
+    {"version": 2,
+     "languages": {"stamp": [...], "trusted": ["en", ...], "tag": "<fingerprint>"},
+     "verdicts": {"<fingerprint>": ["finding" | "waits" | "", "rule", "detail"]}}
+
+The fingerprint (:mod:`acecode.arrivals.fingerprint`) covers the text and what
+the verdict depends on besides it: acecode's version, the ``stat`` of the
+quarantine's source files, ``max_rule_chars`` and the languages the user
+writes in (``user_languages.trusted_languages``). A new floor or other
+settings thus simply miss, and a file written anywhere else (or with another
+key) is never believed. The file keeps the verdicts of the texts just asked
+about first, then older ones up to :data:`KEEP`, so switching between
+branches does not screen their texts again. The trusted languages themselves
+are kept too, under the machine's key, so that a warm cache loads neither the
+settings nor the floor.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import acecode
+from acecode.arrivals.fingerprint import fingerprint
+
+VERDICTS_NAME = "arrival-verdicts.json"
+# acecode.quarantine.user_languages.LANGUAGES_FILE (a test keeps them equal)
+LANGUAGES_FILE = "languages.json"
+VERSION = 2
+KEEP = 20_000
+FINDING = "finding"
+WAITS = "waits"
+KINDS = (FINDING, WAITS, "")
+
+# A verdict: its kind (FINDING, WAITS or "" for a pass), the rule and its detail.
+Verdict = tuple[str, str, str]
+
+
+def trusted_languages(languages: str, state_dir: str) -> tuple[str, ...]:
+    """The languages an arrived text may be in without a review: the ``languages``
+    setting, else English and the languages of the user's own requests."""
+    from pathlib import Path
+
+    from acecode.config import Settings
+    from acecode.quarantine.user_languages import trusted_languages as trusted
+
+    return trusted(Settings(languages=languages), Path(state_dir))
+
+
+def floor_scope(max_chars: int, languages: tuple[str, ...]) -> str:
+    """What a verdict depends on besides the text (see the module docstring)."""
+    folder = os.path.join(os.path.dirname(acecode.__file__), "quarantine")
+    stats = []
+    try:
+        for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+            if entry.name.endswith(".py"):
+                st = entry.stat()
+                stats.append(f"{entry.name}:{st.st_mtime_ns}:{st.st_size}")
+    except OSError:
+        pass
+    return "|".join([acecode.__version__, str(max_chars), ",".join(languages), *stats])
+
+
+def screen(text: str, max_chars: int, languages: tuple[str, ...]) -> Verdict:
+    """The quarantine's verdict on one text nobody reviewed, under the project's settings."""
+    from acecode.quarantine import screen_text, unreviewed_reason
+
+    found = screen_text(text, max_chars=max_chars)
+    if found.flagged:
+        return FINDING, found.rule, found.detail
+    waits = unreviewed_reason(text, languages)
+    if waits is not None:
+        return WAITS, waits.rule, waits.detail
+    return "", "", ""
+
+
+def _read(path: str) -> dict[str, Any]:
+    from acecode.hooks.rendered import read_cache_file
+
+    data = read_cache_file(path) or {}
+    return data if data.get("version") == VERSION else {}
+
+
+def _usable(value: Any) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == 3
+        and value[0] in KINDS
+        and all(isinstance(part, str) for part in value[1:])
+    )
+
+
+def _languages(
+    data: dict[str, Any], key: bytes, setting: str, state_dir: str
+) -> tuple[tuple[str, ...], dict[str, Any] | None]:
+    """The trusted languages, and the record to cache when they had to be worked out.
+
+    Working them out loads the settings and ``user_languages``, several times a
+    cache hit's cost, so the answer is kept in the file under what it depends on
+    (the setting and the ``stat`` of ``languages.json``) and the machine's key.
+    """
+    from acecode.hooks.rendered import stat_key
+
+    stamp = [setting, stat_key(os.path.join(state_dir, LANGUAGES_FILE))]
+    kept = data.get("languages")
+    if isinstance(kept, dict) and kept.get("stamp") == stamp:
+        trusted = kept.get("trusted")
+        if isinstance(trusted, list) and kept.get("tag") == _languages_tag(key, stamp, trusted):
+            return tuple(trusted), None
+    trusted = list(trusted_languages(setting, state_dir))
+    return tuple(trusted), {
+        "stamp": stamp,
+        "trusted": trusted,
+        "tag": _languages_tag(key, stamp, trusted),
+    }
+
+
+def _languages_tag(key: bytes, stamp: list[Any], trusted: list[Any]) -> str:
+    import json
+
+    return fingerprint(key, json.dumps([stamp, trusted]), "trusted languages")
+
+
+def floor_verdicts(
+    state_dir: str,
+    key: bytes | None,
+    texts: list[str],
+    max_chars: int,
+    languages: str,
+    write: bool = True,
+) -> dict[str, Verdict]:
+    """The verdict on each of ``texts`` (``languages``: the setting, "" for the user's
+    own): from the cache, else screened now and cached (``key`` None or ``write=False``:
+    screened, not cached)."""
+    if key is None:
+        trusted = trusted_languages(languages, state_dir)
+        return {text: screen(text, max_chars, trusted) for text in texts}
+    path = os.path.join(state_dir, VERDICTS_NAME)
+    data = _read(path)
+    trusted, worked_out = _languages(data, key, languages, state_dir)
+    scope = floor_scope(max_chars, trusted)
+    cached = data.get("verdicts") if isinstance(data.get("verdicts"), dict) else {}
+    found: dict[str, Verdict] = {}
+    current: dict[str, list[Any]] = {}
+    for text in texts:
+        tag = fingerprint(key, text, scope)
+        value = cached.get(tag)
+        if not _usable(value):
+            value = list(screen(text, max_chars, trusted))
+        current[tag] = value
+        found[text] = (value[0], value[1], value[2])
+    if write and (worked_out or any(tag not in cached for tag in current)):
+        _write(path, current, cached, worked_out or data.get("languages"))
+    return found
+
+
+def _write(
+    path: str, current: dict[str, list[Any]], cached: dict[str, Any], languages: Any
+) -> None:
+    from acecode.hooks.rendered import write_cache_file
+
+    kept = dict(current)
+    for tag, value in cached.items():
+        if len(kept) >= KEEP:
+            break
+        kept.setdefault(tag, value)
+    write_cache_file(path, {"version": VERSION, "languages": languages, "verdicts": kept})
