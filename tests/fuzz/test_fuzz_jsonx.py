@@ -1,15 +1,13 @@
 """Fuzzing ``extract_json``: any text, JSON built from fragments, and worst cases.
 
 Whatever an LLM replies, the parser must return a dict or None, never raise,
-and never take long: crafted worst cases of 100,000+ characters must cost time
-(CPU time, not wall-clock time) growing linearly with their size.
+including on crafted worst cases of 100,000+ characters (how their cost grows
+with their size is measured by ``bench/worst_case_bench.py``).
 """
 
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -18,10 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from acecode.llm.jsonx import extract_json
+from support.worst_cases import JSON_WORST_CASES
 
 FUZZ = settings(
     max_examples=500,
-    deadline=None,  # speed is checked by growth ratios below, not by wall-clock limits
+    deadline=None,  # speed is a benchmark's job (bench/worst_case_bench.py), not a test's
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
@@ -129,48 +128,12 @@ def test_fuzz_extract_json_finds_bare_object_whatever_its_strings_hold(
     assert extract_json(f"{before}{json.dumps(obj, ensure_ascii=ascii_only)}{after}") == obj
 
 
-# Inputs built to trip a backtracking or quadratic scan, as functions of a size n.
-# Linear work grows 4x when n does (measured 3.6-6.9x here, the fence cases being
-# slightly superlinear); the bound leaves room for noise while a quadratic scan
-# (16x) fails. The times are this process's CPU time, not wall-clock time, so other
-# processes on a loaded machine do not count in them; a case whose large input
-# takes under TOO_FAST_TO_TIME is fast enough.
-GROWTH_BOUND = 11.0
-TOO_FAST_TO_TIME = 0.05
-WORST_CASES: dict[str, Callable[[int], str]] = {
-    "unbalanced open braces": lambda n: "{" * n,
-    "close braces": lambda n: "}" * n,
-    "open braces each opening a string": lambda n: '{"' * (n // 2),
-    "open json fence then braces": lambda n: "```json\n" + "{" * n,
-    "bare fence openers": lambda n: "```\n" * (n // 2),
-    "json fence openers": lambda n: "```json\n" * (n // 3),
-    "quote-brace pairs": lambda n: '"{' * (n // 2),
-    "deep object nesting": lambda n: '{"a":' * (n // 2) + "1" + "}" * (n // 2),
-    "deep array nesting": lambda n: "[" * n + "]" * n,
-    "backslashes in an open string": lambda n: '{"' + "\\" * n,
-    "brace-space-letter": lambda n: "{ x " * (n // 4),
-    "fences with a brace each": lambda n: "```x\n{```" * (n // 5),
-    "tiny invalid objects": lambda n: "{a}" * (n // 2),
-}
+@pytest.mark.parametrize("name", sorted(JSON_WORST_CASES))
+def test_fuzz_extract_json_worst_case_inputs_are_parsed(name: str) -> None:
+    """Replies built to trip a quadratic scan still parse to a dict or nothing.
 
-
-def _fastest(text: str, runs: int = 2) -> float:
-    """The least CPU time (this process's, not the wall clock) of ``runs`` parses."""
-    timings = []
-    for _ in range(runs):
-        started = time.process_time()
-        _check(extract_json(text))
-        timings.append(time.process_time() - started)
-    return min(timings)
-
-
-@pytest.mark.parametrize("name", sorted(WORST_CASES))
-def test_fuzz_extract_json_worst_case_inputs_grow_linearly(name: str) -> None:
-    build = WORST_CASES[name]
-    small, large = build(25_000), build(100_000)
-    small_time, large_time = _fastest(small), _fastest(large)
-    ran(f"extract_json worst case: {name} ({len(large):,} chars, {large_time:.2f} s)")
-    growth = large_time / max(small_time, 1e-3)
-    assert large_time < TOO_FAST_TO_TIME or growth < GROWTH_BOUND, (
-        f"{name}: {growth:.1f}x the time for 4x the input"
-    )
+    How their cost grows with their size is measured by ``bench/worst_case_bench.py``.
+    """
+    text = JSON_WORST_CASES[name](100_000)
+    ran(f"extract_json worst case: {name} ({len(text):,} chars)")
+    _check(extract_json(text))
