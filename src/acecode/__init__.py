@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from acecode._lazy import lazy_exports
 
-__version__ = "0.1.0"
+__version__ = "0.3.0"
 
 # The specification's names (../shared/DESIGN.md "Public API").
 _SPEC_EXPORTS: dict[str, str] = {
