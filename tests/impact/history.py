@@ -6,10 +6,12 @@ writes: ``user``/``assistant`` with ``message.content`` blocks), four sessions a
 from __future__ import annotations
 
 import json
+import os
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from acecode.agents.claude_code.sessions import sessions_dir
 from acecode.store import save_playbook, update_playbook
 from acecode.store.provenance import provenance_path
 
@@ -142,3 +144,17 @@ def build_history(project: Path) -> dict[str, Any]:
     provenance["entries"]["pat-004"] = {"origins": [young]}
     provenance_path(playbook).write_text(json.dumps(provenance))
     return {"folder": folder, "playbook": playbook, "sessions": [s1, s2, s3, s4]}
+
+
+def file_as_claude_code(sessions: list[Path], started_in: Path) -> None:
+    """Copy ``sessions`` where Claude Code files sessions started in ``started_in``
+    (its folder under ``~/.claude/projects``, each record carrying that ``cwd``)."""
+    started_in.mkdir(parents=True, exist_ok=True)
+    folder = sessions_dir(started_in)
+    folder.mkdir(parents=True, exist_ok=True)
+    for path in sessions:
+        records = [json.loads(line) for line in path.read_text().splitlines()]
+        copy = folder / path.name
+        copy.write_text("".join(json.dumps({**r, "cwd": str(started_in)}) + "\n" for r in records))
+        stat = path.stat()
+        os.utime(copy, (stat.st_atime, stat.st_mtime))

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from tests.impact.history import build_history
+from tests.impact.history import build_history, file_as_claude_code
 
 from support.hang_guard import HANG_GUARD
 
@@ -45,6 +45,23 @@ def test_before_and_after_the_entry_learned_from_the_failure(project_dir: Path) 
     assert entry["signature"] == PUSH
     assert entry["before"] == {"sessions_with_failure": 2, "sessions": 2}
     assert entry["after"] == {"sessions_with_failure": 1, "sessions": 2}
+
+
+def test_sessions_started_in_a_subfolder_are_read_by_default(project_dir: Path) -> None:
+    """Without ``--transcripts``, the project's sessions are those Claude Code filed for
+    its root and for its subfolders: all used the project's playbook."""
+    history = build_history(project_dir)
+    first, second, third, fourth = history["sessions"]
+    file_as_claude_code([first, second], project_dir)
+    file_as_claude_code([third, fourth], project_dir / "src" / "app")
+
+    found = impact_json()
+    named = impact_json("--transcripts", str(history["folder"]))
+
+    assert found["sessions"] == 4
+    assert {k: v for k, v in found.items() if k != "transcripts"} == {
+        k: v for k, v in named.items() if k != "transcripts"
+    }
 
 
 def test_citations_are_counted_per_entry_per_iso_week(project_dir: Path) -> None:

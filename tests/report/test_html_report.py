@@ -15,7 +15,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from tests.impact.history import build_history
+from tests.impact.history import build_history, file_as_claude_code
 from tests.report.browser import chromium_binary
 
 from acecode.quarantine.queue import queue_text
@@ -119,6 +119,19 @@ def test_page_shows_each_part_from_its_source(report_file: Path) -> None:
     retire = "Not cited or tagged in the last 4 sessions entry section text last cited why pat-001"
     assert retire in text
     assert "review:all" in text
+
+
+def test_sessions_started_in_a_subfolder_are_in_the_report(project_dir: Path) -> None:
+    """Without ``--transcripts``, the report reads the sessions started in the project's
+    subfolders too (Claude Code files them apart from the root's)."""
+    history = build_history(project_dir)
+    file_as_claude_code(history["sessions"], project_dir / "docs")
+    out = project_dir / "report.html"
+
+    acecode("report", "--html", str(out))
+
+    text = " ".join(" ".join(_parse(out.read_text(encoding="utf-8")).text).split())
+    assert "2 of 2 sessions (100%) 1 of 2 sessions (50%) fewer" in text
 
 
 def test_unwritable_target_is_one_line_naming_it(project_dir: Path) -> None:

@@ -74,30 +74,37 @@ def impact(
 ) -> None:
     """Recurring failures, before/after each learned entry, citations, entries to retire."""
     from acecode import paths
-    from acecode.impact.run import run_impact, transcripts_folder
+    from acecode.impact.run import run_impact, transcript_files, transcripts_folder
     from acecode.store import PlaybookError, load_playbook, resolve_path
 
     started = _parse_since(since)
     folder = transcripts_folder(paths.project_dir(), transcripts)
     check_transcripts(transcripts)
+    files = transcript_files(paths.project_dir(), transcripts)
     target = resolve_path(playbook)
     try:
         data = load_playbook(playbook)
     except PlaybookError as exc:
         fail(str(exc))
     if rules:
-        _rules(target, data, folder, started, as_json)
+        _rules(target, data, folder, files, started, as_json)
         return
-    report = run_impact(target, data, folder, since=started, window=sessions)
+    report = run_impact(target, data, files, since=started, window=sessions)
     if as_json:
         print(json.dumps({"transcripts": str(folder), **report.as_dict()}, indent=2))
         return
     _print_report(report, folder, top)
 
 
-def _rules(target: Path, data: dict, folder: Path, since: datetime | None, as_json: bool) -> None:
+def _rules(
+    target: Path,
+    data: dict,
+    folder: Path,
+    files: list[Path],
+    since: datetime | None,
+    as_json: bool,
+) -> None:
     from acecode import paths
-    from acecode.agents.claude_code.sessions import transcripts_at
     from acecode.cli.effect_view import experiments_line, print_rules, rules_json
     from acecode.config import load_settings
     from acecode.experiments.status import refresh
@@ -106,7 +113,7 @@ def _rules(target: Path, data: dict, folder: Path, since: datetime | None, as_js
 
     settings = load_settings(paths.project_dir())
     measurement, _changed = refresh(target, data)
-    scans = filter_since(scan_transcripts(transcripts_at(folder)), since)
+    scans = filter_since(scan_transcripts(files), since)
     rules = measurement.rules(scans)
     draws = len(measurement.draws)
     if as_json:

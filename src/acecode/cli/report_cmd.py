@@ -23,7 +23,7 @@ def report(
     from datetime import datetime
 
     from acecode import paths
-    from acecode.impact.run import transcripts_folder
+    from acecode.impact.run import transcript_files
     from acecode.quarantine.queue import QueueError
     from acecode.report.data import gather
     from acecode.report.html import render
@@ -38,7 +38,8 @@ def report(
             gather(
                 target,
                 data,
-                transcripts_folder(paths.project_dir(), transcripts),
+                transcript_files(paths.project_dir(), transcripts),
+                folder=transcripts if transcripts is not None and transcripts.is_dir() else None,
                 generated_at=datetime.now().astimezone().isoformat(timespec="seconds"),
                 window=sessions,
             )

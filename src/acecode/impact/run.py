@@ -1,7 +1,8 @@
 """Gather the inputs of the impact report from disk and build it.
 
-Transcripts come from the project's Claude Code session folder (or any
-folder or single transcript file given), the playbook and provenance from
+Transcripts come from the project's Claude Code session folders, those of
+the sessions started in its subfolders included (or from any folder or single
+transcript file given), the playbook and provenance from
 beside the playbook, and the tags from the history journal: a learning
 cycle's journaled counter changes are the entries the reflector tagged for
 that cycle's transcript.
@@ -9,20 +10,27 @@ that cycle's transcript.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from acecode.agents.claude_code.sessions import sessions_dir, transcripts_at
+from acecode.agents.claude_code.sessions import find_sessions, sessions_dir, transcripts_at
 from acecode.impact.analysis import DEFAULT_WINDOW, ImpactReport, build_report, filter_since
 from acecode.impact.scan import scan_transcripts, session_key_for_path
 from acecode.store.provenance import load_provenance
 
 
 def transcripts_folder(project: Path, override: Path | None) -> Path:
-    """What to read: ``override`` (a transcript file or a folder of them), else Claude
-    Code's folder for ``project``."""
+    """Where the transcripts are read, as shown to the user: ``override`` (a transcript
+    file or a folder of them), else Claude Code's folder for ``project``."""
     return override if override is not None else sessions_dir(project)
+
+
+def transcript_files(project: Path, override: Path | None) -> list[Path]:
+    """What to read: the transcripts at ``override``, else every session of ``project``,
+    those started in one of its subfolders included (they used its playbook)."""
+    return transcripts_at(override) if override is not None else find_sessions(project)
 
 
 def tagged_by_session(playbook_path: Path, wanted: set[str]) -> dict[str, set[str]]:
@@ -54,14 +62,14 @@ def _counters_changed(before: dict[str, Any] | None, after: dict[str, Any] | Non
 def run_impact(
     playbook_path: Path,
     playbook: dict[str, Any],
-    folder: Path,
+    transcripts: Sequence[Path],
     *,
     since: datetime | None = None,
     window: int = DEFAULT_WINDOW,
 ) -> ImpactReport:
-    """Scan ``folder`` (or the one transcript file it names) and build the report for
+    """Scan ``transcripts`` (:func:`transcript_files`) and build the report for
     ``playbook``."""
-    sessions = filter_since(scan_transcripts(transcripts_at(folder)), since)
+    sessions = filter_since(scan_transcripts(transcripts), since)
     recent = {s.session for s in sessions[-window:]} if window > 0 else set()
     report = build_report(
         sessions,

@@ -109,12 +109,15 @@ def recent_cycle_costs(records: list[dict[str, Any]]) -> list[tuple[str, float]]
 def gather(
     playbook_path: Path,
     playbook: dict[str, Any],
-    transcripts: Path,
+    transcripts: list[Path],
     *,
+    folder: Path | None,
     generated_at: str,
     window: int,
 ) -> ReportData:
-    """Read everything the report shows for ``playbook_path``."""
+    """Read everything the report shows for ``playbook_path``, from ``transcripts``
+    (:func:`acecode.impact.run.transcript_files`); ``folder`` is the folder the user
+    named, if any, where the hold-back experiments look for a session's transcript."""
     from acecode.cost.summary import per_session
     from acecode.pins import pins_or_none
     from acecode.quarantine.queue import list_pending
@@ -123,7 +126,7 @@ def gather(
     sections = {name: list(playbook["sections"].get(name, [])) for name in SECTION_NAMES}
     entries_now = sum(len(items) for items in sections.values())
     cost_records = project_cost_records(playbook_path.resolve().parent.parent)
-    effects, experiments = measured_effects(playbook_path, playbook, transcripts)
+    effects, experiments = measured_effects(playbook_path, playbook, transcripts, folder)
     return ReportData(
         playbook_path=str(playbook_path),
         generated_at=generated_at,
@@ -142,19 +145,17 @@ def gather(
 
 
 def measured_effects(
-    playbook_path: Path, playbook: dict[str, Any], transcripts: Path
+    playbook_path: Path, playbook: dict[str, Any], transcripts: list[Path], folder: Path | None
 ) -> tuple[list[RuleEffect], str]:
     """The per-entry effects and the line saying whether experiments are on."""
-    from acecode.agents.claude_code.sessions import transcripts_at
     from acecode.cli.effect_view import experiments_line
     from acecode.config import load_settings
     from acecode.experiments.status import measure_project
     from acecode.impact.scan import scan_transcripts
 
     settings = load_settings(playbook_path.resolve().parent.parent)
-    folder = transcripts if transcripts.is_dir() else None  # a single file names no folder
     measurement = measure_project(playbook_path, playbook, folder)
-    rules = measurement.rules(scan_transcripts(transcripts_at(transcripts)))
+    rules = measurement.rules(scan_transcripts(transcripts))
     line = experiments_line(
         settings.experiments, settings.holdback_rate, settings.holdback_max, len(measurement.draws)
     )
