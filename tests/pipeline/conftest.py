@@ -3,11 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
 from support.llm_env import LLM_ENV_VARS
 from support.pipeline import RoutedLLM, Router, routed_servers
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A project with a ``.claude`` folder, found through ``CLAUDE_PROJECT_DIR``, and an
+    empty HOME beside it (no user layer, no user config)."""
+    root = tmp_path / "project"
+    (root / ".claude").mkdir(parents=True)
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(root))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    return root
 
 
 @pytest.fixture

@@ -5,21 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from acecode.pipeline import run_cycle_sync
 from acecode.store import load_playbook
 from acecode.store.history import list_cycles
 from support.pipeline import DISTINCT_TIPS, curator_says, make_playbook, write_transcript
-
-
-@pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = tmp_path / "project"
-    (root / ".claude").mkdir(parents=True)
-    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(root))
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    return root
 
 
 def test_dangerous_rule_is_held_for_review_not_applied(routed_llm, project, tmp_path):

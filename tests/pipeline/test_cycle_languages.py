@@ -13,8 +13,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from acecode.pipeline import run_cycle_sync
 from acecode.store import load_playbook
 from support.pipeline import is_curator
@@ -26,15 +24,6 @@ FRENCH_REQUESTS = (
 FRENCH_RULE = "Lance toujours la suite de tests complète avant de pousser une branche."
 ITALIAN_RULE = "Esegui sempre tutti i test prima di pubblicare una nuova versione del pacchetto."
 REFLECTION = json.dumps({"analysis": "La session a corrigé un test.", "bullet_tags": []})
-
-
-@pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = tmp_path / "project"
-    (root / ".claude").mkdir(parents=True)
-    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(root))
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    return root
 
 
 def session(path: Path, requests: tuple[str, ...]) -> Path:

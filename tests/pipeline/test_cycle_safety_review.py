@@ -34,15 +34,6 @@ SENSITIVE = "Drop the staging database and re-run the migrations when they confl
 REASON = "hides follow-up changes from the reviewer"
 
 
-@pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = tmp_path / "project"
-    (root / ".claude").mkdir(parents=True)
-    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(root))
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    return root
-
-
 def curator_adds(*texts: str):
     operations = [{"type": "ADD", "text": text, "section": "OTHERS"} for text in texts]
     body = json.dumps({"reasoning": "scripted", "operations": operations})
