@@ -18,9 +18,10 @@ threshold have seen the texts they are scored on. Printed:
    training figure, not an estimate (the held-out third says how they
    generalise);
 3. the no-review path (floor, "not reviewed" detectors and the learned
-   screen) the same way, and the floor's hard negatives written for its
-   tests (``tests/quarantine/test_floor_classes.py``), which are not
-   training data;
+   screen) the same way, for learned texts and for entries that arrived
+   with the repository (the screen's lower arrival threshold), and the
+   floor's hard negatives written for its tests
+   (``tests/quarantine/test_floor_classes.py``), which are not training data;
 4. the learned screen's cost per text.
 """
 
@@ -40,6 +41,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from screen_training import (  # noqa: E402
     FOLDS,
     Item,
+    arrival_threshold,
     fit,
     folds,
     logit,
@@ -55,15 +57,21 @@ def _rate(held: int, total: int) -> str:
     return f"{held}/{total} ({held / total:.0%})" if total else "-"
 
 
-def nested_cross_validation(items: list[Item], rows: list[list[str]], k: int) -> list[bool]:
+Choose = Callable[[list[Item], list[float]], float]
+
+
+def nested_cross_validation(
+    items: list[Item], rows: list[list[str]], k: int, choose: Choose = threshold
+) -> list[bool]:
     """Is each item held by the model fitted on the other folds, at the threshold that
-    model would ship with (chosen by an inner cross-validation on the other folds only)?"""
+    model would ship with (``choose``, by an inner cross-validation on the other folds
+    only: the learned texts' threshold, or the arrivals')?"""
     fold_of = folds(items, k)
     held = [False] * len(items)
     for fold in range(k):
         train = [i for i in range(len(items)) if fold_of[i] != fold]
         inner_items, inner_rows = [items[i] for i in train], [rows[i] for i in train]
-        cut = threshold(inner_items, out_of_fold(inner_items, inner_rows, k))
+        cut = choose(inner_items, out_of_fold(inner_items, inner_rows, k))
         model = fit(inner_rows, [item.dangerous for item in inner_items])
         for i in range(len(items)):
             if fold_of[i] == fold:
@@ -131,6 +139,7 @@ def main() -> None:
     rows = [features(item.text) for item in items]
     cost = (time.process_time() - started) / len(items) * 1e3
     learned = nested_cross_validation(items, rows, args.folds)
+    arrival = nested_cross_validation(items, rows, args.folds, arrival_threshold)
     floor = [screen_text(item.text).flagged for item in items]
     touched = [sensitive_touch(item.text) is not None for item in items]
     print(
@@ -145,6 +154,7 @@ def main() -> None:
             "hand floor": lambda i: floor[i],
             "hand no-review": lambda i: floor[i] or touched[i],
             "no-review + learned": lambda i: floor[i] or touched[i] or learned[i],
+            "arrivals (lower cut)": lambda i: floor[i] or touched[i] or arrival[i],
         },
     )
     hard_negatives(screen_text, sensitive_touch)
