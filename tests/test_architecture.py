@@ -129,7 +129,6 @@ def test_the_graph_sees_imports_inside_functions() -> None:
     assert "acecode.cli.app" in graph["acecode.cli"]  # imported inside main()
 
 
-@pytest.mark.xfail(strict=True, reason="issue 21: not yet")
 def test_no_import_circles() -> None:
     circles = import_circles(import_graph())
     assert circles == [], "modules that import each other: " + "; ".join(

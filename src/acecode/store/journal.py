@@ -55,6 +55,9 @@ from acecode.store.diff import (
 from acecode.store.errors import PlaybookError
 
 JOURNAL_NAME = "history.sqlite"
+# The kind of a cycle that moved an entry between layers (acecode.layer_move): undo
+# takes it back in both layers, so it is named here, below both.
+MOVE_KIND = "move"
 
 
 class HistoryError(PlaybookError):
