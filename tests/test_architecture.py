@@ -142,7 +142,6 @@ def test_at_most_eight_modules_at_the_package_root() -> None:
     assert len(root) <= MAX_ROOT_MODULES, f"{len(root)} modules at src/acecode/: {root}"
 
 
-@pytest.mark.xfail(strict=True, reason="issue 21: not yet")
 def test_no_source_module_over_500_lines() -> None:
     long = {
         name: lines
