@@ -40,7 +40,7 @@ _SPEC_EXPORTS: dict[str, str] = {
 _LIBRARY_EXPORTS: dict[str, str] = {
     "learn": "acecode.api",
     "alearn": "acecode.api",
-    "CycleReport": "acecode.pipeline.cycle",
+    "CycleReport": "acecode.pipeline.cycle_report",
     "update_playbook": "acecode.store",
     "extract_json": "acecode.llm.jsonx",
     "Provider": "acecode.llm.base",

@@ -22,7 +22,7 @@ from acecode.errors import LearnInputError
 
 if TYPE_CHECKING:
     from acecode.llm.base import Provider
-    from acecode.pipeline.cycle import CycleReport
+    from acecode.pipeline.cycle_report import CycleReport
 
 Source = str | os.PathLike[str] | Iterable[Mapping[str, Any]]
 

@@ -59,7 +59,7 @@ def _events_logger() -> logging.Logger:
             if not _ready and not logger.handlers:
                 from acecode.diagnostics_handler import DiagnosticsHandler
 
-                logger.addHandler(DiagnosticsHandler())
+                logger.addHandler(DiagnosticsHandler(DIAGNOSTIC_ATTR))
                 logger.setLevel(logging.DEBUG)
                 logger.propagate = False
             _ready = True

@@ -17,10 +17,8 @@ from typing import Any
 from acecode.layers import PROJECT, USER, USER_PREFIX, layer_of
 from acecode.playbook.schema import SECTION_SLUGS, format_keypoint_name, iter_entries
 from acecode.store.errors import PlaybookError
-from acecode.store.journal import HistoryError, get_cycle, new_cycle_id
+from acecode.store.journal import MOVE_KIND, HistoryError, get_cycle, new_cycle_id
 from acecode.store.undo import undo_cycle
-
-MOVE_KIND = "move"
 
 
 class MoveError(PlaybookError):

@@ -159,7 +159,7 @@ def _queue(result: DriverResult, labels: Labels) -> None:
 
 def _journal(result: DriverResult, ours: dict[str, Any], labels: Labels) -> None:
     from acecode.store.journal import journal_saved_change
-    from acecode.store.provenance import record_provenance
+    from acecode.store.provenance_changes import record_provenance
 
     outcome = result.outcome
     removals = {

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from acecode.pipeline import run_cycle_sync
-from acecode.quarantine.queue import list_pending, queue_path, queue_text, reject
+from acecode.quarantine.queue import list_pending, queue_path, queue_text
+from acecode.quarantine.queue_decisions import reject
 from acecode.store import load_playbook
 from support.pipeline import (
     is_curator,

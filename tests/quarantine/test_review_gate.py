@@ -15,7 +15,8 @@ from acecode.config import Settings, load_settings
 from acecode.pipeline.safety_step import SafetyReview
 from acecode.quarantine.gate import REVIEW_ALL_RULE, needs_review, triage_operations
 from acecode.quarantine.normalize import text_key
-from acecode.quarantine.queue import list_pending, queue_path, queue_text, reject
+from acecode.quarantine.queue import list_pending, queue_path, queue_text
+from acecode.quarantine.queue_decisions import reject
 from acecode.roles.safety_review import SAFE as REVIEWED_SAFE
 from acecode.roles.safety_review import ReviewVerdict
 from acecode.store import load_playbook

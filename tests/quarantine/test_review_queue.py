@@ -10,13 +10,12 @@ import pytest
 from acecode.playbook.operations import apply_operations_with_outcomes
 from acecode.quarantine.queue import (
     QueueError,
-    approve,
     is_rejected,
     list_pending,
     queue_path,
     queue_text,
-    reject,
 )
+from acecode.quarantine.queue_decisions import approve, reject
 from acecode.store import load_playbook, update_playbook
 from acecode.store.history import list_cycles
 from support.lock_holder import lock_held_elsewhere

@@ -9,14 +9,8 @@ from pathlib import Path
 import pytest
 
 from acecode.store import load_playbook, save_playbook
-from acecode.store.journal import (
-    MIGRATIONS,
-    SCHEMA_VERSION,
-    HistoryError,
-    cycles_with_text,
-    journal_path,
-    list_cycles,
-)
+from acecode.store.journal import HistoryError, cycles_with_text, journal_path, list_cycles
+from acecode.store.journal_schema import MIGRATIONS, SCHEMA_VERSION
 from acecode_cli import run_acecode as acecode
 
 FIXTURE = Path(__file__).parent / "data" / "journal-v1.sql"

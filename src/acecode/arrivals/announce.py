@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from acecode.hooks.cache_files import read_cache_file, write_cache_file
 from acecode.hooks.context import state_path
-from acecode.hooks.rendered import read_cache_file, write_cache_file
 
 NOTICE_NAME = "arrival-notice.json"
 VERSION = 1

@@ -146,7 +146,8 @@ def approve_arrival(item_id: str, playbook: str | Path | None = None) -> HeldArr
 def reject_arrival(item_id: str, playbook: str | Path | None = None) -> HeldArrival:
     """Keep a held arrival out of this machine's sessions for good (the file is unchanged)."""
     from acecode.arrivals.marks import REJECTED
-    from acecode.quarantine.queue import QueueError, remember_rejection
+    from acecode.quarantine.queue import QueueError
+    from acecode.quarantine.queue_decisions import remember_rejection
 
     item = _one(item_id, playbook)
     _mark(playbook, item.text, REJECTED)

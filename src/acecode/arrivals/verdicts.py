@@ -94,7 +94,7 @@ def screen(text: str, max_chars: int, languages: tuple[str, ...]) -> Verdict:
 
 
 def _read(path: str) -> dict[str, Any]:
-    from acecode.hooks.rendered import read_cache_file
+    from acecode.hooks.cache_files import read_cache_file
 
     data = read_cache_file(path) or {}
     return data if data.get("version") == VERSION else {}
@@ -118,7 +118,7 @@ def _languages(
     cache hit's cost, so the answer is kept in the file under what it depends on
     (the setting and the ``stat`` of ``languages.json``) and the machine's key.
     """
-    from acecode.hooks.rendered import stat_key
+    from acecode.hooks.cache_files import stat_key
 
     stamp = [setting, stat_key(os.path.join(state_dir, LANGUAGES_FILE))]
     kept = data.get("languages")
@@ -176,7 +176,7 @@ def floor_verdicts(
 def _write(
     path: str, current: dict[str, list[Any]], cached: dict[str, Any], languages: Any
 ) -> None:
-    from acecode.hooks.rendered import write_cache_file
+    from acecode.hooks.cache_files import write_cache_file
 
     kept = dict(current)
     for tag, value in cached.items():

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 
-HELP_FLAGS: frozenset[str] = frozenset({"--help", "-h"})
+from acecode.cli.help_flags import HELP_FLAGS
 
 
 def _asks_for_help(args: list[str]) -> bool:

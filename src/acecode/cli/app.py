@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from acecode.cli import HELP_FLAGS
+from acecode.cli.help_flags import HELP_FLAGS
 from acecode.cli.help_text import TidyHelpGroup
 
 # Command modules, each exposing ``register(app: typer.Typer) -> None``.

@@ -13,7 +13,7 @@ from acecode.cli.common import console, err_console, fail, playbook_option, refr
 from acecode.wording import counted
 
 if TYPE_CHECKING:
-    from acecode.pipeline.cycle import CycleReport
+    from acecode.pipeline.cycle_report import CycleReport
 
 
 PROJECT_HELP = (

@@ -202,7 +202,8 @@ def approve_command(
 ) -> None:
     """Put a pending text into the playbook with a generated ID, then remove it from the queue;
     or let a held entry that arrived with the repository into this machine's sessions."""
-    from acecode.quarantine.queue import QueueError, approve
+    from acecode.quarantine.queue import QueueError
+    from acecode.quarantine.queue_decisions import approve
     from acecode.store import PlaybookError
 
     if _arrival(item_id, _playbook(ctx, playbook)):
@@ -263,7 +264,8 @@ def reject_command(
 ) -> None:
     """Drop a pending text; the same text will not be proposed again. A held entry that
     arrived with the repository stays out of this machine's sessions for good."""
-    from acecode.quarantine.queue import QueueError, reject
+    from acecode.quarantine.queue import QueueError
+    from acecode.quarantine.queue_decisions import reject
 
     if _arrival(item_id, _playbook(ctx, playbook)):
         _reject_arrival(item_id, _playbook(ctx, playbook))

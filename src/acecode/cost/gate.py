@@ -43,7 +43,7 @@ from acecode.llm.client import cache_ttl, guarded_calls
 if TYPE_CHECKING:
     from acecode.llm.base import LLMRequest
     from acecode.pipeline.curator_lists import CuratorLists
-    from acecode.pipeline.cycle import CycleReport
+    from acecode.pipeline.cycle_report import CycleReport
     from acecode.roles.prompt import RolePrompt
 
 

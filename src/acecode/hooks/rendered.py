@@ -42,16 +42,14 @@ every save.
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
 from typing import Any
 
 import acecode
 from acecode.experiments.files import CLASSES, experiments_path
+from acecode.hooks.cache_files import read_cache_file, stat_key, write_cache_file
 from acecode.hooks.context import playbook_file, state_path, user_template_override
 from acecode.layers import user_playbook_file
-from acecode.state_folder import ensure_state_folder
 
 TEMPLATE = "playbook.txt"
 CACHE_NAME = "injection-cache.json"
@@ -82,16 +80,6 @@ DEFAULT_LANGUAGES = ""
 # Where each input sits in the key.
 _PLAYBOOK, _PROJECT_SWITCH, _USER_SWITCH, _ENVIRONMENT, _USER_LAYER = 1, 5, 6, 7, 8
 _LOCAL_SWITCH = 10
-
-
-def stat_key(path: str) -> list[int] | None:
-    """What identifies a file's content and access: a chmod or chown changes ``st_ctime``,
-    so a playbook made unreadable is reported instead of served from the cache."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return [st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino]
 
 
 def _packaged_template() -> str:
@@ -362,42 +350,6 @@ def render_uncached(project: str, playbook: str) -> dict[str, Any]:
     """What :func:`session_start` would give if ``playbook`` were the project's, not cached
     (for ``acecode doctor`` and ``stats`` run on another ``--playbook``)."""
     return _render(project, inputs_key(project), with_index=False, path=playbook, write=False)[0]
-
-
-def read_cache_file(path: str) -> dict[str, Any] | None:
-    """The JSON object in a cache file; None when it is missing, torn or not an object."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
-
-
-def write_cache_file(path: str, data: dict[str, Any]) -> None:
-    """Write a cache file, best effort: a folder we cannot write to simply means the
-    cached work is done again next time.
-
-    Replaced atomically but without ``fsync``: after a crash the file may be
-    torn or empty, which ``read_cache_file`` treats as a miss. The temporary name
-    has the shape ``acecode.store.atomic`` uses (8 characters between the
-    dots), so the learner's stale-temp-file cleanup also covers it.
-    """
-    folder, name = os.path.split(path)
-    temp = os.path.join(folder, f".{name}.{os.getpid():08x}.tmp")
-    try:
-        ensure_state_folder(folder)
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        with open(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(json.dumps(data, ensure_ascii=False))
-        os.replace(temp, path)
-    except OSError as exc:
-        if not isinstance(exc, FileExistsError):  # the temp file of another writer
-            with contextlib.suppress(OSError):
-                os.unlink(temp)
-        from acecode.diagnostics import diagnose
-
-        diagnose("injection_cache", f"could not write the cache file {path}: {exc}")
 
 
 def _cached(project: str, name: str, key: list[Any]) -> dict[str, Any] | None:

@@ -32,7 +32,7 @@ import time
 from typing import Any
 
 import acecode
-from acecode.hooks.rendered import read_cache_file, stat_key, write_cache_file
+from acecode.hooks.cache_files import read_cache_file, stat_key, write_cache_file
 from acecode.layers import user_playbook_file
 
 CHECKS_NAME = "session-checks.json"

@@ -15,9 +15,18 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from acecode.errors import AcecodeError
+
 if TYPE_CHECKING:
     from acecode.llm.base import Provider
     from acecode.llm.settings import ProviderChoice
+
+
+class ProviderConfigError(AcecodeError, RuntimeError):
+    """No usable provider, or an explicit choice that lacks a required setting.
+
+    Defined here, below :mod:`acecode.llm.settings` (which re-exports it), because
+    the table raises it too."""
 
 
 @dataclass(frozen=True)
@@ -27,7 +36,7 @@ class ProviderSpec:
     ``detect(env)`` says why the environment enables the provider (``"ANTHROPIC_API_KEY
     is set"``) or returns None; the first enabled row in table order is chosen
     when ``ACECODE_PROVIDER`` is unset. ``configure(env, reason)`` reads its
-    settings (raising :class:`~acecode.llm.settings.ProviderConfigError` when one
+    settings (raising :class:`ProviderConfigError` when one
     is missing) and ``build(choice, env)`` makes the provider object. ``label``
     names it in the reason a choice gives ("chosen over the `claude` login").
     """
@@ -44,8 +53,6 @@ _TABLE: dict[str, ProviderSpec] = {}
 
 def register_provider(spec: ProviderSpec, *, replace: bool = False) -> None:
     """Add ``spec`` at the end of the selection order (or, with ``replace``, in its old place)."""
-    from acecode.llm.settings import ProviderConfigError
-
     if spec.name in _TABLE and not replace:
         raise ProviderConfigError(f"a provider named {spec.name!r} is already registered")
     _TABLE[spec.name] = spec

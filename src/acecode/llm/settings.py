@@ -17,9 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from acecode.config import load_settings, setting_source
-from acecode.errors import AcecodeError
 from acecode.llm.base import REQUEST_TIMEOUT
-from acecode.llm.registry import provider_spec, provider_specs
+from acecode.llm.registry import ProviderConfigError, provider_spec, provider_specs
 
 DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-6"
 # Where the SDKs send requests when no base URL is set.
@@ -55,10 +54,6 @@ no LLM provider is configured. Choose one:
     ACECODE_OPENAI_API_KEY if the server needs one.
   - Claude Code subscription: install the `claude` command (or set ACECODE_CLAUDE_BIN).
 Set ACECODE_PROVIDER=anthropic|openai|claude to choose explicitly."""
-
-
-class ProviderConfigError(AcecodeError, RuntimeError):
-    """No usable provider, or an explicit choice that lacks a required setting."""
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from acecode.consolidation.deferred import (
 )
 
 if TYPE_CHECKING:
-    from acecode.pipeline.cycle import CycleReport
+    from acecode.pipeline.cycle_report import CycleReport
 
 
 def load_pending(state: Path, warnings: list[str] | None = None) -> list[DeferredRemoval]:

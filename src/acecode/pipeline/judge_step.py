@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from acecode.config import Settings
     from acecode.dedup.candidates import ProposedText
     from acecode.dedup.judgements import Conflict
-    from acecode.pipeline.cycle import CycleReport
+    from acecode.pipeline.cycle_report import CycleReport
     from acecode.pipeline.dedup_step import SemanticTools
 
 

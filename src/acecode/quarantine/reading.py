@@ -312,3 +312,12 @@ def verbs(*words: str, imperative: bool = False) -> str:
 def compile_any(*parts: str) -> re.Pattern[str]:
     """One pattern matching any of ``parts`` (each a regex source)."""
     return re.compile("|".join(f"(?:{part})" for part in parts if part))
+
+
+def first(*searches: Callable[[], Hit | None]) -> Hit | None:
+    """The first of ``searches`` that finds something (lazily, in order)."""
+    for search in searches:
+        hit = search()
+        if hit is not None:
+            return hit
+    return None

@@ -19,7 +19,6 @@ from acecode.store.diff import (
 )
 from acecode.store.journal import (
     JOURNAL_NAME,
-    SCHEMA_VERSION,
     Cycle,
     HistoryError,
     find_cycle,
@@ -31,6 +30,7 @@ from acecode.store.journal import (
     record_cycle,
     short_id,
 )
+from acecode.store.journal_schema import SCHEMA_VERSION
 from acecode.store.undo import (
     EntryUndoResult,
     RestoreResult,

@@ -157,7 +157,7 @@ def update_playbook(
             saved = _write(txn.playbook, target)
             txn.saved = True
             from acecode.store.journal import journal_saved_change  # sqlite3 off the hook path
-            from acecode.store.provenance import record_provenance
+            from acecode.store.provenance_changes import record_provenance
 
             journal_saved_change(target, txn.original, saved, txn.meta)
             record_provenance(target, txn.original, saved, txn.meta)

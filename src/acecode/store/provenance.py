@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -231,39 +230,3 @@ def load_ledger(playbook_path: str | Path) -> Ledger:
 def load_provenance(playbook_path: str | Path) -> dict[str, list[Origin]]:
     """Every live entry's origins, oldest first (the reader API; never raises)."""
     return load_ledger(playbook_path).entries
-
-
-def _set_aside(target: Path, problem: Exception) -> None:
-    """Rename a corrupt file beside itself so the next write starts clean and nothing is lost."""
-    aside = target.with_name(f"{target.name}.corrupt-{datetime.now():%Y%m%d-%H%M%S}")
-    target.replace(aside)
-    warn(f"{problem}; moved it to {aside.name} and started a new provenance file")
-
-
-def record_provenance(
-    playbook_path: Path,
-    before: dict[str, Any],
-    after: dict[str, Any],
-    meta: dict[str, Any],
-) -> None:
-    """Update the provenance file for one saved change (never raises; warns instead).
-
-    Called under the playbook lock after the save and the journal, so
-    ``meta["cycle_id"]`` is the id the journal recorded. ``meta`` says how
-    the entries came about (see :mod:`acecode.store.provenance_changes`).
-    """
-    from acecode.store.atomic import atomic_write_text
-    from acecode.store.errors import PlaybookError
-    from acecode.store.provenance_changes import apply_change
-
-    target = provenance_path(playbook_path)
-    try:
-        try:
-            ledger = read_ledger(playbook_path)
-        except (ProvenanceFileError, UnicodeDecodeError) as exc:
-            _set_aside(target, exc)
-            ledger = Ledger()
-        apply_change(ledger, before, after, meta, playbook_path=playbook_path)
-        atomic_write_text(target, ledger.serialize())
-    except (PlaybookError, OSError, TypeError, ValueError) as exc:
-        warn(f"provenance not updated for {playbook_path} ({exc}); the playbook was saved")

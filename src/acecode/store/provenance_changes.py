@@ -46,14 +46,18 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from acecode.diagnostics import warn
 from acecode.store.provenance import (
     HOW_VALUES,
     REASON_CHARS,
     Evidence,
     Ledger,
     Origin,
+    ProvenanceFileError,
     Retired,
     excerpt,
+    provenance_path,
+    read_ledger,
 )
 
 DEFAULT_AGENT = "claude-code"
@@ -338,3 +342,38 @@ def _retire_missing(change: _Change) -> None:
             )
     for name in [name for name, records in change.ledger.retired.items() if not records]:
         del change.ledger.retired[name]
+
+
+def _set_aside(target: Path, problem: Exception) -> None:
+    """Rename a corrupt file beside itself so the next write starts clean and nothing is lost."""
+    aside = target.with_name(f"{target.name}.corrupt-{datetime.now():%Y%m%d-%H%M%S}")
+    target.replace(aside)
+    warn(f"{problem}; moved it to {aside.name} and started a new provenance file")
+
+
+def record_provenance(
+    playbook_path: Path,
+    before: dict[str, Any],
+    after: dict[str, Any],
+    meta: dict[str, Any],
+) -> None:
+    """Update the provenance file for one saved change (never raises; warns instead).
+
+    Called under the playbook lock after the save and the journal, so
+    ``meta["cycle_id"]`` is the id the journal recorded. ``meta`` says how
+    the entries came about (see this module's docstring).
+    """
+    from acecode.store.atomic import atomic_write_text
+    from acecode.store.errors import PlaybookError
+
+    target = provenance_path(playbook_path)
+    try:
+        try:
+            ledger = read_ledger(playbook_path)
+        except (ProvenanceFileError, UnicodeDecodeError) as exc:
+            _set_aside(target, exc)
+            ledger = Ledger()
+        apply_change(ledger, before, after, meta, playbook_path=playbook_path)
+        atomic_write_text(target, ledger.serialize())
+    except (PlaybookError, OSError, TypeError, ValueError) as exc:
+        warn(f"provenance not updated for {playbook_path} ({exc}); the playbook was saved")

@@ -29,6 +29,7 @@ from acecode.playbook.schema import SECTION_NAMES, SECTION_SLUGS, generate_keypo
 from acecode.playbook.scoring import should_prune
 from acecode.store.diff import EntryChange, positions
 from acecode.store.journal import (
+    MOVE_KIND,
     Cycle,
     HistoryError,
     changes_of,
@@ -244,7 +245,6 @@ def undo_entry(playbook_path: Path, name: str, *, lock_timeout: float = 10.0) ->
     takes back in both layers. Journaled as kind ``undo`` with
     ``meta["undoes_entry"]``, so ``undo_cycle`` of that cycle puts it back.
     """
-    from acecode.layer_move import MOVE_KIND
     from acecode.store import update_playbook
 
     with update_playbook(playbook_path, lock_timeout=lock_timeout) as txn:

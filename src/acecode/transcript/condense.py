@@ -19,6 +19,11 @@ knows the gap is there.
 Every rendering is redacted (:func:`acecode.redact.redact`) before it is
 measured, and the result is redacted once more as a safety net.
 
+The parts: :mod:`acecode.transcript.items` (what a message becomes),
+:mod:`acecode.transcript.fitting` (meeting the budget) and
+:mod:`acecode.transcript.path_folding` (the project's folder named once); this
+module builds the items from the stream and puts them together.
+
 What costs tokens without telling the reviewer anything is folded: the
 project's folder, written out in every path, is named once in the header and
 paths below it are shown relative (``./src/app.py``); a successful result of
@@ -32,100 +37,56 @@ the session, is never cut, and the user's answer to a question the agent asked
 
 from __future__ import annotations
 
-import heapq
-import re
 import sys
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from acecode.redact import redact
-from acecode.transcript.text import clip, estimate_tokens, one_line
+from acecode.transcript.fitting import _fit_and_render, _hard_trim
+from acecode.transcript.items import (
+    _FIX_WINDOW_CALLS,
+    _P_FAILURE_OUTPUT,
+    _P_FINAL_ANSWER,
+    _P_REQUEST,
+    _P_TEXT,
+    _P_TEXT_AFTER_ERROR,
+    _P_THINKING,
+    _P_THINKING_AFTER_ERROR,
+    _PATH_ARGS,
+    _ROOT_SAMPLE,
+    _SIDECHAIN_PENALTY,
+    FAILURE_SIGNAL,
+    REPLAY,
+    _call_item,
+    _Item,
+    _ladder,
+    _never,
+    _result_item,
+    _user_side_item,
+)
+from acecode.transcript.path_folding import _path_folder, fold_paths, project_root, rendered_root
+from acecode.transcript.text import estimate_tokens
 
 if TYPE_CHECKING:
     from acecode.agents.base import Agent, ToolClasses
+
+# The condenser's public face; its parts live in items, fitting and path_folding.
+__all__ = [
+    "DEFAULT_BUDGET_TOKENS",
+    "FAILURE_SIGNAL",
+    "MIN_BUDGET_TOKENS",
+    "REPLAY",
+    "condense",
+    "fold_paths",
+    "project_root",
+    "rendered_root",
+]
 
 # Every request, failed call and the agent's reply after each failure of the 44 shared
 # sessions fit in 8,000 tokens (bench/condense_bench.py); the rest is context.
 DEFAULT_BUDGET_TOKENS = 10_000
 MIN_BUDGET_TOKENS = 200
-
-# Estimated cost of one "[… omitted …]" line.
-_OMISSION_TOKENS = 30
-
-# Priorities: higher survives longer.
-_P_META = 5
-_P_RESULT = 10
-_P_COMMAND_OUTPUT = 15
-_P_THINKING = 25
-_P_NOTIFICATION = 25
-_P_CALL = 35
-_P_TASK_RESULT = 40
-_P_THINKING_AFTER_ERROR = 45
-_P_COMMAND = 50
-_P_BOUNDARY = 50
-_P_TEXT = 60
-_P_FIX_CALL = 70
-_P_TEXT_AFTER_ERROR = 75
-_P_FAILURE_OUTPUT = 80
-_P_FINAL_ANSWER = 85
-_P_FAILED_CALL = 90
-_P_SUMMARY = 92
-_P_ERROR = 95
-_P_INTERRUPT = 95
-_P_REQUEST = 100
-_SIDECHAIN_PENALTY = 10
-
-# How many tool calls after a failure count as the attempt to fix it.
-_FIX_WINDOW_CALLS = 3
-# A compaction summary is kept whole up to this (the reader stores at most 20,000).
-SUMMARY_CHARS = 20_000
-REPLAY = "[replay] same output as the earlier identical call"
-# Arguments that hold a path the project's folder can be folded out of.
-_PATH_ARGS = ("file_path", "path", "notebook_path", "workdir", "cwd")
-# Paths collected to find the project's folder (the first ones say enough).
-_ROOT_SAMPLE = 2_000
-# The folder must be shared by this share of the paths, and be at least this deep.
-_ROOT_SHARE = 0.6
-_ROOT_MIN_PARTS = 3
-
-FAILURE_SIGNAL = re.compile(
-    r"^(?:FAILED|ERROR|FAIL)\b|Traceback \(most recent call last\)|\b[1-9]\d* (?:failed|errors?)\b"
-    r"|\berror(?:\[E\d+\])?:|npm ERR!|BUILD FAILED|panicked at|[Ee]xit code [1-9]"
-    r"|^E {3}|AssertionError|\bSyntaxError\b|command not found",
-    re.MULTILINE,
-)
-
-
-@dataclass(slots=True)
-class _Item:
-    """One rendered unit with its ladder of renderings."""
-
-    priority: int
-    levels: list[str]
-    label: str
-    pinned: bool = False
-    level: int = 0
-    tokens: list[int] = field(default_factory=list)
-    sidechain: bool = False
-    penalty: int = 0  # how far a subagent item was lowered
-    base: int = 0  # cost of the longest rendering, before any collapse
-
-    def __post_init__(self) -> None:
-        self.tokens = [estimate_tokens(text) + 1 if text else 0 for text in self.levels]
-
-    @property
-    def text(self) -> str:
-        return self.levels[self.level]
-
-    @property
-    def cost(self) -> int:
-        return self.tokens[self.level]
-
-    @property
-    def omitted(self) -> bool:
-        return not self.levels[self.level]
 
 
 def condense(
@@ -385,331 +346,3 @@ class _ItemBuilder:
         if self.root:
             header += f" Paths are relative to {self.root} (shown as ./)."
         return header + " A call without a result line succeeded."
-
-
-def project_root(paths: Sequence[str]) -> str:
-    """The deepest folder that at least ``_ROOT_SHARE`` of ``paths`` lie in, or "" when
-    none is deep enough to be a project's (``/Users/me`` is not)."""
-    if not paths:
-        return ""
-    counts: Counter[str] = Counter()
-    for path in paths:
-        parts = path.split("/")[1:-1]
-        for depth in range(_ROOT_MIN_PARTS, len(parts) + 1):
-            counts["/" + "/".join(parts[:depth])] += 1
-    needed = _ROOT_SHARE * len(paths)
-    shared = [folder for folder, count in counts.items() if count >= needed]
-    return max(shared, key=len, default="")
-
-
-def _path_folder(root: str) -> Callable[[str], str] | None:
-    """A function writing ``root/x`` as ``./x`` and ``root`` itself as ``.``."""
-    if not root:
-        return None
-    inside = re.compile(re.escape(root) + r"(?=/|(?![\w.-]))")
-
-    def fold(text: str) -> str:
-        return inside.sub(".", text) if root in text else text
-
-    return fold
-
-
-def fold_paths(text: str, root: str) -> str:
-    """``text`` with the project folder ``root`` folded as the condenser folds it."""
-    fold = _path_folder(root)
-    return fold(text) if fold is not None else text
-
-
-def rendered_root(rendering: str) -> str:
-    """The folder a rendering's paths are relative to (its header says), or ""."""
-    match = re.search(r"Paths are relative to (.+?) \(shown as \./\)\.", rendering[:2000])
-    return match.group(1) if match else ""
-
-
-def _never(priority: int) -> bool:
-    return False
-
-
-def _user_side_item(
-    tools: ToolClasses, kind: Any, content: str, drop: Callable[[int], bool] = _never
-) -> _Item | None:
-    if kind == "prompt":
-        return _ladder(
-            "USER: ", content, _P_REQUEST, (4000, 1500, 600), "request", pinned=True, drop=drop
-        )
-    if kind == "interrupt":
-        return _ladder("USER: ", content, _P_INTERRUPT, (300,), "interrupt", pinned=True, drop=drop)
-    if kind == "command":
-        return _ladder("USER COMMAND: ", content, _P_COMMAND, (300, 100), "command", drop=drop)
-    if kind == "command_output":
-        return _ladder(
-            "COMMAND OUTPUT: ", content, _P_COMMAND_OUTPUT, (300,), "command output", drop=drop
-        )
-    if kind == "notification":
-        return _ladder(
-            "NOTIFICATION: ", content, _P_NOTIFICATION, (600, 200), "notification", drop=drop
-        )
-    if kind == "compact_boundary":
-        return _ladder("--- ", f"{content} ---", _P_BOUNDARY, (200,), "compaction", drop=drop)
-    if kind == "compact_summary":
-        return _ladder(
-            "COMPACTION SUMMARY: ",
-            content,
-            _P_SUMMARY,
-            (SUMMARY_CHARS,),
-            "compaction summary",
-            pinned=True,
-            drop=drop,
-        )
-    if kind == "meta" and content.strip() and not content.startswith(tools.hidden_context):
-        return _ladder("CONTEXT: ", content, _P_META, (300,), "context", drop=drop)
-    return None
-
-
-def _ladder(
-    prefix: str,
-    content: str,
-    priority: int,
-    limits: Sequence[int],
-    label: str,
-    pinned: bool = False,
-    tail_share: float = 0.2,
-    drop: Callable[[int], bool] = _never,
-) -> _Item:
-    """An item whose renderings are ``content`` clipped to each of ``limits``.
-
-    An unpinned item that ``drop`` says will be omitted is built omitted, saving the work.
-    """
-    if not pinned and drop(priority):
-        return _Item(priority, [""], label)
-    first = redact(clip(content.strip(), limits[0], tail_share))
-    levels = [prefix + first]
-    for limit in limits[1:]:
-        levels.append(prefix + clip(first, limit, tail_share))
-    if not pinned:
-        levels.append("")
-    return _Item(priority, levels, label, pinned)
-
-
-def _call_item(
-    tools: ToolClasses,
-    message: dict[str, Any],
-    failed: bool,
-    fixing: bool,
-    drop: Callable[[int], bool] = _never,
-) -> _Item:
-    name = str(message.get("tool_name") or "?")
-    if not failed and drop(_P_FIX_CALL if fixing else _P_CALL):
-        return _Item(_P_FIX_CALL if fixing else _P_CALL, [""], name)
-    tool_input = message.get("tool_input")
-    prefix = "CALL (failed): " if failed else "CALL: "
-    levels = [prefix + redact(tools.describe(name, tool_input, limit)) for limit in (300, 100, 40)]
-    if failed:
-        return _Item(_P_FAILED_CALL, levels, name, pinned=True)
-    priority = _P_FIX_CALL if fixing else _P_CALL
-    return _Item(priority, [levels[0], levels[1], ""], name)
-
-
-def _result_item(
-    tools: ToolClasses,
-    message: dict[str, Any],
-    call: dict[str, Any] | None,
-    seen: set[int],
-    drop: Callable[[int], bool] = _never,
-) -> _Item | None:
-    name = str(message.get("tool_name") or (call or {}).get("tool_name") or "tool")
-    content = str(message.get("content") or "").strip()
-    if message.get("is_error"):
-        return _ladder(
-            f"ERROR from {name}: ", content, _P_ERROR, (1500, 600, 400), "error", True, 0.25
-        )
-    if name in tools.silent:
-        return None
-    if name in tools.answers:
-        return _ladder(
-            f"USER ANSWER to {name}: ", content, _P_REQUEST, (1500, 600), "answer", pinned=True
-        )
-    if name in tools.shell and FAILURE_SIGNAL.search(content):
-        if drop(_P_FAILURE_OUTPUT):
-            return _Item(_P_FAILURE_OUTPUT, [""], name)
-        excerpt = _failure_excerpt(content)
-        return _ladder(
-            f"FAILURE in {name} output: ", excerpt, _P_FAILURE_OUTPUT, (1500, 600, 300), name
-        )
-    if name in tools.subagents:
-        return _ladder(
-            f"RESULT of {name}: ", content, _P_TASK_RESULT, (1500, 500, 150), name, drop=drop
-        )
-    # Hashed, so a long session keeps one small int per distinct output.
-    key = hash((name, _call_target(call), hash(content)))
-    if key in seen and content:
-        return _Item(_P_RESULT, [f"RESULT of {name}: {REPLAY}", ""], name)
-    seen.add(key)
-    if not content:
-        return _Item(_P_RESULT, [f"RESULT of {name}: (empty)", ""], name)
-    if name in tools.quiet:
-        lines = content.count("\n") + 1
-        if drop(_P_RESULT):
-            return _Item(_P_RESULT, [""], name)
-        summary = f"({lines} lines) {clip(one_line(content), 160, 0.0)}"
-        return _ladder(f"RESULT of {name}: ", summary, _P_RESULT, (200,), name)
-    return _ladder(
-        f"RESULT of {name}: ", content, _P_RESULT, (600, 150), name, tail_share=0.5, drop=drop
-    )
-
-
-def _call_target(call: dict[str, Any] | None) -> str:
-    if not call:
-        return ""
-    tool_input = call.get("tool_input")
-    if not isinstance(tool_input, dict):
-        return ""
-    for key in ("file_path", "command", "cmd", "pattern", "url", "path", "query"):
-        if key in tool_input:
-            return str(tool_input[key])
-    return ""
-
-
-def _failure_excerpt(content: str) -> str:
-    """The lines that report the failure, with one line of context, then the output's end."""
-    lines = content.splitlines()
-    keep: set[int] = set()
-    for number, line in enumerate(lines):
-        if FAILURE_SIGNAL.search(line):
-            keep.update((number - 1, number, number + 1))
-    picked = [lines[n] for n in sorted(keep) if 0 <= n < len(lines)]
-    tail = lines[-5:]
-    excerpt = "\n".join(picked[:40])
-    rest = [line for line in tail if line not in picked]
-    if rest:
-        excerpt += "\n…\n" + "\n".join(rest)
-    return excerpt
-
-
-# --- fitting -------------------------------------------------------------------------------------
-
-
-def _fit_and_render(items: list[_Item], target: int) -> str:
-    """Shorten items until the rendering fits ``target`` tokens, then render it."""
-    total = sum(item.cost for item in items)
-    runs = sum(
-        1 for i, item in enumerate(items) if item.omitted and not (i and items[i - 1].omitted)
-    )
-    while True:
-        total, runs = _fit(items, target, total, runs)
-        rendered = _render(items)
-        measured = estimate_tokens(rendered)
-        if measured <= target or not _shorten_any(items):
-            if measured > target:
-                return _hard_trim(rendered, target)
-            return rendered
-        total = sum(item.cost for item in items) + (measured - total)
-
-
-def _fit(items: list[_Item], target: int, total: int, runs: int) -> tuple[int, int]:
-    """Walk priorities upwards, shortening the biggest items first, until under ``target``."""
-    for priority in sorted({item.priority for item in items}):
-        if total + runs * _OMISSION_TOKENS <= target:
-            break
-        # A heap of (-saving, index): the biggest saving first, the earliest item on ties.
-        # Only the item just shortened changes its saving, so each step costs log n and a
-        # session of 100,000 messages fits in seconds instead of hours.
-        heap = [
-            (-_saving(item), i)
-            for i, item in enumerate(items)
-            if item.priority == priority and _can_shorten(item)
-        ]
-        heapq.heapify(heap)
-        while heap and total + runs * _OMISSION_TOKENS > target:
-            _, index = heapq.heappop(heap)
-            total, runs = _step_down(items, index, total, runs)
-            if _can_shorten(items[index]):
-                heapq.heappush(heap, (-_saving(items[index]), index))
-    if total + runs * _OMISSION_TOKENS > target:
-        total, runs = _drop_pinned(items, target, total, runs)
-    return total, runs
-
-
-def _can_shorten(item: _Item) -> bool:
-    return item.level < len(item.levels) - 1
-
-
-def _saving(item: _Item) -> int:
-    """Tokens saved by shortening ``item`` one step."""
-    return item.cost - item.tokens[item.level + 1]
-
-
-def _step_down(items: list[_Item], index: int, total: int, runs: int) -> tuple[int, int]:
-    item = items[index]
-    total -= item.cost
-    item.level += 1
-    total += item.cost
-    if item.omitted:
-        left = index > 0 and items[index - 1].omitted
-        right = index + 1 < len(items) and items[index + 1].omitted
-        runs += 1 - left - right
-    return total, runs
-
-
-def _drop_pinned(items: list[_Item], target: int, total: int, runs: int) -> tuple[int, int]:
-    """Last resort when even the shortest forms overflow: omit items, least important first."""
-    order = sorted(range(len(items)), key=lambda i: (items[i].priority, i))
-    for index in order:
-        if total + runs * _OMISSION_TOKENS <= target:
-            break
-        item = items[index]
-        if item.omitted:
-            continue
-        item.levels.append("")
-        item.tokens.append(0)
-        total -= item.cost
-        item.level = len(item.levels) - 1
-        left = index > 0 and items[index - 1].omitted
-        right = index + 1 < len(items) and items[index + 1].omitted
-        runs += 1 - left - right
-    return total, runs
-
-
-def _shorten_any(items: list[_Item]) -> bool:
-    """Shorten the lowest-priority item that still can be; False when none can."""
-    candidates = [i for i, item in enumerate(items) if not item.omitted]
-    if not candidates:
-        return False
-    index = min(candidates, key=lambda i: (items[i].priority, i))
-    item = items[index]
-    if item.level >= len(item.levels) - 1:
-        item.levels.append("")
-        item.tokens.append(0)
-    item.level += 1
-    return True
-
-
-def _render(items: list[_Item]) -> str:
-    lines: list[str] = []
-    dropped: list[_Item] = []
-    for item in items:
-        if item.omitted:
-            dropped.append(item)
-            continue
-        if dropped:
-            lines.append(_omission_line(dropped))
-            dropped = []
-        lines.append(item.text)
-    if dropped:
-        lines.append(_omission_line(dropped))
-    return "\n".join(lines)
-
-
-def _omission_line(dropped: list[_Item]) -> str:
-    counts = Counter(item.label for item in dropped)
-    parts = [f"{label}×{count}" for label, count in counts.most_common(4)]
-    more = "" if len(counts) <= 4 else ", …"
-    return f"[… {len(dropped)} omitted to fit the budget: {', '.join(parts)}{more}]"
-
-
-def _hard_trim(text: str, budget: int) -> str:
-    """Cut the end off a text until it fits: only reached with absurdly small budgets."""
-    while estimate_tokens(text) > budget and text:
-        excess = estimate_tokens(text) - budget
-        text = text[: max(0, len(text) - max(excess * 4, 16))]
-    return text

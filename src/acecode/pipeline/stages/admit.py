@@ -1,0 +1,214 @@
+"""Stage 1, admit: whether this cycle may run, and what it runs on.
+
+In order: the on/off switches (``acecode off``, ``opt_in``, ``ACECODE_SKIP``),
+reading the session once (its size, its learning signals, its citations), the
+size rule and the triage (:mod:`acecode.pipeline.session_size`,
+:mod:`acecode.pipeline.triage`: a session with nothing to learn ends here at
+$0), the provider, then the playbook of both layers, the curator's short lists
+and the reflector's request, which the user's budgets price before any LLM
+call (:func:`acecode.cost.gate.admit_cycle`). Every way out leaves the report's
+status set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from itertools import islice
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from acecode import outcomes, paths, wording
+from acecode.errors import LearnInputError
+from acecode.pipeline.curator_lists import curator_lists, pinned_in
+from acecode.pipeline.cycle_report import CycleReport
+from acecode.pipeline.progress import learned_count
+from acecode.pipeline.stages.context import CycleContext
+from acecode.pipeline.stages.record import ensure_state_dir, record_learned
+from acecode.pipeline.stages.reflect import reflector_request
+from acecode.playbook.citations import extract_cited_ids
+from acecode.playbook.schema import entry_count
+from acecode.store import PlaybookError, load_playbook
+from acecode.waiting import while_waiting
+
+if TYPE_CHECKING:
+    from acecode.config import Settings
+
+
+def admit(ctx: CycleContext) -> bool:
+    """True when the cycle goes on to the LLM; False with the report's status set."""
+    from acecode.agents import DEFAULT_AGENT, get_agent
+
+    report = ctx.report
+    inactive = _inactive_reason()
+    if inactive:
+        report.finish(outcomes.SKIPPED, f"acecode is not active here: {inactive}")
+        return False
+    ctx.agent = ctx.session.agent or get_agent(DEFAULT_AGENT)
+    report.agent = ctx.agent.name
+    ctx.snapshot = load_playbook(ctx.target)
+    ctx.user_file, ctx.user_snapshot = _user_layer(ctx.target, report)
+    report.entries_before = report.entries_after = entry_count(ctx.snapshot)
+    ctx.state = paths.state_dir_for(ctx.target)
+    size, signals = _read_session(ctx)
+    if not ctx.messages:
+        if report.messages:
+            report.finish(outcomes.NOTHING_NEW, "no new messages since the last cycle")
+        else:
+            report.finish(outcomes.SKIPPED, "the transcript has no messages")
+        return False
+    by_hand = report.source in outcomes.BY_HAND_SOURCES
+    too_small = size.too_small(ctx.settings) if not by_hand else None
+    if too_small:
+        report.finish(outcomes.SKIPPED, too_small)
+        return False
+    report.signals = signals.as_dict()
+    if ctx.triage and not signals.found:
+        from acecode.cost.gate import record_triaged
+
+        report.finish(outcomes.NOTHING_NEW, signals.nothing_to_learn(size))
+        if not report.dry_run:
+            record_learned(ctx.state, ctx.session, report)
+            record_triaged(report, ctx.settings)
+        return False
+    if not _choose_provider(report):
+        return False
+    return _within_budget(ctx)
+
+
+def _read_session(ctx: CycleContext) -> tuple[Any, Any]:
+    """Stream the session once: count it, measure and triage its new part and collect
+    its citations; then keep the new messages (the condenser reads that part again
+    from the file) and the languages of its requests. Returns the size and signals."""
+    from acecode.pipeline.session_size import SessionSize
+    from acecode.pipeline.triage import Signals
+    from acecode.transcript import TranscriptStats
+
+    report, session, state = ctx.report, ctx.session, ctx.state
+    assert ctx.agent is not None and state is not None
+    transcript = report.transcript
+    skip = learned_count(state, transcript) if session.tracked and not ctx.relearn else 0
+    stats = TranscriptStats()
+    counted = _Counted(session.stream(stats))
+    size, signals = SessionSize(), Signals(ctx.agent.tools)
+    name = Path(transcript).name
+
+    def reading(seconds: float) -> str:
+        return (
+            f"reading {name}, {wording.counted(counted.count, 'message')} so far, {seconds:.0f} s"
+        )
+
+    with while_waiting(reading):
+        report.cited_ids = extract_cited_ids(
+            signals.observe(size.observe(islice(counted, skip, None)))
+        )
+    report.messages = counted.count
+    report.session_size = size.as_dict()
+    if stats.bad_lines and not stats.records:
+        raise LearnInputError(f"{transcript}: not a transcript (no line of it is a JSON record)")
+    if not report.dry_run:
+        ensure_state_dir(ctx.target)
+    if stats.bad_lines:
+        report.warnings.append(
+            f"skipped {wording.counted(stats.bad_lines, 'unreadable line')} in {transcript}"
+        )
+    report.messages_already_learned = min(skip, report.messages)
+    ctx.messages = session.window(report.messages_already_learned, report.messages)
+    _note_languages(report, ctx.messages, state, ctx.settings)
+    return size, signals
+
+
+def _within_budget(ctx: CycleContext) -> bool:
+    """Build what the roles will see (both layers as one playbook, the open conflicts,
+    the curator's lists) and the reflector's request, and ask the budgets."""
+    from acecode.cost.gate import admit_cycle
+    from acecode.layers import combine
+    from acecode.pipeline.deferred_step import curator_allowance, load_pending
+    from acecode.pipeline.judge_step import stored_conflicts
+
+    settings, target, snapshot = ctx.settings, ctx.target, ctx.snapshot
+    # The roles see both layers as one playbook; their deltas are split by layer after.
+    ctx.conflicts = stored_conflicts(target, snapshot)
+    if ctx.user_file is not None and ctx.user_snapshot is not None:
+        ctx.conflicts += stored_conflicts(ctx.user_file, ctx.user_snapshot)
+    ctx.both = combine(snapshot, ctx.user_snapshot)
+    lists = curator_lists(target, snapshot, settings)
+    pending = load_pending(paths.state_dir_for(target))
+    allowance = curator_allowance(snapshot, pending, lists.pinned, settings.max_removal_ratio)
+    lists = replace(lists, max_removals=allowance)
+    if ctx.user_file is not None:  # the user's pins are never offered to retire either
+        lists = replace(lists, pinned=lists.pinned | pinned_in(ctx.user_file))
+    ctx.lists = lists
+    ctx.request = reflector_request(ctx)
+    return admit_cycle(ctx.report, ctx.request, ctx.both, ctx.conflicts, lists)
+
+
+def _user_layer(target: Path, report: CycleReport) -> tuple[Path | None, dict[str, Any] | None]:
+    """The user layer's file and snapshot; ``(None, None)`` when ``target`` is that layer,
+    ``(file, None)`` with a warning when it cannot be read: the project still learns."""
+    from acecode.layers import is_user_layer, user_playbook_file
+
+    if is_user_layer(target):
+        return None, None
+    user = Path(user_playbook_file())
+    try:
+        return user, load_playbook(user)
+    except PlaybookError as exc:
+        report.warnings.append(f"{exc}; the user layer is left out of this cycle")
+        return user, None
+
+
+def _inactive_reason() -> str:
+    """Why acecode must not learn in this project now (``acecode off``, ``opt_in``,
+    ``ACECODE_SKIP``), or ``""``. The learner's own ``ACECODE_HOOKS_DISABLED`` (set by
+    the hook that started it) is not a reason: it only keeps nested runs quiet."""
+    import os
+
+    from acecode.control import activity
+    from acecode.session_switch import NESTED_ENV
+
+    env = {name: value for name, value in os.environ.items() if name != NESTED_ENV}
+    state = activity(paths.project_dir(), env)
+    return "" if state.active else state.reason
+
+
+def _choose_provider(report: CycleReport) -> bool:
+    """Record which provider the cycle will use and why; False (status failed) when none."""
+    from acecode.llm import ProviderConfigError, current_choice
+
+    try:
+        choice = current_choice()
+    except ProviderConfigError as exc:
+        first = str(exc).splitlines()[0].removesuffix(" Choose one:").rstrip(".")
+        report.finish(outcomes.FAILED, f"{first}; run `acecode doctor` to see how to set one")
+        return False
+    report.provider, report.model, report.provider_reason = (
+        choice.provider,
+        choice.model,
+        choice.reason,
+    )
+    report.provider_endpoint = choice.endpoint
+    return True
+
+
+def _note_languages(
+    report: CycleReport, messages: list[dict[str, Any]], state: Path, settings: Settings
+) -> None:
+    """The languages of this session's requests, and the ones a rule may be in unreviewed."""
+    from acecode.quarantine.user_languages import request_languages, trusted_languages
+
+    report.request_languages = dict(request_languages(messages))
+    report.languages = list(trusted_languages(settings, state, report.request_languages))
+
+
+class _Counted:
+    """An iterator that counts what passes through it."""
+
+    def __init__(self, items: Iterator[dict[str, Any]]) -> None:
+        self.items = items
+        self.count = 0
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        for item in self.items:
+            self.count += 1
+            yield item

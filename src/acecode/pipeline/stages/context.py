@@ -1,0 +1,66 @@
+"""What a learning cycle carries from one stage to the next.
+
+Each stage (:mod:`acecode.pipeline.stages`) reads the fields the earlier ones
+filled and fills its own; the report (:class:`~acecode.pipeline.cycle_report.CycleReport`)
+is what the cycle returns. A layer's work (:class:`LayerWork`) is what the
+per-layer stages (screen, judge, apply, consolidate, record) share.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from acecode.agents.base import Agent
+    from acecode.config import Settings
+    from acecode.pipeline.curator_lists import CuratorLists
+    from acecode.pipeline.cycle_report import CycleReport
+    from acecode.pipeline.dedup_step import SemanticTools
+    from acecode.pipeline.session_source import SessionSource
+    from acecode.roles.prompt import RolePrompt
+
+
+@dataclass
+class CycleContext:
+    """One cycle's inputs, then what its stages found, in stage order."""
+
+    report: CycleReport
+    session: SessionSource
+    # The playbook file the cycle learns into (the project layer, or the user layer).
+    target: Path
+    settings: Settings
+    relearn: bool
+    triage: bool
+    # admit: the agent, the playbook as read (both layers), the session's new
+    # messages, the open conflicts, the curator's short lists and the reflector's request.
+    agent: Agent | None = None
+    snapshot: dict[str, Any] = field(default_factory=dict)
+    user_file: Path | None = None
+    user_snapshot: dict[str, Any] | None = None
+    state: Path | None = None
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    both: dict[str, Any] = field(default_factory=dict)
+    conflicts: list[Any] = field(default_factory=list)
+    lists: CuratorLists | None = None
+    request: RolePrompt | None = None
+    # reflect and curate: the reflection, the bullet tags and the curator's operations.
+    reflection: dict[str, Any] = field(default_factory=dict)
+    tags: list[Any] = field(default_factory=list)
+    operations: list[Any] = field(default_factory=list)
+    # The entries' evidence, read from the session once (None in a dry run).
+    evidence: Any = None
+
+
+@dataclass
+class LayerWork:
+    """What one layer gets from the cycle: its report, file, snapshot and deltas, then
+    what its own stages add (the semantic tools the judge loaded)."""
+
+    report: CycleReport
+    target: Path
+    snapshot: dict[str, Any]
+    tags: list[Any]
+    operations: list[Any]
+    semantic: SemanticTools | None = None

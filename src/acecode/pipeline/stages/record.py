@@ -1,0 +1,100 @@
+"""Stage 8, record: what the cycle leaves in the layer's state folder.
+
+The curation report (beside the playbook, under its lock), the learned mark
+(so later cycles reflect on new messages only), the languages of the user's
+requests, and one line in ``learn.log`` and one record in ``cycles.jsonl``
+(:mod:`acecode.outcomes`). Each is best effort: a failure is a warning, the
+playbook is saved already.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from acecode import outcomes, paths
+from acecode.diagnostics import warn
+from acecode.pipeline.cycle_report import CycleReport
+from acecode.store import PlaybookError, PlaybookWriteError
+
+if TYPE_CHECKING:
+    from acecode.config import Settings
+    from acecode.pipeline.session_source import SessionSource
+    from acecode.pipeline.stages.context import CycleContext, LayerWork
+
+
+def record_layer(ctx: CycleContext, layer: LayerWork) -> None:
+    """A layer's curation report; the user layer's outcome too, folded into the cycle's."""
+    if not layer.report.dry_run:
+        write_curation_report(layer.report, layer.target, ctx.settings)
+    if layer.report is not ctx.report:
+        if not layer.report.dry_run:
+            record_outcome(layer.report, layer.target)
+        ctx.report.attach_user_layer(layer.report)
+
+
+def ensure_state_dir(playbook_path: Path) -> Path:
+    """``.claude/acecode`` beside the playbook, git-ignored even where ``.claude`` is committed."""
+    from acecode.state_folder import ensure_state_folder
+
+    state = paths.state_dir_for(playbook_path)
+    try:
+        ensure_state_folder(state)
+    except OSError as exc:
+        raise PlaybookWriteError(
+            f"cannot create {state}: {exc.strerror or exc}; nothing was changed"
+        ) from exc
+    return state
+
+
+def write_curation_report(report: CycleReport, target: Path, settings: Settings) -> None:
+    """The curation report beside ``target``, under its lock; a failure is only a warning."""
+    from acecode.store.lock import playbook_lock
+    from acecode.store.reports import write_report
+
+    if report.curation is None:
+        return
+    report.curation.update(
+        status=report.status,
+        reason=report.reason,
+        curator_view=report.curator_view,
+        provider={
+            "name": report.provider,
+            "model": report.model,
+            "selected_because": report.provider_reason,
+            "endpoint": report.provider_endpoint,
+        },
+    )
+    try:
+        with playbook_lock(target, settings.lock_timeout):
+            report.report_file = str(write_report(target, report.curation))
+    except PlaybookError as exc:
+        warn(f"could not write the curation report: {exc}")
+
+
+def record_learned(state: Path, session: SessionSource, report: CycleReport) -> None:
+    """Mark the transcript's messages as learned, so later cycles reflect on new ones only
+    (a message list has no identity to remember it by), and keep the languages its
+    requests were written in (:mod:`acecode.quarantine.user_languages`)."""
+    from acecode.pipeline.progress import record_learned as mark_learned
+    from acecode.quarantine.user_languages import record_request_languages
+
+    record_request_languages(state, report.request_languages, timeout=10.0)
+    if not session.tracked:
+        return
+    try:
+        mark_learned(state, report.transcript, report.messages, report.cycle_id)
+    except PlaybookError as exc:
+        warn(f"{exc}; this session may be learned from again")
+
+
+def record_outcome(report: CycleReport, target: Path) -> None:
+    """One line in learn.log and one record in cycles.jsonl; best effort."""
+    state = paths.state_dir_for(target)
+    record = report.outcome()
+    provider = outcomes.describe_provider(record)
+    outcomes.append_log(state, report.summary() + (f" | {provider}" if provider else ""))
+    try:
+        outcomes.record_outcome(state, record)
+    except OSError as exc:
+        warn(f"could not record the cycle's status in {state}: {exc.strerror or exc}")

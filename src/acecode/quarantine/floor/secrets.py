@@ -1,0 +1,180 @@
+"""The floor's detectors: printing, reading or reusing secrets, or keeping them in
+the repository."""
+
+from __future__ import annotations
+
+import re
+
+from acecode.quarantine.reading import (
+    Hit,
+    Reading,
+    alternation,
+    compile_any,
+    first,
+    verbs,
+)
+
+# --- printing or reusing secrets -------------------------------------------------------
+
+_SECRET = re.compile(
+    r"(?<![\w.-])(?:(?:api|access|secret|private|ssh|signing|deploy|publish|gpg)[ _-]?keys?|"
+    r"(?:auth|access|api|bearer|github|gh|gitlab|npm|pypi|oauth|refresh|session|jwt|slack|aws|"
+    r"cloud|deploy|ci|personal[ _-]access|id)[ _-]?tokens?|tokens?(?![\w-]|\s+(?:counts?|limits?|"
+    r"budgets?|usage|streams?|ids?|lists?))|passwords?|passwd|passphrases?|credentials?|creds|"
+    r"secrets?(?![\w-]|\s+(?:manager|store|vault|scanning|scanner))|connection\s+strings?|"
+    r"(?:service\s+)?logins|session\s+cookies?|auth\s+values?|bearer|deploy_key|"
+    r"(?:authorization|auth|bearer|cookie|set-cookie)\s+headers?"
+    r"|mots?\s+de\s+passe|jetons?|identifiants|passw[oö]rt\w*|zugangsdaten|schlüssel|"
+    r"contraseñas?|credenciales|claves?(?:\s+de\s+api)?|senhas?|credenciais|chaves?|"
+    r"credenziali|chiav[ei]|парол\w*|токен\w*|ключ\w*)(?![\w-])"
+    r"|令牌|密码|密钥|凭据|凭证|パスワード|トークン|秘密鍵|認証情報|アクセストークン"
+)
+_SHOW = compile_any(
+    verbs(
+        "print", "show", "display", "echo", "dump", "output", "reveal", "expose", "leak",
+        "paste", "return", "share",
+        imperative=True,
+    ),
+    r"\b(?:type|spell|write)\s+out\b|\blog(?:ging|ged)?\b",
+    alternation(
+        r"affiche\w*", r"imprim\w*", r"montre\w*", r"gib\w*", r"ausgeb\w*", r"zeig\w*",
+        r"druck\w*", r"logg\w*", r"muestr\w*", r"mostr\w*", r"exib\w*", r"stamp\w*", r"выведи",
+        r"выводи\w*", r"покажи\w*", r"печата\w*",
+    ),
+    r"打印|输出|显示|表示して|出力",
+)  # fmt: skip
+_INCLUDE = re.compile(verbs("include", "put", "add", "give", "quote"))
+_REPLY = re.compile(
+    r"\b(?:in|into|to)\s+(?:your\s+|the\s+|each\s+)?(?:answer|reply|response|output|message|"
+    r"chat|summary|comment|logs?|pr\s+description)\b"
+)
+_ENVIRONMENT = re.compile(
+    r"\b(?:(?:all\s+(?:the\s+)?|every\s+|the\s+|full\s+)?environment(?:\s+variables?)?|env\s+vars?|"
+    r"os\.environ(?![.\[]\s*get|\[)|process\.env(?!\.\w)|variables\s+d'environnement|"
+    r"umgebungsvariablen|variables\s+de\s+entorno|variáveis\s+de\s+ambiente)\b|环境变量|環境変数"
+)
+# Reading a credential store is reusing what it holds.
+_STORE_COMMAND = compile_any(
+    r"\bsecurity\s+find-(?:generic|internet)-password\b",
+    r"\bgh\s+auth\s+token\b",
+    r"\bgcloud\s+auth\s+print-\w+-token\b",
+    r"\baws\s+configure\s+(?:get|export-credentials)\b",
+    r"\bkeyring\s+get\b",
+    r"/proc/(?:self|\d+)/environ",
+    r"\bprintenv\b(?!\s+(?![a-z_]*(?:token|secret|key|pass|auth|cred))(?:[a-z][a-z0-9]*_[a-z0-9_]*|"
+    r"path|home|user|shell|lang|term|pwd|editor|tz)\b)",
+    r"\bexport\s+-p\b",
+    r"(?:\b(?:run|execute|type)\s+`?|[|;]\s*|&&\s*|\$\s+)env\s*(?:$|[|>`;)\n])",
+    r"\b(?:print|console\.log|puts|json\.dumps|json\.stringify|log\w*|echo|dump)\s*\(?\s*"
+    r"(?:dict\(\s*)?(?:os\.environ|process\.env)\s*\)?(?![\w.\[])",
+    r"\b(?:echo|print\w*|cat|console\.log|puts|write-host)\b[^\n|;]{0,40}?\$\{?[a-z_]*(?:token|"
+    r"secret|password|passwd|credential|api_?key|access_?key|private_?key)[a-z_]*\}?",
+)
+_STORE = re.compile(
+    r"~/\.ssh\b|\.ssh/id_|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\.aws/credentials|~/\.aws\b|"
+    r"\.git-credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.docker/config\.json|\.kube/config|"
+    r"\bkeychain\b|\bkeyring\b|credential\s+helper|\.claude/\.credentials|\.password-store|"
+    r"(?:^|[\s`'\"(/])\.env\b(?![.-](?:example|sample|template|dist))|\bsecrets?\.(?:ya?ml|json|toml)|"
+    r"\bhosts\.yml\b|~/\.config/gh\b|\bdeploy_key\b"
+)
+_REUSE = compile_any(
+    verbs(
+        "reuse", "re-use", "borrow", "take", "copy", "grab", "steal", "lift", "cat", "extract",
+        "decode", "collect", "gather", "harvest",
+        imperative=True,
+    ),
+    r"\b(?:can|could|may|should)\s+be\s+(?:re-?)?(?:used|borrowed|copied|shared)\b|"
+    r"\buse\s+(?:it|them|that|this|those)\b",
+    alternation(
+        r"réutilis\w*", r"copie\w*", r"prends?", r"wiederverwend\w*", r"kopier\w*",
+        r"nimm", r"reutiliz\w*", r"copi\w*", r"toma", r"pega",
+        r"riutilizz\w*", r"prendi", r"возьми", r"скопируй", r"используй",
+    ),
+    r"使い回|流用|コピー|复制|重用|拿来用|读取",
+)  # fmt: skip
+_KEEP_IN = compile_any(
+    verbs(
+        "hardcode", "hard-code", "embed", "paste", "put", "write", "store", "keep", "save", "stash",
+        "commit", "add", "maintain", "check in", "record", "note",
+        imperative=True,
+    ),
+    r"\bgoes\s+(?:in|into|to)\b|\bbelongs\s+in\b",
+    alternation(
+        r"mets", r"mettre", r"écri\w*", r"ajoute\w*", r"leg\w*", r"schreib\w*", r"speicher\w*",
+        r"pon\w*", r"escrib\w*", r"guard\w*", r"coloqu\w*", r"escrev\w*", r"salv\w*",
+        r"metti", r"scrivi", r"запиши", r"сохрани", r"добавь",
+    ),
+    r"書いて|書き|写进|写到|写入|放到|放进|提交",
+)  # fmt: skip
+_REPO_PLACE = re.compile(
+    r"\breadme\w*|\bdocs?\b|\bwiki\b|\brepo(?:sitory|sitorio|sitório|s)?\b|\bdépôt\b|\bcode\b|"
+    r"\bsource\b|\bscripts?\b|\bfixtures?\b|\bcommits?\b|\bcomments?\b|\bissues?\b|"
+    r"\b[\w./-]+\.(?:txt|md|py|js|ts|json|ya?ml|toml|ini|cfg|sh|env\.example)\b|"
+    r"\bas\s+(?:the\s+)?default(?:\s+value)?\b|\bins\s+repo\b|\bquickstart\b|コード|代码|仓库|リポジトリ"
+)
+
+
+# Showing which secrets exist, not what they are.
+_NAMES_ONLY = re.compile(
+    r"\bonly\s+(?:the\s+)?names?\b|\bnames\s+only\b|\bwithout\s+(?:their\s+|the\s+)?values\b|"
+    r"\bnot\s+(?:their\s+|the\s+)?values\b|\blast\s+(?:four|4)\s+(?:characters|chars|digits)\b"
+)
+
+
+def _secrets(reading: Reading) -> Hit | None:
+    if _NAMES_ONLY.search(reading.text):
+        return reading.find(_STORE_COMMAND)
+    return first(
+        lambda: reading.find(_STORE_COMMAND),
+        lambda: reading.find(_SHOW, _SECRET, prose=True),
+        lambda: reading.find(_SHOW, _ENVIRONMENT, prose=True),
+        lambda: _in_reply(reading),
+        lambda: reading.find(_REUSE, _STORE, within="sentence", prose=True, accept=_source),
+        lambda: reading.find(_REUSE, _SECRET, prose=True),
+        lambda: _kept_in_repo(reading),
+    )
+
+
+_INTO = re.compile(r"\b(?:to|into|nach|in\s+die|à|a|vers)\s*(?:the\s+|your\s+|a\s+)?[`'\"]?\s*$")
+
+
+def _source(found: re.Match[str]) -> bool:
+    """The store is where the secret comes from, not where it goes ("copy .env.example
+    to .env" writes the local file)."""
+    return not _INTO.search(found.string[max(0, found.start() - 12) : found.start()])
+
+
+def _in_reply(reading: Reading) -> Hit | None:
+    """A secret put into the agent's answer, a message or a log."""
+    hit = reading.find(_INCLUDE, _SECRET, prose=True)
+    if hit is None or not _REPLY.search(reading.text):
+        return None
+    return hit
+
+
+_SECRET_OR_ENV = re.compile(
+    _SECRET.pattern + r"|(?:^|[\s`'\"(/])\.env\b(?![.-](?:example|sample|template|dist))"
+)
+
+
+_PLACEHOLDER = re.compile(
+    r"\b(?:dummy|placeholder|fake|example|sample|redacted)\s+(?:values?|keys?|tokens?|secrets?|"
+    r"passwords?|credentials?)\b|\bplaceholders?\b"
+)
+
+
+def _kept_in_repo(reading: Reading) -> Hit | None:
+    """A secret written where the repository keeps it (README, scripts, a file)."""
+    for found in reading.matches(_KEEP_IN):
+        start, end = found.span()
+        if reading.in_code(start) or reading.described(start, end) or reading.released(start, end):
+            continue
+        begin, finish = reading.clause(start, end)
+        place = next(
+            (p for p in _REPO_PLACE.finditer(reading.text, begin, finish) if p.start() >= end), None
+        )
+        sentence = reading.sentence(start)
+        secret = _SECRET_OR_ENV.search(sentence)
+        if place is not None and secret is not None and not _PLACEHOLDER.search(sentence):
+            return Hit(found.group(0), f"{secret.group(0).strip()} ... {place.group(0)}")
+    return None
