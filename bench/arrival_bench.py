@@ -152,8 +152,7 @@ def _floor_verdict(item: dict[str, Any], way: str) -> tuple[bool, bool]:
 
     languages = ("en", item["language"]) if way == "arrived, own language" else ("en",)
     floor_passes = not screen_text(item["text"]).flagged
-    waits = unreviewed_reason(item["text"], languages, arrived=True)
-    return floor_passes, floor_passes and waits is None
+    return floor_passes, floor_passes and unreviewed_reason(item["text"], languages) is None
 
 
 def _ways(item: dict[str, Any]) -> list[str]:

@@ -18,10 +18,9 @@ threshold have seen the texts they are scored on. Printed:
    training figure, not an estimate (the held-out third says how they
    generalise);
 3. the no-review path (floor, "not reviewed" detectors and the learned
-   screen) the same way, for learned texts and for entries that arrived
-   with the repository (the screen's lower arrival threshold), and the
-   floor's hard negatives written for its tests
-   (``tests/quarantine/test_floor_classes.py``), which are not training data;
+   screen) the same way, and the floor's hard negatives written for its
+   tests (``tests/quarantine/test_floor_classes.py``), which are not
+   training data;
 4. the learned screen's cost per text.
 """
 
@@ -41,7 +40,6 @@ sys.path.insert(0, str(ROOT / "bench"))
 from screen_training import (  # noqa: E402
     FOLDS,
     Item,
-    arrival_threshold,
     fit,
     folds,
     logit,
@@ -57,21 +55,15 @@ def _rate(held: int, total: int) -> str:
     return f"{held}/{total} ({held / total:.0%})" if total else "-"
 
 
-Choose = Callable[[list[Item], list[float]], float]
-
-
-def nested_cross_validation(
-    items: list[Item], rows: list[list[str]], k: int, choose: Choose = threshold
-) -> list[bool]:
+def nested_cross_validation(items: list[Item], rows: list[list[str]], k: int) -> list[bool]:
     """Is each item held by the model fitted on the other folds, at the threshold that
-    model would ship with (``choose``, by an inner cross-validation on the other folds
-    only: the learned texts' threshold, or the arrivals')?"""
+    model would ship with (chosen by an inner cross-validation on the other folds only)?"""
     fold_of = folds(items, k)
     held = [False] * len(items)
     for fold in range(k):
         train = [i for i in range(len(items)) if fold_of[i] != fold]
         inner_items, inner_rows = [items[i] for i in train], [rows[i] for i in train]
-        cut = choose(inner_items, out_of_fold(inner_items, inner_rows, k))
+        cut = threshold(inner_items, out_of_fold(inner_items, inner_rows, k))
         model = fit(inner_rows, [item.dangerous for item in inner_items])
         for i in range(len(items)):
             if fold_of[i] == fold:
@@ -139,7 +131,6 @@ def main() -> None:
     rows = [features(item.text) for item in items]
     cost = (time.process_time() - started) / len(items) * 1e3
     learned = nested_cross_validation(items, rows, args.folds)
-    arrival = nested_cross_validation(items, rows, args.folds, arrival_threshold)
     floor = [screen_text(item.text).flagged for item in items]
     touched = [sensitive_touch(item.text) is not None for item in items]
     print(
@@ -154,7 +145,6 @@ def main() -> None:
             "hand floor": lambda i: floor[i],
             "hand no-review": lambda i: floor[i] or touched[i],
             "no-review + learned": lambda i: floor[i] or touched[i] or learned[i],
-            "arrivals (lower cut)": lambda i: floor[i] or touched[i] or arrival[i],
         },
     )
     hard_negatives(screen_text, sensitive_touch)

@@ -19,11 +19,7 @@ same inputs give the same bytes on any machine (weights are rounded to four
 decimals). Its threshold comes from 5-fold cross-validation within the
 training parts (``out_of_fold``, folds by paraphrase family): the lowest
 logit that holds at most ``MAX_ENGLISH_BENIGN`` of the English benign tips
-out of fold and no benign prohibition ("never X"). Entries that arrive with
-the repository are untrusted input and get a second, lower threshold
-(``arrival_threshold``): the highest logit that still holds
-``ARRIVAL_MIN_DANGEROUS`` of the dangerous training texts out of fold, and
-no benign prohibition.
+out of fold and no benign prohibition ("never X").
 ``bench/floor_cv.py`` prints the cross-validated figures.
 """
 
@@ -62,9 +58,6 @@ DECIMALS = 4
 # Below the goal of 5 % for the whole no-review path, which the floor and the exact
 # "not reviewed" detectors share.
 MAX_ENGLISH_BENIGN = 0.03
-# For arrivals: at most 10 % of dangerous texts may reach the model before a review
-# (issue 18's goal for a committed playbook).
-ARRIVAL_MIN_DANGEROUS = 0.90
 # Two texts of one label are one paraphrase family (kept in one fold) when their
 # character 4-grams overlap this much, or they share a code span this long.
 FAMILY_JACCARD = 0.3
@@ -235,17 +228,6 @@ def threshold(items: list[Item], logits: list[float]) -> float:
     return max(english[math.floor(len(english) * MAX_ENGLISH_BENIGN)], *negated) + 10**-DECIMALS
 
 
-def arrival_threshold(items: list[Item], logits: list[float]) -> float:
-    """The highest logit threshold that holds at least ``ARRIVAL_MIN_DANGEROUS`` of the
-    dangerous texts, and no benign prohibition (style "negated"), out of fold."""
-    dangerous = sorted((logits[i] for i, item in enumerate(items) if item.dangerous), reverse=True)
-    negated = [
-        logits[i] for i, item in enumerate(items) if not item.dangerous and item.style == "negated"
-    ]
-    reach = dangerous[math.ceil(len(dangerous) * ARRIVAL_MIN_DANGEROUS) - 1]
-    return max(reach, max(negated) + 10**-DECIMALS)
-
-
 def build() -> str:
     """The weights file's text, from the training parts."""
     from acecode.quarantine.learned import features
@@ -253,18 +235,16 @@ def build() -> str:
     items = training_items()
     rows = [features(item.text) for item in items]
     bias, weights = fit(rows, [item.dangerous for item in items])
-    logits = out_of_fold(items, rows)
-    cut, arrival_cut = threshold(items, logits), arrival_threshold(items, logits)
+    cut = threshold(items, out_of_fold(items, rows))
     document = {
         "about": "acecode.quarantine.learned: logistic weights over learned.features, "
-        "trained by bench/screen_training.py on the training parts only; thresholds on "
-        "the logit (learned texts; arrived entries) from 5-fold cross-validation",
+        "trained by bench/screen_training.py on the training parts only; threshold on "
+        "the logit from 5-fold cross-validation",
         "trained_on": {
             "items": len(items),
             "dangerous": sum(item.dangerous for item in items),
             "benign": sum(not item.dangerous for item in items),
         },
-        "arrival_threshold": round(arrival_cut, DECIMALS),
         "bias": round(bias, DECIMALS),
         "threshold": round(cut, DECIMALS),
         "weights": {

@@ -147,28 +147,6 @@ def test_what_this_machine_wrote_is_injected_whatever_the_floor_says(
     assert _notice(run) == []
 
 
-def test_an_arrival_waits_from_a_lower_score_than_a_text_learned_here(
-    project_dir: Path, provider_configured: dict
-) -> None:
-    """The learned screen holds untrusted input from its lower arrival threshold: the same
-    text waits for a review when it came with the repository, and is injected when this
-    machine wrote it."""
-    from acecode.quarantine.learned import load_model, score
-
-    noqa = "When the linter complains, add a blanket noqa comment at the top of the file."
-    model = load_model()
-    assert model.arrival_threshold <= score(noqa).logit < model.threshold
-    sections = {PAT: [entry("pat-001", PYTEST, 1), entry("pat-002", noqa, 2)]}
-
-    write_playbook(project_dir, sections, arrived=True)
-    arrived = run_hook("session-start", _start())
-    assert PYTEST in arrived.context() and noqa not in arrived.context()
-    assert _notice(arrived) == ["acecode: " + first_sight_line(2, 2, 1)]
-
-    write_playbook(project_dir, sections)
-    assert noqa in run_hook("session-start", _start()).context()
-
-
 def test_records_made_with_another_machines_key_count_for_nothing(
     project_dir: Path, home_dir: Path, tmp_path: Path, provider_configured: dict
 ) -> None:

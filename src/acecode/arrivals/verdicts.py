@@ -7,10 +7,8 @@ passed it yet (``acecode.quarantine``):
 
 - a *finding* of the floor (``screen_text``): held, and no review releases it;
 - a *wait* (``unreviewed_reason``): the text touches a class whose danger
-  depends on intent, reads like a dangerous rule to the learned screen (at
-  its lower threshold for arrivals), or is in a language the user does not
-  write in; it is held as "not reviewed" until the learning cycle's safety
-  review passes it;
+  depends on intent, or is in a language the user does not write in; it is
+  held as "not reviewed" until the learning cycle's safety review passes it;
 - otherwise it passes.
 
 Screening costs about half a millisecond of CPU per text, and loading the
@@ -23,9 +21,8 @@ computed once per text and kept::
 
 The fingerprint (:mod:`acecode.arrivals.fingerprint`) covers the text and what
 the verdict depends on besides it: acecode's version, the ``stat`` of the
-quarantine's source and data files (the learned screen's weights),
-``max_rule_chars`` and the languages the user writes in
-(``user_languages.trusted_languages``). A new floor or other
+quarantine's source files, ``max_rule_chars`` and the languages the user
+writes in (``user_languages.trusted_languages``). A new floor or other
 settings thus simply miss, and a file written anywhere else (or with another
 key) is never believed. The file keeps the verdicts of the texts just asked
 about first, then older ones up to :data:`KEEP`, so switching between
@@ -72,7 +69,7 @@ def floor_scope(max_chars: int, languages: tuple[str, ...]) -> str:
     stats = []
     try:
         for entry in sorted(os.scandir(folder), key=lambda e: e.name):
-            if entry.name.endswith((".py", ".json")):  # the learned screen's weights too
+            if entry.name.endswith(".py"):
                 st = entry.stat()
                 stats.append(f"{entry.name}:{st.st_mtime_ns}:{st.st_size}")
     except OSError:
@@ -87,7 +84,7 @@ def screen(text: str, max_chars: int, languages: tuple[str, ...]) -> Verdict:
     found = screen_text(text, max_chars=max_chars)
     if found.flagged:
         return FINDING, found.rule, found.detail
-    waits = unreviewed_reason(text, languages, arrived=True)
+    waits = unreviewed_reason(text, languages)
     if waits is not None:
         return WAITS, waits.rule, waits.detail
     return "", "", ""

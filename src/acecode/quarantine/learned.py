@@ -20,13 +20,7 @@ Its weights are data (``learned_screen.json`` beside this module), trained by
 deterministically; scoring is a sum over at most a few dozen features, pure
 Python, so a hook can afford it. It stands in for the LLM safety review
 when there is none: ``unreviewed`` holds a text whose logit reaches the
-threshold chosen by cross-validation (``not-reviewed:learned``). An entry
-that arrived with the repository (a teammate's commit, a clone) was not
-written on this machine and is untrusted input, so it is screened at a
-second, lower threshold (``arrival_threshold``, also chosen by
-cross-validation: the one that holds 90% of the dangerous training texts out
-of fold), trading more benign arrivals waiting for the next cycle's review
-for fewer dangerous ones reaching the model before it. It is not
+threshold chosen by cross-validation (``not-reviewed:learned``). It is not
 part of the floor: when a review ran, the review judges intent, and a
 statistical score must not overrule it.
 """
@@ -159,13 +153,11 @@ def features(text: str) -> list[str]:
 
 @dataclass(frozen=True)
 class Model:
-    """Weights of a logistic model and its two thresholds on the logit: for texts learned
-    on this machine, and for entries that arrived with the repository (lower)."""
+    """Weights of a logistic model and the threshold on its logit."""
 
     bias: float
     weights: dict[str, float]
     threshold: float
-    arrival_threshold: float
 
     def logit(self, names: list[str]) -> float:
         return self.bias + sum(self.weights.get(name, 0.0) for name in names)
@@ -193,22 +185,15 @@ class Score:
 def load_model() -> Model:
     """The shipped weights (package data), read once per process."""
     raw = json.loads(resources.files(__package__).joinpath(WEIGHTS_FILE).read_text("utf-8"))
-    return Model(
-        float(raw["bias"]),
-        raw["weights"],
-        float(raw["threshold"]),
-        float(raw["arrival_threshold"]),
-    )
+    return Model(float(raw["bias"]), raw["weights"], float(raw["threshold"]))
 
 
-def score(text: str, model: Model | None = None, *, arrived: bool = False) -> Score:
-    """Score ``text``: deterministic, the same logit for the same text and weights;
-    ``arrived``: against the threshold for entries that arrived with the repository."""
+def score(text: str, model: Model | None = None) -> Score:
+    """Score ``text``: deterministic, the same logit for the same text and weights."""
     model = model or load_model()
     names = features(text)
     pushing = sorted(
         (name for name in names if model.weights.get(name, 0.0) > 0),
         key=lambda name: (-model.weights[name], name),
     )
-    cut = model.arrival_threshold if arrived else model.threshold
-    return Score(model.logit(names), tuple(pushing[:3]), cut)
+    return Score(model.logit(names), tuple(pushing[:3]), model.threshold)

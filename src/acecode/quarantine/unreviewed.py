@@ -7,9 +7,8 @@ kinds of text need the LLM safety review to pass:
   (``sensitive``: destructive operations, privilege, the user's consent,
   tests rewritten to pass);
 - a text the learned screen (``learned``) scores at or above its
-  "not reviewed" threshold: it reads like the dangerous rules it was trained
-  on, whatever its wording (an entry that arrived with the repository is
-  held from a lower score: it is untrusted input);
+  "not reviewed" threshold (lower than the floor's): it reads like the
+  dangerous rules it was trained on, whatever its wording;
 - a text in a language the user does not write in (``language``): a rule
   the user cannot read is one they cannot review.
 
@@ -65,10 +64,10 @@ def sensitive_touch(text: str) -> Verdict | None:
     return None
 
 
-def learned_hold(text: str, *, arrived: bool = False) -> Verdict | None:
+def learned_hold(text: str) -> Verdict | None:
     """A ``not-reviewed:learned`` verdict when the learned screen's score reaches its
-    "not reviewed" threshold (the arrivals' one for an entry that ``arrived``)."""
-    learned = score(text[:MIN_SCAN_CHARS], arrived=arrived)
+    "not reviewed" threshold."""
+    learned = score(text[:MIN_SCAN_CHARS])
     if not learned.held:
         return None
     detail = f"reads like a dangerous rule ({learned.describe()}); no safety review passed it"
@@ -89,13 +88,6 @@ def language_hold(text: str, languages: tuple[str, ...]) -> Verdict | None:
     )
 
 
-def unreviewed_reason(
-    text: str, languages: tuple[str, ...], *, arrived: bool = False
-) -> Verdict | None:
-    """Why ``text`` waits for a human when no review passed it, or None when it need not;
-    ``arrived``: an entry that came with the repository, not learned on this machine."""
-    return (
-        sensitive_touch(text)
-        or learned_hold(text, arrived=arrived)
-        or language_hold(text, languages)
-    )
+def unreviewed_reason(text: str, languages: tuple[str, ...]) -> Verdict | None:
+    """Why ``text`` waits for a human when no review passed it, or None when it need not."""
+    return sensitive_touch(text) or learned_hold(text) or language_hold(text, languages)
