@@ -9,6 +9,7 @@ the floor screens each before its first injection. Every hook is a real
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 import uuid
@@ -244,3 +245,21 @@ def test_a_forged_list_of_trusted_languages_is_not_believed(
     )
     run = run_hook("session-start", _start())
     assert PYTEST in run.context() and french not in run.context()
+
+
+def test_a_cached_verdict_follows_every_file_of_the_quarantine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new floor detector (in the floor's own package) or new screen weights change what
+    the verdicts are keyed under, so no verdict of the old quarantine is believed."""
+    import acecode
+
+    copy = tmp_path / "acecode"
+    shutil.copytree(Path(acecode.__file__).parent / "quarantine", copy / "quarantine")
+    monkeypatch.setattr(acecode, "__file__", str(copy / "__init__.py"))
+    seen = {floor_scope(600, ("en",))}
+    for changed in ("floor/git.py", "learned_screen.json", "screen.py"):
+        path = copy / "quarantine" / changed
+        os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10**9))
+        seen.add(floor_scope(600, ("en",)))
+    assert len(seen) == 4

@@ -21,7 +21,8 @@ computed once per text and kept::
 
 The fingerprint (:mod:`acecode.arrivals.fingerprint`) covers the text and what
 the verdict depends on besides it: acecode's version, the ``stat`` of the
-quarantine's source files, ``max_rule_chars`` and the languages the user
+quarantine's source and data files (the floor's package and the learned
+screen's weights included), ``max_rule_chars`` and the languages the user
 writes in (``user_languages.trusted_languages``). A new floor or other
 settings thus simply miss, and a file written anywhere else (or with another
 key) is never believed. The file keeps the verdicts of the texts just asked
@@ -67,13 +68,16 @@ def floor_scope(max_chars: int, languages: tuple[str, ...]) -> str:
     """What a verdict depends on besides the text (see the module docstring)."""
     folder = os.path.join(os.path.dirname(acecode.__file__), "quarantine")
     stats = []
-    try:
-        for entry in sorted(os.scandir(folder), key=lambda e: e.name):
-            if entry.name.endswith(".py"):
-                st = entry.stat()
-                stats.append(f"{entry.name}:{st.st_mtime_ns}:{st.st_size}")
-    except OSError:
-        pass
+    for top, dirs, files in os.walk(folder):  # the floor is a package of its own
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(files):
+            if name.endswith((".py", ".json")):  # the learned screen's weights too
+                path = os.path.join(top, name)
+                try:
+                    st = os.stat(path)
+                except OSError:
+                    continue
+                stats.append(f"{os.path.relpath(path, folder)}:{st.st_mtime_ns}:{st.st_size}")
     return "|".join([acecode.__version__, str(max_chars), ",".join(languages), *stats])
 
 
