@@ -35,6 +35,13 @@ from support.pipeline import is_curator
 SESSIONS = 6
 
 
+def _as_a_terminal_starts_it() -> None:
+    """Ctrl-C's default action, as in a shell's foreground job: a test suite started in the
+    background (``cmd &`` in a script, ``nohup``) passes on an ignored SIGINT, and Python
+    then leaves it ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _state(project: Path) -> dict:
     path = project / ".claude" / "acecode" / "bootstrap.json"
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
@@ -67,6 +74,7 @@ def test_fault_sigint_during_bootstrap_state_consistent_and_rerun_resumes(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_as_a_terminal_starts_it,
     )
     try:
         wait_until(
