@@ -257,7 +257,7 @@ def _undo_entry(path: Path, name: str, playbook: Path | None) -> bool:
 
 def _undo_move(path: Path, cycle: str | None, playbook: Path | None, force: bool) -> bool:
     """Undo ``cycle`` in both layers when it is a move; False when it is not one."""
-    from acecode.project.layer_move import is_move, undo_move
+    from acecode.edits.layer_move import is_move, undo_move
     from acecode.project.layers import is_user_layer, user_playbook_file
 
     move = is_move(path, cycle)

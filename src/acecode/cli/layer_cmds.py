@@ -28,8 +28,8 @@ def move(
 
     Journaled in both layers' history; `acecode undo CYCLE` puts it back.
     """
+    from acecode.edits.layer_move import move_entry
     from acecode.project.config import load_settings
-    from acecode.project.layer_move import move_entry
     from acecode.project.layers import user_playbook_file
     from acecode.store import PlaybookError
 

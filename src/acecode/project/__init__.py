@@ -10,8 +10,7 @@
   use), :mod:`~acecode.project.control` and :mod:`~acecode.project.session_switch`
   (is acecode active here, in this session);
 * the playbook's layers: :mod:`~acecode.project.layers` (the project's and the
-  user's), :mod:`~acecode.project.layer_move` (move an entry between them),
-  :mod:`~acecode.project.pins` (entries injected first);
+  user's) and :mod:`~acecode.project.pins` (entries injected first);
 * the state files: :mod:`~acecode.project.outcomes` (what became of every
   session, learn.log), :mod:`~acecode.project.diagnostics` and
   :mod:`~acecode.project.diagnostics_handler` (diagnostic files).

@@ -56,7 +56,7 @@ from acecode.store.errors import PlaybookError
 from acecode.store.journal_schema import _AFTER_TEXT, HistoryError, migrate
 
 JOURNAL_NAME = "history.sqlite"
-# The kind of a cycle that moved an entry between layers (acecode.project.layer_move): undo
+# The kind of a cycle that moved an entry between layers (acecode.edits.layer_move): undo
 # takes it back in both layers, so it is named here, below both.
 MOVE_KIND = "move"
 
