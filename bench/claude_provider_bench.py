@@ -52,7 +52,7 @@ from messages_server import MessagesServer, Reply  # noqa: E402
 from acecode.llm.base import LLMRequest  # noqa: E402
 from acecode.llm.claude_cli import NO_HOOKS_SETTINGS, ClaudeCLIProvider  # noqa: E402
 from acecode.llm.claude_flags import FlagSupport  # noqa: E402
-from acecode.session_switch import NESTED_ENV  # noqa: E402
+from acecode.project.session_switch import NESTED_ENV  # noqa: E402
 
 PINNED_CLAUDE = ROOT / "tests" / "clients" / "node_modules" / ".bin" / "claude"
 SESSION = ROOT / "tests" / "data" / "transcripts" / "agtrace" / "claude_session.jsonl"
@@ -143,10 +143,10 @@ def set_up_user(home: Path, project: Path) -> None:
 def reflector_request() -> LLMRequest:
     """The reflector's prompt for a real session, built exactly as the role builds it."""
     from acecode.playbook.schema import empty_playbook
+    from acecode.prompts.templates import load_template
     from acecode.roles.ask import SYSTEM_PROMPT
     from acecode.roles.prompt import fill_template, render_playbook, render_transcript
     from acecode.roles.reflector import reflector_mode
-    from acecode.templates import load_template
     from acecode.transcript import load_transcript
 
     prompt = fill_template(

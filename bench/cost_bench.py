@@ -427,9 +427,9 @@ def merged_call_lines(rows: list[dict[str, Any]]) -> list[str]:
     instructions (its head then long enough to cache) and the session once; it drops the
     curator's own data (the reflection quoted back, the playbook view, the lists)."""
     from _billing_anthropic import count_tokens
+    from acecode.prompts.templates import load_template
     from acecode.roles.ask import SYSTEM_PROMPT
     from acecode.roles.prompt import split_template
-    from acecode.templates import load_template
 
     def head(name: str) -> int:
         return count_tokens(SYSTEM_PROMPT + split_template(load_template(name))[0])

@@ -571,7 +571,7 @@ def main() -> None:
     if args.folds:
         folds(pairs)
         return
-    from acecode.config import Settings
+    from acecode.project.config import Settings
 
     print(f"judge_floor {Settings().judge_floor}, judge_max_pairs {Settings().judge_max_pairs}")
     unjudged(pairs)

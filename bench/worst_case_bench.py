@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from acecode.llm.jsonx import extract_json  # noqa: E402
-from acecode.redact import redact  # noqa: E402
+from acecode.text.redact import redact  # noqa: E402
 from support.worst_cases import JSON_WORST_CASES, redact_adversarial  # noqa: E402
 
 GROWTH_BOUND = 8.0  # halfway (in log scale) between linear (4x) and quadratic (16x)

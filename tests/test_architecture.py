@@ -23,8 +23,6 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "acecode"
 MAX_ROOT_MODULES = 8
 MAX_LINES = 500
@@ -136,7 +134,6 @@ def test_no_import_circles() -> None:
     )
 
 
-@pytest.mark.xfail(strict=True, reason="issue 21: not yet")
 def test_at_most_eight_modules_at_the_package_root() -> None:
     root = sorted(path.name for path in PACKAGE.glob("*.py"))
     assert len(root) <= MAX_ROOT_MODULES, f"{len(root)} modules at src/acecode/: {root}"
@@ -151,7 +148,6 @@ def test_no_source_module_over_500_lines() -> None:
     assert long == {}, f"modules over {MAX_LINES} lines: {long}"
 
 
-@pytest.mark.xfail(strict=True, reason="issue 21: not yet")
 def test_the_state_package_init_imports_nothing() -> None:
     init = PACKAGE / "project" / "__init__.py"
     tree = ast.parse(init.read_text(encoding="utf-8"))

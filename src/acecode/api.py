@@ -35,11 +35,11 @@ async def alearn(
     dry_run: bool = False,
 ) -> CycleReport:
     """:func:`learn` for callers already inside an event loop."""
-    from acecode import paths
     from acecode.llm.base import check_provider
     from acecode.llm.client import using_provider
     from acecode.pipeline.cycle import run_cycle
     from acecode.pipeline.session_source import MessageList, message_list
+    from acecode.project import paths
 
     if provider is not None:
         check_provider(provider)

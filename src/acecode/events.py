@@ -11,7 +11,7 @@ the ``acecode.events`` logger:
 
 Whoever listens decides what happens. Unless a program has put its own
 handlers on the logger before, the first event installs acecode's
-(:class:`acecode.diagnostics_handler.DiagnosticsHandler`), which writes each
+(:class:`acecode.project.diagnostics_handler.DiagnosticsHandler`), which writes each
 diagnostic to ``.claude/diagnostic/`` while diagnostic mode is on and prints
 each warning as one ``acecode:`` line on stderr. ``logging`` is imported on
 the first event, so the per-prompt hook path does not load it.
@@ -57,7 +57,7 @@ def _events_logger() -> logging.Logger:
     if not _ready:
         with _install_lock:
             if not _ready and not logger.handlers:
-                from acecode.diagnostics_handler import DiagnosticsHandler
+                from acecode.project.diagnostics_handler import DiagnosticsHandler
 
                 logger.addHandler(DiagnosticsHandler(DIAGNOSTIC_ATTR))
                 logger.setLevel(logging.DEBUG)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from acecode.control import Activity, activity, project_switch, set_project_switch
+from acecode.project.control import Activity, activity, project_switch, set_project_switch
 from support.hang_guard import HANG_GUARD
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from test_cli_commands import run as run_acecode
 
-from acecode.layers import user_playbook_file
 from acecode.playbook.schema import iter_entries
+from acecode.project.layers import user_playbook_file
 from acecode.store import load_playbook, save_playbook
 from acecode.store.history import list_cycles
 

@@ -6,7 +6,6 @@ import copy
 
 import pytest
 
-from acecode.config import Settings
 from acecode.consolidation.guards import (
     RemovalBudget,
     collapse_warnings,
@@ -17,6 +16,7 @@ from acecode.consolidation.guards import (
 )
 from acecode.playbook.operations import apply_operations_with_outcomes
 from acecode.playbook.schema import entry_count, iter_entries
+from acecode.project.config import Settings
 
 
 def _names(playbook) -> list[str]:

@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from acecode import outcomes, paths
 from acecode.cli.history_view import LEGEND
 from acecode.playbook.operations import apply_operations_with_outcomes
+from acecode.project import outcomes, paths
 from acecode.store import update_playbook
 from acecode.store.history import list_cycles, short_id
 from support.hang_guard import HANG_GUARD

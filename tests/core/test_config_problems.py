@@ -8,8 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from acecode.config import load_settings
-from acecode.config_check import ConfigProblem, env_problems, file_problems, project_problems
+from acecode.project.config import load_settings
+from acecode.project.config_check import (
+    ConfigProblem,
+    env_problems,
+    file_problems,
+    project_problems,
+)
 
 
 def _write(path: Path, text: str) -> Path:

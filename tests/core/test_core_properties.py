@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from acecode.playbook.operations import apply_structured_operations
 from acecode.playbook.schema import SECTION_NAMES, SECTION_SLUGS, max_slug_number, max_slug_numbers
 from acecode.playbook.scoring import update_playbook_data
-from acecode.redact import redact
+from acecode.text.redact import redact
 from support.playbooks import entry as kp
 
 SETTINGS = settings(

@@ -55,14 +55,14 @@ def test_every_acecode_exception_derives_from_acecode_error() -> None:
     ("dotted", "second_base"),
     [
         ("acecode.hooks.HookInputError", ValueError),
-        ("acecode.pins.PinsFileError", ValueError),
+        ("acecode.project.pins.PinsFileError", ValueError),
         ("acecode.playbook.merge3.DuplicateNameError", ValueError),
         ("acecode.roles.ask.NoJSONError", ValueError),
         ("acecode.llm.settings.ProviderConfigError", RuntimeError),
         ("acecode.llm.retry.LLMCallError", RuntimeError),
-        ("acecode.control.ControlFileError", RuntimeError),
+        ("acecode.project.control.ControlFileError", RuntimeError),
         ("acecode.dedup.backends.BackendUnavailable", RuntimeError),
-        ("acecode.templates.TemplateNotFoundError", FileNotFoundError),
+        ("acecode.prompts.templates.TemplateNotFoundError", FileNotFoundError),
     ],
 )
 def test_errors_keep_the_standard_base_callers_catch(

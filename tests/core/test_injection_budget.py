@@ -18,7 +18,7 @@ from acecode.playbook.budget import (
 from acecode.playbook.formatting import format_entry, format_playbook
 from acecode.playbook.injection import left_out_line, render_injection
 from acecode.playbook.schema import SECTION_NAMES, SECTION_SLUGS
-from acecode.templates import load_template
+from acecode.prompts.templates import load_template
 from support.playbooks import MIS, PAT, PREF, make_playbook
 from support.playbooks import entry as kp
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from acecode.layers import (
+from acecode.playbook.operations import apply_operations_with_outcomes
+from acecode.playbook.schema import generate_keypoint_name, max_slug_numbers
+from acecode.project.layers import (
     combine,
     is_user_layer,
     layer_of,
@@ -13,8 +15,6 @@ from acecode.layers import (
     route_tags,
     user_playbook_file,
 )
-from acecode.playbook.operations import apply_operations_with_outcomes
-from acecode.playbook.schema import generate_keypoint_name, max_slug_numbers
 
 
 def _playbook(*entries: tuple[str, str]) -> dict:

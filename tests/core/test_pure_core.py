@@ -40,14 +40,14 @@ from support.playbooks import MIS, PAT, entry, make_playbook
 
 DEDUP_LOGIC = ("groups", "ladder", "similarity", "verbatim", "candidates", "verdicts")
 IO_MODULES = {
-    "acecode.diagnostics",
-    "acecode.diagnostics_handler",
+    "acecode.project.diagnostics",
+    "acecode.project.diagnostics_handler",
     "acecode.store.atomic",
     "acecode.store.lock",
     "acecode.store.reports",
     "acecode.store.playbook_file",
-    "acecode.state_folder",
-    "acecode.outcomes",
+    "acecode.project.state_folder",
+    "acecode.project.outcomes",
     "shutil",
     "sqlite3",
     "tempfile",

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 import acecode
-from acecode import diagnostics
-from acecode.templates import TemplateNotFoundError, load_template
+from acecode.project import diagnostics
+from acecode.prompts.templates import TemplateNotFoundError, load_template
 from support.hang_guard import HANG_GUARD
 
 # ../shared/DESIGN.md "Public API".

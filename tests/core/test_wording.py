@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from acecode.wording import counted
+from acecode.text.wording import counted
 
 
 @pytest.mark.parametrize(

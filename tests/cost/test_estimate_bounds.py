@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pytest
 
-from acecode.config import Settings
 from acecode.cost.estimate import (
     REQUOTE_FACTOR,
     bound_tokens,
@@ -20,6 +19,7 @@ from acecode.pipeline.curator_lists import CuratorLists
 from acecode.playbook.curator_view import Listed
 from acecode.playbook.formatting import format_entry
 from acecode.playbook.schema import SECTION_NAMES, iter_entries
+from acecode.project.config import Settings
 from acecode.roles.curator import MAX_TOKENS as CURATOR_MAX_TOKENS
 from acecode.roles.prompt import render_playbook
 from acecode.roles.reflector import MAX_TOKENS as REFLECTOR_MAX_TOKENS
@@ -146,7 +146,7 @@ def test_a_project_cannot_choose_the_role_models(
 ) -> None:
     """A cloned repository's .claude/acecode.toml could otherwise weaken the review of the
     rules it teaches: the role models come from the user's file or the environment."""
-    from acecode.config import load_settings
+    from acecode.project.config import load_settings
 
     (project_dir / ".claude").mkdir()
     (project_dir / ".claude" / "acecode.toml").write_text('safety_review_model = "tiny-model"\n')

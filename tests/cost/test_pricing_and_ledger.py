@@ -164,7 +164,7 @@ def test_an_unknown_cost_is_admitted_until_known_spend_reaches_the_limit() -> No
 
 
 def test_zero_means_no_limit_and_a_negative_limit_keeps_the_default(monkeypatch) -> None:
-    from acecode.config import load_settings
+    from acecode.project.config import load_settings
 
     assert refusal(view([], Limits()), _estimate(1e6, tokens=10**9)) == ""
     monkeypatch.setenv("ACECODE_DAILY_BUDGET_USD", "-5")

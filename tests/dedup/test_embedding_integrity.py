@@ -31,7 +31,7 @@ from acecode.dedup.backends import (
     MiniLMOnnxBackend,
     verified_bytes,
 )
-from acecode.outcomes import read_outcomes
+from acecode.project.outcomes import read_outcomes
 from acecode.store import load_playbook
 from support.pipeline import RoutedLLM, curator_says, routed_servers, write_transcript
 

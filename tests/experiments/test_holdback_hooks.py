@@ -230,8 +230,8 @@ def test_a_cache_hit_with_experiments_on_draws_and_records_without_heavy_imports
     assert exposures(project_dir)[-1]["session"] == "hit"  # and was recorded
     unwanted = {
         "acecode.store",
-        "acecode.config",
-        "acecode.control",
+        "acecode.project.config",
+        "acecode.project.control",
         "acecode.experiments.estimate",
         "acecode.experiments.plan",
         "acecode.impact.signature",

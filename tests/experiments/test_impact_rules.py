@@ -198,8 +198,8 @@ def test_doctor_says_experiments_are_on(project_dir: Path, home_dir: Path) -> No
 def test_entries_with_no_measurable_effect_are_retire_candidates_with_the_figure(
     project_dir: Path,
 ) -> None:
-    from acecode.config import load_settings
     from acecode.pipeline.curator_lists import curator_lists
+    from acecode.project.config import load_settings
     from acecode.store import load_playbook
 
     playbook = write_project(project_dir)

@@ -201,7 +201,7 @@ def test_a_changed_playbook_reuses_the_verdicts_without_loading_the_floor(
         if line.startswith("import time:") and "|" in line
     }
     assert "acecode.arrivals.split" in imported  # it did render
-    heavy = {"acecode.quarantine.screen", "acecode.quarantine.floor", "acecode.config"}
+    heavy = {"acecode.quarantine.screen", "acecode.quarantine.floor", "acecode.project.config"}
     assert {*heavy, "acecode.quarantine.user_languages"} & imported == set()
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from hook_helpers import ACECODE, run_hook, write_playbook
 
-from acecode import paths
 from acecode.hooks import context
+from acecode.project import paths
 from support.playbooks import entry
 
 

@@ -183,7 +183,7 @@ def test_an_inactive_project_gets_nothing_and_the_switch_is_seen_at_once(
 def test_the_learners_environment_does_not_cache_inactive(project_dir: Path) -> None:
     """The background learner runs with ACECODE_HOOKS_DISABLED=1 and primes the cache."""
     _big_playbook(project_dir)
-    # A settings file makes the render ask acecode.control (no fast path).
+    # A settings file makes the render ask acecode.project.control (no fast path).
     (project_dir / ".claude" / "acecode.toml").write_text('review = "flagged"\n')
     primed = _cli("pin", "pat-004", env={"ACECODE_HOOKS_DISABLED": "1"})
     assert primed.returncode == 0, primed.stderr
@@ -233,10 +233,10 @@ def test_show_injected_prints_exactly_what_the_hook_injects(project_dir: Path) -
 
 def test_the_hook_fast_path_agrees_with_control_and_config(project_dir: Path) -> None:
     """Without switch files the hook answers "active, defaults" without reading TOML;
-    acecode.control and acecode.config must give the same answer."""
-    from acecode.config import EXPERIMENT_KEYS, load_settings
-    from acecode.config_check import as_notices, project_problems
-    from acecode.control import activity, switch_files
+    acecode.project.control and acecode.project.config must give the same answer."""
+    from acecode.project.config import EXPERIMENT_KEYS, load_settings
+    from acecode.project.config_check import as_notices, project_problems
+    from acecode.project.control import activity, switch_files
 
     project = str(project_dir)
     key = rendered.inputs_key(project)
@@ -262,9 +262,9 @@ def test_the_hook_fast_path_agrees_with_control_and_config(project_dir: Path) ->
 
 def test_state_file_names_mirror_their_modules(project_dir: Path) -> None:
     from acecode.arrivals.marks import MARKS_NAME
-    from acecode.control import CONFIG_NAME, SWITCH_NAME
     from acecode.hooks.context import playbook_file, state_path
-    from acecode.pins import PINS_NAME, pins_path
+    from acecode.project.control import CONFIG_NAME, SWITCH_NAME
+    from acecode.project.pins import PINS_NAME, pins_path
     from acecode.store.provenance import PROVENANCE_NAME
 
     assert rendered.PINS_NAME == PINS_NAME and rendered.SWITCH_NAME == CONFIG_NAME
@@ -291,8 +291,8 @@ def test_topup_hot_path_imports_nothing_heavy(project_dir: Path) -> None:
         "acecode.store",
         "acecode.playbook.injection",
         "acecode.playbook.ranking",
-        "acecode.config",
-        "acecode.control",
+        "acecode.project.config",
+        "acecode.project.control",
         "tomllib",
         "pathlib",
         "dataclasses",

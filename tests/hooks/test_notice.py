@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from hook_helpers import run_hook
 
-from acecode import outcomes
 from acecode.hooks import notice
+from acecode.project import outcomes
 from acecode.quarantine import queue
 
 FAILED = {

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from hook_helpers import HookRun, run_hook
 
-from acecode import outcomes
 from acecode.cost.ledger import Ledger, stamp
+from acecode.project import outcomes
 
 NO_PROVIDER = ("AGENTIC_CONTEXT_API_KEY", "AGENTIC_CONTEXT_BASE_URL")
 
@@ -233,7 +233,7 @@ def test_a_session_start_with_every_answer_cached_reads_no_toml_and_asks_no_regi
     command = [sys.executable, "-X", "importtime", "-m", "acecode", "hook", "session-start"]
     run = run_hook("session-start", _new_session(), drop_env=NO_PROVIDER, env=env, command=command)
     assert json.loads(run.stdout) == first.output()
-    heavy = {"acecode.llm", "acecode.cost.ledger", "acecode.config", "tomllib", "pathlib"}
+    heavy = {"acecode.llm", "acecode.cost.ledger", "acecode.project.config", "tomllib", "pathlib"}
     assert _imported(run) & heavy == set()
 
 

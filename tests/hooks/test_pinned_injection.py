@@ -14,7 +14,7 @@ import pytest
 from hook_helpers import run_hook, write_playbook
 
 from acecode.playbook.budget import context_length
-from acecode.templates import load_template
+from acecode.prompts.templates import load_template
 from support.hang_guard import HANG_GUARD
 from support.playbooks import entry
 

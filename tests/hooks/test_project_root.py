@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from hook_helpers import run_hook
 
-from acecode import paths
 from acecode.agents.claude_code.sessions import find_sessions, sessions_dir
 from acecode.hooks import context
-from acecode.project_root import find_project_root
+from acecode.project import paths
+from acecode.project.project_root import find_project_root
 from acecode_cli import run_acecode
 from support.hang_guard import HANG_GUARD
 from support.pipeline import write_transcript

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from hook_helpers import run_hook, write_playbook
 
-from acecode.layers import user_playbook_file
+from acecode.project.layers import user_playbook_file
 from support.hang_guard import HANG_GUARD
 from support.playbooks import entry
 

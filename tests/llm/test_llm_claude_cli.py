@@ -26,7 +26,7 @@ from claude_stub import (
 
 from acecode.llm import LLMCallError, complete, usage
 from acecode.llm.claude_cli import CHILD_ENV
-from acecode.session_switch import NESTED_ENV
+from acecode.project.session_switch import NESTED_ENV
 
 LEAN_FLAGS = ("--tools", "--no-session-persistence", "--strict-mcp-config")
 

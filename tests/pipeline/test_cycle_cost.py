@@ -17,8 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from acecode import outcomes, paths
-from acecode.config import load_settings
 from acecode.cost.estimate import estimate_cycle
 from acecode.cost.ledger import Ledger, stamp
 from acecode.cost.pricing import price_for
@@ -26,6 +24,8 @@ from acecode.pipeline import run_cycle_sync
 from acecode.pipeline.curator_lists import CuratorLists
 from acecode.pipeline.cycle import CycleReport
 from acecode.pipeline.progress import learned_count
+from acecode.project import outcomes, paths
+from acecode.project.config import load_settings
 from acecode.roles.reflector import reflector_prompt
 from acecode.store import load_playbook
 from acecode.transcript import MessageWindow

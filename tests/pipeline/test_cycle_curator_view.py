@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from acecode import outcomes, paths
 from acecode.pipeline import run_cycle_sync
 from acecode.playbook.schema import empty_playbook, new_entry
+from acecode.project import outcomes, paths
 from acecode.store import load_playbook, save_playbook
 from support.hang_guard import HANG_GUARD
 from support.pipeline import is_curator, request_prompt, write_transcript

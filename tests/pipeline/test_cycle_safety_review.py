@@ -271,9 +271,9 @@ def test_a_review_the_budget_refuses_is_not_made_and_its_texts_are_not_reviewed(
     import asyncio
     from types import SimpleNamespace
 
-    from acecode.config import Settings
     from acecode.llm import guarded_calls
     from acecode.pipeline.safety_step import safety_review
+    from acecode.project.config import Settings
 
     llm = routed_llm(curator_adds(SAFE))
     operations = [{"type": "ADD", "text": text, "section": "OTHERS"} for text in (SAFE, SUBTLE)]

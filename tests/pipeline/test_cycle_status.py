@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from acecode import outcomes
 from acecode.llm import retry
 from acecode.pipeline import run_cycle_sync
+from acecode.project import outcomes
 from acecode.store import load_playbook, save_playbook
 from support.pipeline import is_curator, write_transcript
 

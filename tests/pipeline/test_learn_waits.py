@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from acecode import outcomes, paths
+from acecode.project import outcomes, paths
 from support.dead_servers import closed_port
 from support.pipeline import write_transcript
 

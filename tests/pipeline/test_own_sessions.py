@@ -119,8 +119,8 @@ def test_bootstrap_skips_nested_sessions(routed_llm, project_dir: Path) -> None:
 
 def test_a_saved_safety_review_session_is_recognised(tmp_path: Path) -> None:
     """The safety review runs through `claude -p` too; its saved session is acecode's own."""
+    from acecode.prompts.templates import load_template
     from acecode.roles.prompt import fill_template
-    from acecode.templates import load_template
 
     prompt = fill_template(load_template("safety_review.txt"), texts='[{"id": 1, "text": "x"}]')
     saved = write_transcript(tmp_path / "nested.jsonl", prompt, '{"verdicts": []}')

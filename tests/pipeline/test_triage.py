@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from acecode import outcomes, paths
 from acecode.agents import get_agent
 from acecode.cost.ledger import TRIAGED, Ledger
 from acecode.pipeline import run_cycle_sync
 from acecode.pipeline.progress import learned_count
 from acecode.pipeline.triage import Signals
+from acecode.project import outcomes, paths
 from support.hang_guard import HANG_GUARD
 from support.pipeline import curator_says
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from acecode.layers import user_playbook_file
 from acecode.pipeline import run_cycle_sync
 from acecode.playbook.schema import iter_entries
+from acecode.project.layers import user_playbook_file
 from acecode.quarantine.queue import list_pending
 from acecode.store import load_playbook, save_playbook
 from acecode.store.history import list_cycles

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from acecode.config import load_settings
+from acecode.project.config import load_settings
 from acecode.quarantine import screen_text, unreviewed_reason
 from acecode.quarantine.gate import triage_operations
 from acecode.quarantine.normalize import text_key

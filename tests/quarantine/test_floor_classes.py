@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from acecode.config import Settings, load_settings
+from acecode.project.config import Settings, load_settings
 from acecode.quarantine.language import detect_language, foreign_language, parse_languages
 from acecode.quarantine.normalize import hidden_characters
 from acecode.quarantine.screen import Verdict, screen_text

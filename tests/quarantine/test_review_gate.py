@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from acecode.config import Settings, load_settings
 from acecode.pipeline.safety_step import SafetyReview
+from acecode.project.config import Settings, load_settings
 from acecode.quarantine.gate import REVIEW_ALL_RULE, needs_review, triage_operations
 from acecode.quarantine.normalize import text_key
 from acecode.quarantine.queue import list_pending, queue_path, queue_text

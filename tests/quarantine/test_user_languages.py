@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from acecode.config import Settings
+from acecode.project.config import Settings
 from acecode.quarantine.user_languages import (
     load_request_languages,
     record_request_languages,

@@ -26,7 +26,7 @@ from test_real_install_inject import RULES, acecode, carries_playbook, write_pla
 from test_real_learning import MISSING_DIR, MISSING_MODULE, curation_for, wait_for_rule
 from test_real_plugin_launcher import install_plugin
 
-from acecode import outcomes
+from acecode.project import outcomes
 from support.hang_guard import HANG_GUARD, wait_until
 
 LEARNED_RULE = "Check that a folder exists with test -d before listing it."

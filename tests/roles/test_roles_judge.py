@@ -149,7 +149,7 @@ def test_user_template_override_is_used(project: Path, anthropic_env: ScriptedLL
 def test_the_template_says_what_each_verdict_does_to_the_playbook() -> None:
     """The judge decides folds: it must know that "more_specific" drops one side and that
     a contradiction folded away is lost (issue 18, item 6)."""
-    from acecode.templates import load_template
+    from acecode.prompts.templates import load_template
 
     text = " ".join(load_template("judge.txt").split())
     for consequence in (

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from acecode.llm import usage
 from acecode.llm.jsonx import extract_json
+from acecode.prompts.templates import load_template
 from acecode.roles.prompt import fill_template
 from acecode.roles.safety_review import (
     DEFAULT_REASON,
@@ -16,7 +17,6 @@ from acecode.roles.safety_review import (
     parse_verdicts,
     run_safety_review,
 )
-from acecode.templates import load_template
 from support.wire import Reply, ScriptedLLMServer
 
 TEXTS = [

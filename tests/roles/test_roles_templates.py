@@ -9,9 +9,9 @@ import pytest
 
 from acecode.llm.jsonx import extract_json
 from acecode.playbook.schema import SECTION_NAMES
+from acecode.prompts.templates import load_template
 from acecode.roles.prompt import fill_template, split_template
 from acecode.roles.reflector import parse_reflection
-from acecode.templates import load_template
 
 FIELDS = {
     "reflection.txt": {"trajectories": "TRANSCRIPT-TEXT", "playbook": '{"pat-001": "use types"}'},

@@ -16,9 +16,9 @@ from acecode.arrivals.fingerprint import TAG_CHARS, fingerprint, machine_key
 from acecode.arrivals.marks import MARKS_NAME, read_marks
 from acecode.arrivals.split import split_arrivals
 from acecode.arrivals.upgrade import JOURNAL_NAME
-from acecode.layer_move import MoveError, move_entry
-from acecode.layers import user_playbook_file
-from acecode.rule_edits import add_rule, edit_rule
+from acecode.edits.layer_move import MoveError, move_entry
+from acecode.edits.rule_edits import add_rule, edit_rule
+from acecode.project.layers import user_playbook_file
 from acecode.store import load_playbook, save_playbook, update_playbook
 from acecode.store.atomic import atomic_write_text
 from acecode.store.journal import JOURNAL_NAME as STORE_JOURNAL_NAME

@@ -8,7 +8,7 @@ configuration can never leak in; deriving the list from
 from __future__ import annotations
 
 from acecode.llm import settings
-from acecode.session_switch import NESTED_ENV
+from acecode.project.session_switch import NESTED_ENV
 
 LLM_ENV_VARS: tuple[str, ...] = tuple(
     dict.fromkeys(

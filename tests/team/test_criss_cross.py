@@ -30,7 +30,7 @@ from team_support import (
     status,
 )
 
-from acecode.pins import pins_path, read_pins
+from acecode.project.pins import pins_path, read_pins
 from acecode.quarantine.queue import list_pending
 from acecode.store import load_playbook
 from support.merge_history import Commit, Replay, Step, criss_cross_histories

@@ -67,7 +67,7 @@ def test_a_project_in_a_subfolder_of_the_repository(project_dir: Path) -> None:
     git(project_dir, "init", "-q", "-b", "main")
     service = project_dir / "services" / "api"
     (service / ".claude").mkdir(parents=True)
-    # Claude Code settings of its own make the service a project (acecode.project_root);
+    # Claude Code settings of its own make the service a project (acecode.project.project_root);
     # without them, a folder of the repository belongs to the repository's project.
     (service / ".claude" / "settings.json").write_text("{}\n")
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from transcript_data import TRANSCRIPTS
 
-from acecode.redact import find_secrets, redact
+from acecode.text.redact import find_secrets, redact
 from acecode.transcript import load_transcript
 from acecode.transcript.condense import condense
 from acecode.transcript.text import clip
@@ -228,7 +228,7 @@ def test_clipping_never_leaves_a_secret_fragment(
 
 
 def test_redact_data_reaches_every_string_of_a_structure() -> None:
-    from acecode.redact import redact_data
+    from acecode.text.redact import redact_data
 
     token = "ghp_" + "Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8"
     ops = [{"type": "ADD", "text": f"use {token}", "tags": [token, 3, None], token: True}]

@@ -29,8 +29,8 @@ try:  # hashlib's own blake2b, without loading OpenSSL (2 ms of the hook's budge
 except ImportError:  # an interpreter without the module: the same function, slower import
     from hashlib import blake2b as _blake2b
 
-from acecode.layers import user_playbook_file
-from acecode.state_folder import STATE_FOLDER_NAME, ensure_state_folder
+from acecode.project.layers import user_playbook_file
+from acecode.project.state_folder import STATE_FOLDER_NAME, ensure_state_folder
 
 KEY_NAME = "machine-key"
 KEY_BYTES = 32

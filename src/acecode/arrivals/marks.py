@@ -35,7 +35,7 @@ import os
 from collections.abc import Iterable
 
 from acecode.arrivals.fingerprint import TAG_CHARS
-from acecode.state_folder import ensure_state_folder
+from acecode.project.state_folder import ensure_state_folder
 
 MARKS_NAME = "arrivals.tsv"
 HEADER = "# acecode arrivals 1\n"

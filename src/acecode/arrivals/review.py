@@ -76,8 +76,8 @@ def split_playbook(playbook: str | Path | None = None) -> Split | None:
     """The split of the project playbook (or ``playbook``) under the project's settings;
     None for the user layer, which is never split. Raises ``PlaybookError``."""
     from acecode.arrivals.split import split_arrivals
-    from acecode.config import load_settings
-    from acecode.layers import is_user_layer
+    from acecode.project.config import load_settings
+    from acecode.project.layers import is_user_layer
     from acecode.store import load_playbook, resolve_path
 
     path = resolve_path(playbook)
@@ -118,7 +118,7 @@ def _one(item_id: str, playbook: str | Path | None) -> HeldArrival:
 def _mark(playbook: str | Path | None, text: str, mark: str) -> None:
     from acecode.arrivals.fingerprint import fingerprint, machine_key
     from acecode.arrivals.marks import add_marks
-    from acecode.paths import state_dir_for
+    from acecode.project.paths import state_dir_for
     from acecode.store import resolve_path
 
     key = machine_key()

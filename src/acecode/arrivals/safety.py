@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from acecode.arrivals.split import REJECTED_RULE, Arrival
-from acecode.config import Settings
+from acecode.project.config import Settings
 
 if TYPE_CHECKING:
     from acecode.roles.safety_review import ReviewVerdict
@@ -44,7 +44,7 @@ def arrivals_to_review(playbook_path: Path, settings: Settings) -> list[Arrival]
     within :data:`REVIEW_CHARS`; ``[]`` for the user layer or a playbook that cannot be read."""
     from acecode.arrivals.fingerprint import machine_key
     from acecode.arrivals.split import split_arrivals
-    from acecode.layers import is_user_layer
+    from acecode.project.layers import is_user_layer
     from acecode.store import PlaybookError, load_playbook
 
     if machine_key() is None or is_user_layer(playbook_path) or not playbook_path.exists():
@@ -83,7 +83,7 @@ def record_reviews(
     many entries the review holds that nothing held before."""
     from acecode.arrivals.fingerprint import machine_key
     from acecode.arrivals.marks import FLAG, SAFE, add_marks
-    from acecode.paths import state_dir_for
+    from acecode.project.paths import state_dir_for
 
     key = machine_key()
     answered = [(arrivals[index], verdict) for index, verdict in sorted(verdicts.items())]
@@ -98,7 +98,7 @@ def record_reviews(
     try:
         add_marks(str(state_dir_for(playbook_path)), key, lines)
     except OSError as exc:
-        from acecode.diagnostics import warn
+        from acecode.project.diagnostics import warn
 
         warn(f"the safety review's verdicts on arrived entries were not recorded ({exc})")
         return 0

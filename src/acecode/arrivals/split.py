@@ -24,7 +24,7 @@ from typing import Any
 
 from acecode.arrivals.fingerprint import fingerprint, machine_key
 from acecode.arrivals.marks import Marks, load_marks
-from acecode.state_folder import STATE_FOLDER_NAME
+from acecode.project.state_folder import STATE_FOLDER_NAME
 
 # The kinds of verdict (acecode.arrivals.verdicts.FINDING and WAITS; a test keeps them
 # equal), here so that a playbook without arrivals never loads that module.
@@ -93,7 +93,7 @@ class Split:
 
 
 def state_dir_of(playbook_path: str) -> str:
-    """The state folder beside ``playbook_path`` (``acecode.paths.state_dir_for``)."""
+    """The state folder beside ``playbook_path`` (``acecode.project.paths.state_dir_for``)."""
     return os.path.join(os.path.dirname(os.path.abspath(playbook_path)), STATE_FOLDER_NAME)
 
 

@@ -74,7 +74,7 @@ def journal_texts(journal: str) -> list[str]:
         with closing(sqlite3.connect(uri, uri=True, timeout=10.0)) as conn:
             rows = conn.execute(_QUERY, NOT_WRITTEN_HERE).fetchall()
     except sqlite3.Error as exc:
-        from acecode.diagnostics import diagnose
+        from acecode.project.diagnostics import diagnose
 
         diagnose("arrivals_upgrade", f"history journal {journal} not read: {exc}")
         return []

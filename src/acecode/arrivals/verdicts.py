@@ -58,7 +58,7 @@ def trusted_languages(languages: str, state_dir: str) -> tuple[str, ...]:
     setting, else English and the languages of the user's own requests."""
     from pathlib import Path
 
-    from acecode.config import Settings
+    from acecode.project.config import Settings
     from acecode.quarantine.user_languages import trusted_languages as trusted
 
     return trusted(Settings(languages=languages), Path(state_dir))

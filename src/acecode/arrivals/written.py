@@ -55,7 +55,7 @@ def mark_known(playbook_path: Path, texts: set[str] | list[str]) -> None:
     """Record ``texts`` as known beside ``playbook_path``; warns instead of raising."""
     from acecode.arrivals.fingerprint import fingerprint, machine_key
     from acecode.arrivals.marks import KNOWN, add_marks
-    from acecode.paths import state_dir_for
+    from acecode.project.paths import state_dir_for
 
     key = machine_key()
     if key is None:
@@ -67,7 +67,7 @@ def mark_known(playbook_path: Path, texts: set[str] | list[str]) -> None:
             [(fingerprint(key, text), KNOWN, "") for text in sorted(texts)],
         )
     except OSError as exc:
-        from acecode.diagnostics import warn
+        from acecode.project.diagnostics import warn
 
         warn(
             f"could not record the texts written to {playbook_path} as this machine's "

@@ -25,7 +25,7 @@ def main(argv: list[str] | None = None) -> None:
         from acecode.hooks import run_hook
 
         sys.exit(run_hook(args[1:]))
-    from acecode.log_stream import stamp_stderr_into_log
+    from acecode.output.log_stream import stamp_stderr_into_log
 
     stamp_stderr_into_log()  # the background learner: its stderr is learn.log
     from acecode.cli.app import build_app

@@ -43,9 +43,9 @@ def refresh_injection(playbook: Path | None = None) -> None:
     """
     import contextlib
 
-    from acecode import paths
     from acecode.hooks.context import state_path
     from acecode.hooks.rendered import CACHE_NAME, INDEX_NAME, prime
+    from acecode.project import paths
     from acecode.store import PlaybookError
     from acecode.store.atomic import remove_stale_temp_files
 
@@ -63,7 +63,7 @@ def refresh_injection(playbook: Path | None = None) -> None:
 def layer_path(playbook: Path | None, *, user: bool = False, name: str | None = None) -> Path:
     """The playbook file a command acts on: the user layer with ``--user`` or for a
     ``u-`` entry name given without ``--playbook``, else the project's (or ``--playbook``)."""
-    from acecode.layers import is_user_name, user_playbook_file
+    from acecode.project.layers import is_user_name, user_playbook_file
     from acecode.store import resolve_path
 
     if user and playbook is not None:

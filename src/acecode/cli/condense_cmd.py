@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 
 from acecode.cli.common import fail
-from acecode.wording import counted
+from acecode.text.wording import counted
 
 
 def condense_command(
@@ -30,8 +30,8 @@ def condense_command(
     ] = None,
 ) -> None:
     """Print the condensed, redacted transcript the reflector LLM would receive."""
-    from acecode.config import load_settings
-    from acecode.diagnostics import warn
+    from acecode.project.config import load_settings
+    from acecode.project.diagnostics import warn
     from acecode.transcript import TranscriptStats, iter_messages
     from acecode.transcript.condense import condense
 

@@ -20,7 +20,7 @@ from acecode.cli.common import (
     refresh_injection,
     user_option,
 )
-from acecode.wording import counted
+from acecode.text.wording import counted
 
 
 def stats(
@@ -37,9 +37,9 @@ def stats(
     from rich.table import Table
 
     from acecode.cli.stale_report import stale_json, stale_lines, stale_report
-    from acecode.diagnostics import warn
-    from acecode.layers import is_user_layer
     from acecode.playbook.health import HEALTHY_BAND, compute_health
+    from acecode.project.diagnostics import warn
+    from acecode.project.layers import is_user_layer
     from acecode.store import PlaybookError, load_playbook
     from acecode.store.journal import list_cycles
 
@@ -138,9 +138,9 @@ def history(
 ) -> None:
     """List the cycles, newest last, one line each: status (ok, undone, nothing-new,
     skipped, failed...), kind (learn, add, merge, undo...) and what changed."""
-    from acecode import outcomes, paths
     from acecode.cli.history_rows import history_rows
     from acecode.cli.history_view import history_table, print_detail
+    from acecode.project import outcomes, paths
     from acecode.store import PlaybookError
     from acecode.store.journal import changes_of, list_cycles, match_cycle_id
 
@@ -257,8 +257,8 @@ def _undo_entry(path: Path, name: str, playbook: Path | None) -> bool:
 
 def _undo_move(path: Path, cycle: str | None, playbook: Path | None, force: bool) -> bool:
     """Undo ``cycle`` in both layers when it is a move; False when it is not one."""
-    from acecode.layer_move import is_move, undo_move
-    from acecode.layers import is_user_layer, user_playbook_file
+    from acecode.edits.layer_move import is_move, undo_move
+    from acecode.project.layers import is_user_layer, user_playbook_file
 
     move = is_move(path, cycle)
     if move is None:

@@ -2,7 +2,7 @@
 
 The switch is written to ``.claude/acecode/switch.toml``, in the git-ignored state
 folder: it is this clone's choice, never a change a team would commit (see
-:mod:`acecode.control`).
+:mod:`acecode.project.control`).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ def _say(text: str) -> None:
 
 
 def _switch(on: bool) -> None:
-    from acecode import paths
-    from acecode.control import (
+    from acecode.project import paths
+    from acecode.project.control import (
         ControlFileError,
         activity,
         project_config,

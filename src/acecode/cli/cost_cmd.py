@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from acecode.cli.common import console, fail
-from acecode.wording import counted
+from acecode.text.wording import counted
 
 DAYS_SHOWN = 7
 WEEKS_SHOWN = 5
@@ -99,11 +99,11 @@ def cost(
     of a model without a known price (their cost is not counted). The legend under
     the tables names the markers they use.
     """
-    from acecode.config import load_settings
     from acecode.cost import summary
     from acecode.cost.budget import Limits, view
     from acecode.cost.ledger import Ledger, LedgerError
     from acecode.cost.pricing import price_table
+    from acecode.project.config import load_settings
 
     ledger = Ledger()
     try:

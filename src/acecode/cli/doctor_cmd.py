@@ -14,7 +14,7 @@ from typing import Any
 import typer
 
 from acecode.cli.common import console, playbook_option
-from acecode.wording import counted
+from acecode.text.wording import counted
 
 TEMPLATES = ("playbook.txt", "reflector.txt", "curator.txt", "reflection.txt")
 # Share of a budget from which doctor warns.
@@ -33,7 +33,7 @@ def _provider() -> list[str]:
 
 def _role_models() -> list[str]:
     """The judge's and the safety review's own models, where set (priced as such)."""
-    from acecode.config import load_settings, setting_source
+    from acecode.project.config import load_settings, setting_source
 
     settings = load_settings()
     lines = []
@@ -47,8 +47,8 @@ def _role_models() -> list[str]:
 def _triage(path: Path | None) -> list[str]:
     """How many recent sessions the triage skipped as having nothing to learn: learning
     that did not happen must be seen (README, Cost and budgets)."""
-    from acecode import outcomes, paths
-    from acecode.config import load_settings
+    from acecode.project import outcomes, paths
+    from acecode.project.config import load_settings
     from acecode.store import resolve_path
 
     if not load_settings().triage:
@@ -117,8 +117,8 @@ def _unreadable_settings() -> list[str]:
 
 def _configuration() -> list[str]:
     """Every settings file acecode reads, and each setting it ignores, by file and key."""
-    from acecode.config_check import project_problems, user_problems
-    from acecode.control import switch_files
+    from acecode.project.config_check import project_problems, user_problems
+    from acecode.project.control import switch_files
 
     problems = [*project_problems(), *user_problems()]
     lines = [
@@ -185,8 +185,8 @@ def _playbook(target: Path, data: dict[str, Any]) -> list[str]:
 
 def _pending_removals(target: Path) -> list[str]:
     """The removals the budget deferred, which the next cycles apply as it allows."""
-    from acecode import paths
     from acecode.pipeline.deferred_step import load_pending
+    from acecode.project import paths
 
     problems: list[str] = []
     pending = load_pending(paths.state_dir_for(target), problems)
@@ -201,8 +201,8 @@ def _pending_removals(target: Path) -> list[str]:
 
 
 def _user_layer() -> list[str]:
-    """The user layer (``acecode.layers``), checked like the project's playbook."""
-    from acecode.layers import user_playbook_file
+    """The user layer (``acecode.project.layers``), checked like the project's playbook."""
+    from acecode.project.layers import user_playbook_file
 
     path = Path(user_playbook_file())
     if not path.exists():
@@ -240,7 +240,7 @@ def _experiments(path: Path | None) -> list[str]:
 
 
 def _templates() -> list[str]:
-    from acecode.templates import template_override, user_template_dir
+    from acecode.prompts.templates import template_override, user_template_dir
 
     overrides = [str(p) for name in TEMPLATES if (p := template_override(name))]
     return [f"override: {o}" for o in overrides] or [
@@ -259,8 +259,8 @@ def _embeddings() -> list[str]:
 
 
 def _outcome_lines(record: dict[str, Any]) -> list[str]:
-    """A cycle's status, reason and provider, as ``acecode.outcomes`` recorded them."""
-    from acecode import outcomes
+    """A cycle's status, reason and provider, as ``acecode.project.outcomes`` recorded them."""
+    from acecode.project import outcomes
 
     status = record.get("status")
     transcript = Path(str(record.get("transcript") or "?")).name
@@ -297,7 +297,7 @@ def _report_lines(report_file: Path) -> list[str]:
 
 
 def _last_cycle(path: Path | None) -> list[str]:
-    from acecode import outcomes, paths
+    from acecode.project import outcomes, paths
     from acecode.store import resolve_path
 
     state = paths.state_dir_for(resolve_path(path))
@@ -327,9 +327,9 @@ def _cost() -> list[str]:
     """Spend today and this month against the budgets; a warning near (80%) or at a limit,
     and while the last cycle's refusal holds."""
     from acecode.cli.cost_cmd import budget_lines
-    from acecode.config import load_settings
     from acecode.cost.budget import Limits, last_refusal, view
     from acecode.cost.ledger import Ledger, LedgerError
+    from acecode.project.config import load_settings
 
     ledger = Ledger()
     try:
@@ -367,7 +367,7 @@ def _per_session(ledger: Any) -> list[str]:
 
 
 def _diagnostics() -> list[str]:
-    from acecode.diagnostics import is_diagnostic_mode
+    from acecode.project.diagnostics import is_diagnostic_mode
 
     return ["on (writing to .claude/diagnostic/)" if is_diagnostic_mode() else "off"]
 

@@ -9,7 +9,7 @@ A row merges them, and its *status* is meaningful whatever the kind:
 * ``undone``: it was saved and later undone (``acecode undo CYCLE``);
 * ``partly undone``: some of its entries were taken back (``acecode undo NAME``);
 * ``nothing-new``, ``skipped``, ``failed``: a learning cycle that saved nothing
-  (``acecode.outcomes``), with its reason.
+  (``acecode.project.outcomes``), with its reason.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from acecode import outcomes
+from acecode.project import outcomes
 from acecode.store.diff import EntryChange
 from acecode.store.journal import Cycle, short_id
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from acecode.cli.common import console, fail, playbook_option
-from acecode.wording import counted
+from acecode.text.wording import counted
 
 if TYPE_CHECKING:
     from acecode.impact.analysis import ImpactReport
@@ -73,8 +73,8 @@ def impact(
     ] = False,
 ) -> None:
     """Recurring failures, before/after each learned entry, citations, entries to retire."""
-    from acecode import paths
     from acecode.impact.run import run_impact, transcript_files, transcripts_folder
+    from acecode.project import paths
     from acecode.store import PlaybookError, load_playbook, resolve_path
 
     started = _parse_since(since)
@@ -104,12 +104,12 @@ def _rules(
     since: datetime | None,
     as_json: bool,
 ) -> None:
-    from acecode import paths
     from acecode.cli.effect_view import experiments_line, print_rules, rules_json
-    from acecode.config import load_settings
     from acecode.experiments.status import refresh
     from acecode.impact.analysis import filter_since
     from acecode.impact.scan import scan_transcripts
+    from acecode.project import paths
+    from acecode.project.config import load_settings
 
     settings = load_settings(paths.project_dir())
     measurement, _changed = refresh(target, data)

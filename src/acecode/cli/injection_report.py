@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from acecode.wording import counted
+from acecode.text.wording import counted
 
 
 def injection_state(playbook: Path | None = None, *, write: bool = True) -> dict[str, Any]:
@@ -19,8 +19,8 @@ def injection_state(playbook: Path | None = None, *, write: bool = True) -> dict
 
     Raises ``acecode.store.PlaybookError`` for a playbook that cannot be read.
     """
-    from acecode import paths
     from acecode.hooks import rendered
+    from acecode.project import paths
     from acecode.store import PlaybookError, resolve_path
 
     project = str(paths.project_dir())

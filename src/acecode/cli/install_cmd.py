@@ -193,8 +193,8 @@ def _say_provider() -> bool:
 
 def _opt_outs() -> list[str]:
     """The session endings an explicit ``false`` in Claude Code's settings opts out of."""
-    from acecode import paths
     from acecode.hooks.learn import OPT_OUT_SETTINGS, opted_out
+    from acecode.project import paths
 
     project = str(paths.project_dir())
     return [

@@ -28,9 +28,9 @@ def move(
 
     Journaled in both layers' history; `acecode undo CYCLE` puts it back.
     """
-    from acecode.config import load_settings
-    from acecode.layer_move import move_entry
-    from acecode.layers import user_playbook_file
+    from acecode.edits.layer_move import move_entry
+    from acecode.project.config import load_settings
+    from acecode.project.layers import user_playbook_file
     from acecode.store import PlaybookError
 
     try:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from acecode.cli.common import console, err_console, fail, playbook_option, refresh_injection
-from acecode.wording import counted
+from acecode.text.wording import counted
 
 if TYPE_CHECKING:
     from acecode.pipeline.cycle_report import CycleReport
@@ -23,8 +23,8 @@ PROJECT_HELP = (
 
 
 def _use_project(project: Path | None) -> None:
-    """Make the project ``project`` is in (its root, :mod:`acecode.project_root`) the project
-    of everything that follows."""
+    """Make the project ``project`` is in (its root, :mod:`acecode.project.project_root`)
+    the project of everything that follows."""
     if project is not None:
         os.environ["CLAUDE_PROJECT_DIR"] = str(project.resolve())
 
@@ -153,13 +153,13 @@ def learn(
     over is skipped without an LLM call; --ignore-budget learns anyway. Several
     transcripts are a burst: their calls ask for a one-hour prompt cache.
     """
-    from acecode.diagnostics import warn
     from acecode.errors import LearnInputError
-    from acecode.outcomes import FAILED
+    from acecode.output.waiting import progress_to
     from acecode.pipeline import run_cycle_sync
     from acecode.pipeline.own_sessions import own_session_role
+    from acecode.project.diagnostics import warn
+    from acecode.project.outcomes import FAILED
     from acecode.store import PlaybookError
-    from acecode.waiting import progress_to
 
     _use_project(project)
     reports = []
@@ -253,14 +253,14 @@ def bootstrap(
     """
     from rich.progress import Progress
 
-    from acecode import paths
     from acecode.agents import UnknownAgentError, get_agent
-    from acecode.config import load_settings
-    from acecode.control import activity
-    from acecode.diagnostics import warn
+    from acecode.output.waiting import progress_to
     from acecode.pipeline.bootstrap import bootstrap as run_bootstrap
     from acecode.pipeline.own_sessions import split_own_sessions
-    from acecode.waiting import progress_to
+    from acecode.project import paths
+    from acecode.project.config import load_settings
+    from acecode.project.control import activity
+    from acecode.project.diagnostics import warn
 
     _use_project(project)
     root = paths.project_dir()
@@ -339,17 +339,17 @@ def catch_up(
     fires no SessionEnd when its terminal is closed or it is killed. Silent
     when there is nothing to catch up; one catch-up at a time per project.
     """
-    from acecode import outcomes, paths
     from acecode.agents import get_agent
-    from acecode.control import activity
-    from acecode.diagnostics import warn
+    from acecode.output.waiting import progress_to
     from acecode.pipeline.bootstrap import BootstrapState
     from acecode.pipeline.bootstrap import bootstrap as run_bootstrap
     from acecode.pipeline.own_sessions import split_own_sessions
-    from acecode.session_switch import NESTED_ENV
+    from acecode.project import outcomes, paths
+    from acecode.project.control import activity
+    from acecode.project.diagnostics import warn
+    from acecode.project.session_switch import NESTED_ENV
     from acecode.store.errors import PlaybookLockTimeout
     from acecode.store.lock import exclusive_lock
-    from acecode.waiting import progress_to
 
     _use_project(project)
     root = paths.project_dir()

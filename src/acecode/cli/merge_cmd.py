@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from acecode.cli.common import console, err_console, fail
-from acecode.wording import counted
+from acecode.text.wording import counted
 
 
 def _say(text: str, *, err: bool = False) -> None:
@@ -16,7 +16,7 @@ def _say(text: str, *, err: bool = False) -> None:
 
 
 def _summary(result: object) -> str:
-    from acecode.merge_driver import DriverResult
+    from acecode.edits.merge_driver import DriverResult
 
     assert isinstance(result, DriverResult)
     outcome = result.outcome
@@ -58,8 +58,8 @@ def merge_driver(
     ] = False,
 ) -> None:
     """Merge .claude/playbook.json by entry (git runs this; set up by `acecode install --git`)."""
-    from acecode import paths
-    from acecode.merge_driver import MergeDriverError, run_driver
+    from acecode.edits.merge_driver import MergeDriverError, run_driver
+    from acecode.project import paths
 
     playbook = Path(path) if path else paths.playbook_path()
     try:
@@ -73,7 +73,7 @@ def merge_driver(
 def install_git() -> None:
     """``acecode install --git``: register the merge driver in this repository."""
     from acecode.agents.hooks_file import acecode_executable
-    from acecode.gitsetup import GitSetupError, install_git
+    from acecode.edits.gitsetup import GitSetupError, install_git
 
     try:
         setup = install_git(acecode_executable("user"))
@@ -105,7 +105,7 @@ def install_git() -> None:
 
 def uninstall_git() -> None:
     """``acecode uninstall --git``: remove the attributes line and the driver config."""
-    from acecode.gitsetup import GitSetupError, uninstall_git
+    from acecode.edits.gitsetup import GitSetupError, uninstall_git
 
     try:
         setup = uninstall_git()

@@ -22,8 +22,8 @@ def _say(message: str) -> None:
 def pin(name: _NAME, playbook: playbook_option = None) -> None:
     """Pin an entry: at every session start it comes first in its section, whatever its
     counters, and stays in when the playbook is over the budget."""
-    from acecode.pins import PinsFileError, change_pins, pins_path
     from acecode.playbook.schema import iter_entries
+    from acecode.project.pins import PinsFileError, change_pins, pins_path
     from acecode.store import PlaybookError, load_playbook
 
     path = layer_path(playbook, name=name)
@@ -46,7 +46,7 @@ def pin(name: _NAME, playbook: playbook_option = None) -> None:
 
 def unpin(name: _NAME, playbook: playbook_option = None) -> None:
     """Unpin an entry: it is ranked by its counters again."""
-    from acecode.pins import PinsFileError, change_pins, pins_path, read_pins
+    from acecode.project.pins import PinsFileError, change_pins, pins_path, read_pins
     from acecode.store import PlaybookError
 
     path = pins_path(layer_path(playbook, name=name))

@@ -60,9 +60,9 @@ def show(
     """
     from rich.table import Table
 
-    from acecode.layers import combine, is_user_layer, layer_of, user_playbook_file
-    from acecode.pins import pins_or_none
     from acecode.playbook.schema import iter_entries
+    from acecode.project.layers import combine, is_user_layer, layer_of, user_playbook_file
+    from acecode.project.pins import pins_or_none
     from acecode.store import PlaybookError, load_playbook, serialize_playbook
 
     if injected:
@@ -158,8 +158,8 @@ def _provenance_md(data: dict[str, Any], origins: dict[str, list[Any]]) -> str:
 
 def _show_injected(playbook: Path | None) -> None:
     """The session-start text, exactly what the hook puts in ``additionalContext``."""
-    from acecode import paths
     from acecode.cli.injection_report import injection_state
+    from acecode.project import paths
     from acecode.store import PlaybookError, resolve_path
 
     if playbook is not None and resolve_path(playbook).resolve() != paths.playbook_path().resolve():

@@ -22,8 +22,8 @@ def report(
     """Write one self-contained HTML page: playbook, growth, cost, citations, failures, review."""
     from datetime import datetime
 
-    from acecode import paths
     from acecode.impact.run import transcript_files
+    from acecode.project import paths
     from acecode.quarantine.queue import QueueError
     from acecode.report.data import gather
     from acecode.report.html import render

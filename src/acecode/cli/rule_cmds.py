@@ -1,4 +1,7 @@
-"""``acecode add``, ``edit`` and ``forget``: change one rule by hand (``acecode.rule_edits``)."""
+"""``acecode add``, ``edit`` and ``forget``: change one rule by hand.
+
+The work is done by :mod:`acecode.edits.rule_edits`.
+"""
 
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ from acecode.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from acecode.rule_edits import RuleEdit
+    from acecode.edits.rule_edits import RuleEdit
 
 _NAME = Annotated[str, typer.Argument(metavar="NAME", help="Entry ID, e.g. pat-001.")]
 _TEXT = Annotated[str, typer.Argument(metavar="TEXT", help="The rule, in one or two sentences.")]
@@ -67,7 +70,7 @@ def add(
 ) -> None:
     """Add one rule to a section (screened like a learned rule; flagged ones wait for review);
     ``--user`` adds it to your user layer, for every project."""
-    from acecode.rule_edits import add_rule
+    from acecode.edits.rule_edits import add_rule
 
     _run(
         playbook,
@@ -78,7 +81,7 @@ def add(
 
 def edit(name: _NAME, text: _TEXT, reason: _REASON = "", playbook: playbook_option = None) -> None:
     """Replace one rule's text (screened like a learned rule; flagged ones wait for review)."""
-    from acecode.rule_edits import edit_rule
+    from acecode.edits.rule_edits import edit_rule
 
     _run(
         playbook,
@@ -89,7 +92,7 @@ def edit(name: _NAME, text: _TEXT, reason: _REASON = "", playbook: playbook_opti
 
 def forget(name: _NAME, reason: _REASON = "", playbook: playbook_option = None) -> None:
     """Delete one rule (`acecode undo` or `acecode restore NAME` brings it back)."""
-    from acecode.rule_edits import forget_rule
+    from acecode.edits.rule_edits import forget_rule
 
     _run(
         playbook,

@@ -34,7 +34,7 @@ from typing import Any
 from acecode.playbook.operations import MAX_OPERATIONS
 from acecode.playbook.schema import SECTION_NAMES, entry_count, isolated_copy, iter_entries
 from acecode.playbook.scoring import should_prune
-from acecode.wording import counted
+from acecode.text.wording import counted
 
 DEFAULT_MAX_REMOVAL_RATIO = 0.10
 DEFAULT_SHRINK_RATIO = 0.20

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from acecode.config import Settings
 from acecode.cost.estimate import CycleEstimate
 from acecode.cost.ledger import (
     REFUSE,
@@ -33,7 +32,8 @@ from acecode.cost.ledger import (
     spend_since,
     stamp,
 )
-from acecode.diagnostics import warn
+from acecode.project.config import Settings
+from acecode.project.diagnostics import warn
 
 
 @dataclass(frozen=True)

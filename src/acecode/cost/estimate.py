@@ -49,9 +49,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from acecode.config import Settings
 from acecode.cost.pricing import Price, price_for
 from acecode.llm.base import CACHE_1H
+from acecode.project.config import Settings
 
 if TYPE_CHECKING:
     from acecode.pipeline.curator_lists import CuratorLists
@@ -215,7 +215,7 @@ def role_bounds(
     the entries it is always shown (tagged, cited, in a conflict); what the reflector
     may tag is bounded by what it was shown, itself bounded by its own budget.
     """
-    from acecode.repository import repository_line
+    from acecode.project.repository import repository_line
     from acecode.roles.ask import role_prompt
     from acecode.roles.curator import MAX_TOKENS as CURATOR_MAX_TOKENS
     from acecode.roles.curator import curator_fields, default_max_removals, render_conflicts

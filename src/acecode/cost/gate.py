@@ -25,8 +25,6 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from acecode import outcomes, paths
-from acecode.config import Settings
 from acecode.cost import budget
 from acecode.cost.estimate import (
     CycleEstimate,
@@ -36,9 +34,11 @@ from acecode.cost.estimate import (
 )
 from acecode.cost.ledger import CYCLE, Ledger, LedgerError, stamp
 from acecode.cost.pricing import CallCost, call_cost, combine
-from acecode.diagnostics import warn
 from acecode.llm import usage
 from acecode.llm.client import cache_ttl, guarded_calls
+from acecode.project import outcomes, paths
+from acecode.project.config import Settings
+from acecode.project.diagnostics import warn
 
 if TYPE_CHECKING:
     from acecode.llm.base import LLMRequest

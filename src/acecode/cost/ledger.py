@@ -1,7 +1,7 @@
 """The user's cost ledger: one JSONL file for every project, because the budget is the
 user's money, not a project's.
 
-It lives in acecode's user state folder (:func:`acecode.paths.user_state_dir`) as
+It lives in acecode's user state folder (:func:`acecode.project.paths.user_state_dir`) as
 ``cost-ledger.jsonl`` and holds three kinds of record, each keyed by the cycle ID:
 
 * ``reserve``: a cycle was admitted with an estimate of its cost (written under
@@ -36,10 +36,10 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from acecode import paths
-from acecode.diagnostics import warn
 from acecode.errors import AcecodeError
-from acecode.wording import counted
+from acecode.project import paths
+from acecode.project.diagnostics import warn
+from acecode.text.wording import counted
 
 LEDGER_NAME = "cost-ledger.jsonl"
 RESERVE = "reserve"

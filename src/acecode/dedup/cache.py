@@ -20,9 +20,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from acecode import paths
-from acecode.diagnostics import diagnose, warn
-from acecode.state_folder import ensure_state_folder
+from acecode.project import paths
+from acecode.project.diagnostics import diagnose, warn
+from acecode.project.state_folder import ensure_state_folder
 
 if TYPE_CHECKING:
     import numpy as np

@@ -39,8 +39,8 @@ from typing import Any
 
 from acecode.dedup.verdicts import VERDICTS, PairVerdict, Verdicts
 from acecode.errors import AcecodeError
-from acecode.paths import state_dir_for
 from acecode.playbook.schema import iter_entries
+from acecode.project.paths import state_dir_for
 from acecode.store import DEFAULT_LOCK_TIMEOUT, resolve_path
 from acecode.store.atomic import atomic_write_text
 from acecode.store.errors import PlaybookError

@@ -38,7 +38,7 @@ def experiments_path(state: str | os.PathLike[str], name: str = "") -> str:
 def announced_flag() -> str:
     """The user's flag file: experiments were announced once (in the user layer's state
     folder, for every project)."""
-    from acecode.layers import user_playbook_file
-    from acecode.state_folder import STATE_FOLDER_NAME
+    from acecode.project.layers import user_playbook_file
+    from acecode.project.state_folder import STATE_FOLDER_NAME
 
     return os.path.join(os.path.dirname(user_playbook_file()), STATE_FOLDER_NAME, ANNOUNCED)

@@ -146,7 +146,7 @@ def _scan(transcript: Path) -> Outcome:
 
 
 def _append(path: Path, lines: Iterable[str]) -> None:
-    from acecode.state_folder import ensure_state_folder
+    from acecode.project.state_folder import ensure_state_folder
 
     ensure_state_folder(path.parent.parent)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -48,7 +48,7 @@ def project_salt(state: str) -> str:
             return salt
     except (OSError, ValueError):
         pass
-    from acecode.state_folder import ensure_state_folder
+    from acecode.project.state_folder import ensure_state_folder
 
     ensure_state_folder(state)
     os.makedirs(os.path.dirname(path), exist_ok=True)

@@ -55,14 +55,14 @@ def append_exposure(state: str, record: dict[str, Any]) -> None:
     try:
         folder = experiments_path(state)
         if not os.path.isdir(folder):
-            from acecode.state_folder import ensure_state_folder
+            from acecode.project.state_folder import ensure_state_folder
 
             ensure_state_folder(state)
             os.makedirs(folder, exist_ok=True)
         with open(os.path.join(folder, EXPOSURES), "a", encoding="utf-8") as handle:
             handle.write(line)
     except OSError as exc:
-        from acecode.diagnostics import diagnose
+        from acecode.project.diagnostics import diagnose
 
         diagnose("exposure_log", f"could not record the injection: {exc}")
 

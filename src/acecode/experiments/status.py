@@ -93,7 +93,7 @@ class Measurement:
 
 def _layers(playbook_path: Path, playbook: dict[str, Any]) -> list[tuple[Path, dict[str, Any]]]:
     """The playbook and, beside a project's, the user layer (when it can be read)."""
-    from acecode.layers import is_user_layer, user_playbook_file
+    from acecode.project.layers import is_user_layer, user_playbook_file
 
     layers = [(playbook_path, playbook)]
     user = Path(user_playbook_file())
@@ -114,10 +114,10 @@ def measure_project(
     ``folder`` is where a session's transcript is looked for when its hooks did
     not record one (default: the project's Claude Code folder).
     """
-    from acecode import paths
     from acecode.experiments.exposure import transcripts
     from acecode.experiments.outcomes import collect
     from acecode.playbook.schema import iter_entries
+    from acecode.project import paths
     from acecode.store.provenance import load_provenance
 
     state = paths.state_dir_for(playbook_path)
@@ -177,8 +177,8 @@ def refresh_after_learning(playbook_path: Path) -> None:
     Runs whatever the cycle did (a session too small to learn from is still an
     experiment session), and re-renders the injection when a class changed.
     """
-    from acecode.config import load_settings
-    from acecode.diagnostics import warn
+    from acecode.project.config import load_settings
+    from acecode.project.diagnostics import warn
 
     try:
         if not load_settings(playbook_path.resolve().parent.parent).experiments:
@@ -199,9 +199,9 @@ def summary_lines(playbook_path: Path) -> list[str]:
     """``acecode doctor``'s lines: on or off, the sessions drawn, the entries concluded (a
     warning for those that hurt)."""
     from acecode.cli.effect_view import experiments_line
-    from acecode.config import load_settings
     from acecode.experiments.classes import HURTS, read_classes
     from acecode.experiments.exposure import draws, read_exposures
+    from acecode.project.config import load_settings
 
     settings = load_settings(playbook_path.resolve().parent.parent)
     state = playbook_path.parent / "acecode"

@@ -22,7 +22,7 @@ import json
 import sys
 
 from acecode.errors import AcecodeError
-from acecode.session_switch import NESTED_ENV, session_skipped
+from acecode.project.session_switch import NESTED_ENV, session_skipped
 
 # acecode.agents' names, without importing the registry in every hook.
 DEFAULT_AGENT = "claude-code"
@@ -115,7 +115,7 @@ def _report(exc: BaseException) -> None:
     try:
         import traceback
 
-        from acecode.diagnostics import diagnose, warn
+        from acecode.project.diagnostics import diagnose, warn
 
         message = str(exc) if isinstance(exc, HookInputError) else f"hook failed: {exc!r}"
         warn(message)

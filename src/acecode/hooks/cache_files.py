@@ -13,7 +13,7 @@ import json
 import os
 from typing import Any
 
-from acecode.state_folder import ensure_state_folder
+from acecode.project.state_folder import ensure_state_folder
 
 
 def stat_key(path: str) -> list[int] | None:
@@ -57,6 +57,6 @@ def write_cache_file(path: str, data: dict[str, Any]) -> None:
         if not isinstance(exc, FileExistsError):  # the temp file of another writer
             with contextlib.suppress(OSError):
                 os.unlink(temp)
-        from acecode.diagnostics import diagnose
+        from acecode.project.diagnostics import diagnose
 
         diagnose("injection_cache", f"could not write the cache file {path}: {exc}")

@@ -44,8 +44,8 @@ from __future__ import annotations
 import os
 import time
 
-from acecode.layers import user_playbook_file
-from acecode.state_folder import STATE_FOLDER_NAME, ensure_state_folder
+from acecode.project.layers import user_playbook_file
+from acecode.project.state_folder import STATE_FOLDER_NAME, ensure_state_folder
 
 CLAIMS_FOLDER = "claims"
 # Longer than any hook timeout acecode installs (30 s): see the module docstring.

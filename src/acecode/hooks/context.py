@@ -1,6 +1,6 @@
 """Where a hook's project and acecode's files are, as plain strings.
 
-These mirror ``acecode.paths`` (a test keeps them equal) but use ``os.path``:
+These mirror ``acecode.project.paths`` (a test keeps them equal) but use ``os.path``:
 ``pathlib`` alone costs a noticeable share of the injection hook's budget.
 """
 
@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import os
 
-from acecode.project_root import find_project_root
+from acecode.project.project_root import find_project_root
 
 
 def resolve_project(payload: dict) -> str:
-    """The project root found (:mod:`acecode.project_root`) from ``$CLAUDE_PROJECT_DIR``,
+    """The project root found (:mod:`acecode.project.project_root`) from ``$CLAUDE_PROJECT_DIR``,
     else from the input's ``cwd`` (Codex sets no variable), else from the current directory.
 
     Claude Code sets ``CLAUDE_PROJECT_DIR`` to the folder the session started in, a
     subfolder of the project when the user started there; the walk up finds the
-    project's root, as ``acecode.paths.project_dir`` does for the CLI. The result is
+    project's root, as ``acecode.project.paths.project_dir`` does for the CLI. The result is
     written back to ``CLAUDE_PROJECT_DIR`` so that everything the hook touches afterwards
     (diagnostics, settings, the background learner) agrees on the same project.
     """
@@ -44,7 +44,7 @@ def user_template_override(name: str) -> str:
 
 
 def has_playbook(project: str) -> bool:
-    """True when the project's playbook or the user layer (``acecode.layers``) exists."""
-    from acecode.layers import user_playbook_file
+    """True when the project's playbook or the user layer (``acecode.project.layers``) exists."""
+    from acecode.project.layers import user_playbook_file
 
     return os.path.exists(playbook_file(project)) or os.path.exists(user_playbook_file())

@@ -30,7 +30,7 @@ from typing import Any
 
 from acecode.hooks.context import has_playbook, resolve_project, state_path
 from acecode.hooks.rendered import DEFAULT_AGENT, session_start
-from acecode.state_folder import ensure_state_folder
+from acecode.project.state_folder import ensure_state_folder
 
 MARKER_MAX_AGE = 3 * 24 * 3600  # seconds
 # Agents whose SessionEnd does not come for every ending (docs/codex.md): their
@@ -94,7 +94,7 @@ def _guarded(render: Callable[[str], Any], project: str, fallback: Any) -> Any:
 
         if not isinstance(exc, PlaybookError):
             raise
-        from acecode.diagnostics import diagnose, warn
+        from acecode.project.diagnostics import diagnose, warn
 
         warn(f"{exc}; the playbook was not injected")
         diagnose("injection_skipped", str(exc))

@@ -12,9 +12,9 @@ closed terminal or a finished ``claude -p`` give ``other``, and ``logout``),
 and so is every compaction. An explicit ``"playbook_update_on_exit": false``
 or ``"playbook_update_on_clear": false`` in Claude Code's settings opts out of
 the first two. Every decision, taken or not, is one line in
-``.claude/acecode/logs/learn.log`` (:mod:`acecode.outcomes`); the learner's
+``.claude/acecode/logs/learn.log`` (:mod:`acecode.project.outcomes`); the learner's
 stderr goes there too, each line stamped like the others
-(:mod:`acecode.log_stream`), and the cycle adds its own status line.
+(:mod:`acecode.output.log_stream`), and the cycle adds its own status line.
 
 ``ACECODE_LEARN_COMMAND`` replaces the ``python -m acecode`` prefix of that
 command (split like a shell would); the tests point it at a stub learner.
@@ -25,9 +25,9 @@ from __future__ import annotations
 import os
 import sys
 
-from acecode import outcomes
 from acecode.hooks.context import resolve_project, state_path
-from acecode.session_switch import NESTED_ENV
+from acecode.project import outcomes
+from acecode.project.session_switch import NESTED_ENV
 
 LEARN_COMMAND_ENV = "ACECODE_LEARN_COMMAND"
 
@@ -67,7 +67,7 @@ def _inactive(project: str) -> str | None:
     ``ACECODE_SKIP``), or None."""
     from pathlib import Path
 
-    from acecode.control import activity
+    from acecode.project.control import activity
 
     state = activity(Path(project))
     return None if state.active else state.reason
@@ -78,7 +78,7 @@ def _leaves_a_trace(project: str) -> bool:
     has been used or configured, so that an ``opt_in`` user's other projects stay clean."""
     from pathlib import Path
 
-    from acecode.control import project_config
+    from acecode.project.control import project_config
 
     return os.path.isdir(state_path(project)) or project_config(Path(project)).exists()
 
@@ -107,7 +107,7 @@ def start_learner(transcript: object, source: str, project: str, note: str = "")
     arguments = ["learn", str(transcript), "--source", source, "--project", project]
     error = _spawn(arguments, project)
     if error:
-        from acecode.diagnostics import warn
+        from acecode.project.diagnostics import warn
 
         warn(f"could not start the background learner ({error}); {transcript} not learned")
         _log(project, f"{source}: not learning{note}: could not start the learner ({error})")
@@ -148,7 +148,7 @@ def _spawn(arguments: list[str], project: str, traceless: bool = False) -> str |
     if traceless and not os.path.isdir(os.path.dirname(log_path)):
         log_path = os.devnull
     else:
-        from acecode.log_stream import STDERR_TO_LOG_ENV
+        from acecode.output.log_stream import STDERR_TO_LOG_ENV
 
         env[STDERR_TO_LOG_ENV] = state_path(project)  # the learner stamps its stderr lines
     try:
@@ -174,7 +174,7 @@ def opted_out(reason: str, project: str) -> str | None:
         return None
     from pathlib import Path
 
-    from acecode.config import claude_setting
+    from acecode.project.config import claude_setting
 
     value, source = claude_setting(setting, project=Path(project))
     return f'"{setting}": false in {source}' if value is False else None
@@ -210,7 +210,7 @@ def on_subagent_stop(payload: dict) -> None:
         return
     from pathlib import Path
 
-    from acecode.config import load_settings
+    from acecode.project.config import load_settings
 
     if not load_settings(Path(project)).learn_from_subagents:
         _log(project, "subagent-stop: not learning: learn_from_subagents is off")

@@ -38,8 +38,8 @@ import json
 import os
 from typing import Any
 
-from acecode import outcomes
 from acecode.hooks.context import state_path
+from acecode.project import outcomes
 
 QUEUE_FILE = "pending.json"  # acecode.quarantine.queue.QUEUE_FILE (a test keeps them equal)
 REASON_CHARS = 120
@@ -104,7 +104,7 @@ def _project_config(project: str, start: dict[str, Any] | None) -> dict[str, lis
         return {"config_off": [], "config_ignored": []}
     from pathlib import Path
 
-    from acecode.config_check import as_notices, project_problems
+    from acecode.project.config_check import as_notices, project_problems
 
     return as_notices(project_problems(Path(project)))
 
@@ -155,7 +155,7 @@ def _active(project: str, start: dict[str, Any] | None) -> bool:
         return True
     from pathlib import Path
 
-    from acecode.control import activity
+    from acecode.project.control import activity
 
     return activity(Path(project)).active
 

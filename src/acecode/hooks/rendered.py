@@ -17,7 +17,7 @@ user's template override and the packaged template, of the pins file and of
 the files that hold the on/off switch and the settings (the two
 ``acecode.toml`` and the local ``switch.toml``), the environment variables of
 the two budgets and of the quarantine's two settings, the ``stat`` of the user layer
-and its pins (:mod:`acecode.layers`): a cycle in any project that changes the
+and its pins (:mod:`acecode.project.layers`): a cycle in any project that changes the
 user layer thus invalidates every project's cache; and the ``stat`` of the
 record of this machine's decisions about texts (``arrivals.tsv``, see
 :mod:`acecode.arrivals`), so that approving an entry that arrived with the
@@ -49,20 +49,20 @@ import acecode
 from acecode.experiments.files import CLASSES, experiments_path
 from acecode.hooks.cache_files import read_cache_file, stat_key, write_cache_file
 from acecode.hooks.context import playbook_file, state_path, user_template_override
-from acecode.layers import user_playbook_file
+from acecode.project.layers import user_playbook_file
 
 TEMPLATE = "playbook.txt"
 CACHE_NAME = "injection-cache.json"
 INDEX_NAME = "injection-index.json"
-PINS_NAME = "pins.json"  # acecode.pins.PINS_NAME; a test keeps them equal
+PINS_NAME = "pins.json"  # acecode.project.pins.PINS_NAME; a test keeps them equal
 PROVENANCE_NAME = "provenance.json"  # acecode.store.provenance.PROVENANCE_NAME
-# The experiment settings (acecode.config, user file and environment only).
+# The experiment settings (acecode.project.config, user file and environment only).
 EXPERIMENT_VARIABLES = ("ACECODE_EXPERIMENTS", "ACECODE_HOLDBACK_RATE", "ACECODE_HOLDBACK_MAX")
 # acecode.agents.DEFAULT_AGENT, without importing the registry on a cache hit.
 DEFAULT_AGENT = "claude-code"
-SWITCH_NAME = "acecode.toml"  # acecode.control.CONFIG_NAME; a test keeps them equal
-LOCAL_SWITCH_NAME = "switch.toml"  # acecode.control.SWITCH_NAME; a test keeps them equal
-# The settings the rendering reads, as environment variables (see acecode.config): the
+SWITCH_NAME = "acecode.toml"  # acecode.project.control.CONFIG_NAME; a test keeps them equal
+LOCAL_SWITCH_NAME = "switch.toml"  # acecode.project.control.SWITCH_NAME; a test keeps them equal
+# The settings the rendering reads, as environment variables (see acecode.project.config): the
 # two budgets, the quarantine's two settings for the entries that arrived
 # (acecode.arrivals) and the experiments' (acecode.experiments).
 SETTING_VARIABLES = (
@@ -73,7 +73,7 @@ SETTING_VARIABLES = (
     *EXPERIMENT_VARIABLES,
 )
 ARRIVALS_NAME = "arrivals.tsv"  # acecode.arrivals.marks.MARKS_NAME; a test keeps them equal
-# The quarantine's settings by default (acecode.config.Settings; a test keeps them equal):
+# The quarantine's settings by default (acecode.project.config.Settings; a test keeps them equal):
 # "" languages are the user's own (acecode.quarantine.user_languages).
 DEFAULT_MAX_RULE_CHARS = 600
 DEFAULT_LANGUAGES = ""
@@ -88,7 +88,7 @@ def _packaged_template() -> str:
 
 def switch_files(project: str) -> tuple[str, str, str]:
     """The project's local switch, its ``acecode.toml`` and the user's
-    (``acecode.control.switch_files``)."""
+    (``acecode.project.control.switch_files``)."""
     return (
         state_path(project, LOCAL_SWITCH_NAME),
         os.path.join(project, ".claude", SWITCH_NAME),
@@ -128,7 +128,7 @@ def _experiment_inputs(project: str) -> list[list[int] | None]:
 
 
 def _user_pins() -> str:
-    """The user layer's pins file (``acecode.pins.pins_path`` of the user layer)."""
+    """The user layer's pins file (``acecode.project.pins.pins_path`` of the user layer)."""
     return os.path.join(os.path.dirname(user_playbook_file()), "acecode", PINS_NAME)
 
 
@@ -138,7 +138,7 @@ def _no_playbook(key: list[Any]) -> bool:
 
 
 def _template_text() -> str:
-    """``acecode.templates.load_template(TEMPLATE)`` with the paths of the key:
+    """``acecode.prompts.templates.load_template(TEMPLATE)`` with the paths of the key:
     the user's override when it is a file, else the packaged template."""
     override = user_template_override(TEMPLATE)
     path = override if os.path.isfile(override) else _packaged_template()
@@ -152,8 +152,8 @@ def _limits(project: str, key: list[Any]) -> dict[str, Any]:
     ``config_ignored``: see the module docstring).
 
     Without switch files and budget variables, that is "active, defaults, no
-    problems" (what ``acecode.control.activity`` and
-    ``acecode.config.load_settings`` answer then; a test checks it), known
+    problems" (what ``acecode.project.control.activity`` and
+    ``acecode.project.config.load_settings`` answer then; a test checks it), known
     without importing either: together they cost several times this hook's
     budget. Otherwise both are asked; the session-only switches
     (``ACECODE_SKIP``) are left out because the hook checks them before it
@@ -177,9 +177,9 @@ def _limits(project: str, key: list[Any]) -> dict[str, Any]:
         }
     from pathlib import Path
 
-    from acecode.config import load_settings
-    from acecode.config_check import as_notices, project_problems
-    from acecode.control import activity
+    from acecode.project.config import load_settings
+    from acecode.project.config_check import as_notices, project_problems
+    from acecode.project.control import activity
 
     root = Path(project)
     state = activity(root, env={})
@@ -200,7 +200,7 @@ def _limits(project: str, key: list[Any]) -> dict[str, Any]:
 
 def _pins(playbook: str) -> list[str]:
     """The names pinned beside ``playbook``; a broken pins file is reported and ignored."""
-    from acecode.pins import pins_or_none
+    from acecode.project.pins import pins_or_none
 
     return pins_or_none(playbook)
 
@@ -237,7 +237,7 @@ def _both_layers(
     that cannot be read is left out and named in ``start["user_layer_error"]``. The
     project layer's held arrivals are left out (:func:`_without_held_arrivals`; ``write``
     False: without writing their records)."""
-    from acecode.layers import combine, is_user_layer
+    from acecode.project.layers import combine, is_user_layer
     from acecode.store.reading import read_playbook
 
     user = user_playbook_file()

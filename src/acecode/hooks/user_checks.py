@@ -33,7 +33,7 @@ from typing import Any
 
 import acecode
 from acecode.hooks.cache_files import read_cache_file, stat_key, write_cache_file
-from acecode.layers import user_playbook_file
+from acecode.project.layers import user_playbook_file
 
 CHECKS_NAME = "session-checks.json"
 KEEP = 8  # answers kept, one per key
@@ -108,7 +108,7 @@ def user_notices(project: str) -> dict[str, list[str]]:
 
 def _check() -> tuple[dict[str, list[str]], str | None]:
     """The notices, computed (a cache miss), and the cost ledger's path."""
-    from acecode.config_check import as_notices, user_problems
+    from acecode.project.config_check import as_notices, user_problems
 
     budget, ledger = budget_problem()
     notices = {
@@ -121,10 +121,10 @@ def _check() -> tuple[dict[str, list[str]], str | None]:
 def budget_problem() -> tuple[str, str | None]:
     """Why the budgets stop learning now, in one line ("" when they do not), and the
     ledger's path. A ledger that cannot be read is ``acecode doctor``'s to report."""
-    from acecode.config import load_settings
-    from acecode.control import user_config
     from acecode.cost.budget import Limits, paused
     from acecode.cost.ledger import Ledger, LedgerError
+    from acecode.project.config import load_settings
+    from acecode.project.control import user_config
 
     ledger = Ledger()
     try:

@@ -85,10 +85,10 @@ def run_impact(
 def _add_measured_retire(report: ImpactReport, playbook_path: Path, playbook: dict) -> None:
     """The entries the hold-back experiments found to have no measurable effect are retire
     candidates too, with the figure as the reason (:mod:`acecode.experiments`)."""
-    from acecode import paths
     from acecode.experiments.classes import retire_reasons
     from acecode.impact.analysis import RetireCandidate
     from acecode.playbook.schema import iter_entries
+    from acecode.project import paths
 
     entries = {entry["name"]: (section, entry) for section, entry in iter_entries(playbook)}
     reasons = retire_reasons(paths.state_dir_for(playbook_path), set(entries))

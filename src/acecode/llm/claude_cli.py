@@ -39,10 +39,10 @@ import signal
 from collections.abc import Mapping
 from typing import Any
 
-from acecode.config import Settings
 from acecode.llm.base import Completion, LLMRequest, ProviderError
 from acecode.llm.claude_flags import FlagSupport, detect_flags
-from acecode.session_switch import NESTED_ENV
+from acecode.project.config import Settings
+from acecode.project.session_switch import NESTED_ENV
 
 NO_HOOKS_SETTINGS = json.dumps({"disableAllHooks": True})
 

@@ -9,7 +9,7 @@ the call at once. A server's ``retry-after`` wins when it asks for longer
 than the computed delay, capped at ``MAX_RETRY_AFTER``. Every attempt is
 written to diagnostics (in diagnostic mode).
 
-Where someone watches (:mod:`acecode.waiting`), an attempt that takes a while
+Where someone watches (:mod:`acecode.output.waiting`), an attempt that takes a while
 says so ("curator waiting on anthropic (127.0.0.1:8080), attempt 2 of 3,
 12 s") and a failed attempt that will be retried says when. The final
 failure is not printed here: :class:`LLMCallError` names the provider and the
@@ -26,10 +26,10 @@ import random
 import time
 from dataclasses import dataclass
 
-from acecode import waiting
-from acecode.diagnostics import diagnose
 from acecode.errors import AcecodeError
 from acecode.llm.base import Completion, LLMRequest, Provider, ProviderError, endpoint_of, host_of
+from acecode.output import waiting
+from acecode.project.diagnostics import diagnose
 
 MAX_RETRIES = 3
 BASE_DELAY = 2.0

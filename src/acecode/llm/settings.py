@@ -16,9 +16,9 @@ import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from acecode.config import load_settings, setting_source
 from acecode.llm.base import REQUEST_TIMEOUT
 from acecode.llm.registry import ProviderConfigError, provider_spec, provider_specs
+from acecode.project.config import load_settings, setting_source
 
 DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-6"
 # Where the SDKs send requests when no base URL is set.

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from acecode.outcomes import SKIPPED
 from acecode.pipeline.cycle import CycleReport, run_cycle_sync
+from acecode.project.outcomes import SKIPPED
 from acecode.store.atomic import atomic_write_text
 from acecode.store.lock import exclusive_lock
 

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from acecode import outcomes, paths
-from acecode.config import Settings
-from acecode.diagnostics import warn
 from acecode.playbook.curator_view import Listed
+from acecode.project import outcomes, paths
+from acecode.project.config import Settings
+from acecode.project.diagnostics import warn
 
 
 @dataclass
@@ -41,7 +41,7 @@ def curator_lists(target: Path, snapshot: dict[str, Any], settings: Settings) ->
 
 def pinned_in(target: Path) -> frozenset[str]:
     """The names pinned beside ``target``; a broken pins file warns and pins nothing."""
-    from acecode.pins import PinsFileError, pins_path, read_pins
+    from acecode.project.pins import PinsFileError, pins_path, read_pins
 
     try:
         return frozenset(read_pins(pins_path(target)))

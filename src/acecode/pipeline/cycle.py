@@ -22,7 +22,7 @@ with one entry function: admit, reflect and curate, then for each layer screen
 and review, judge, apply (with consolidation in the same transaction) and
 record.
 
-Every cycle ends with a status (:mod:`acecode.outcomes`): ``ok``,
+Every cycle ends with a status (:mod:`acecode.project.outcomes`): ``ok``,
 ``nothing-new``, ``skipped`` or ``failed``, the last two with a reason. A
 cycle skips without an LLM call when acecode is off for the project or, when
 a hook or bootstrap started it, when the session is too small to teach
@@ -42,9 +42,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from acecode import outcomes
-from acecode.config import Settings, load_settings
-from acecode.diagnostics import diagnose, warn
 from acecode.pipeline.cycle_report import CycleReport
 from acecode.pipeline.session_source import MessageList, TranscriptFile
 from acecode.pipeline.stages.admit import admit
@@ -55,6 +52,9 @@ from acecode.pipeline.stages.layers import plan_layers
 from acecode.pipeline.stages.record import record_layer, record_learned, record_outcome
 from acecode.pipeline.stages.roles import reflect_and_curate
 from acecode.pipeline.stages.screen import screen_and_review
+from acecode.project import outcomes
+from acecode.project.config import Settings, load_settings
+from acecode.project.diagnostics import diagnose, warn
 from acecode.store import resolve_path
 
 __all__ = ["CycleReport", "run_cycle", "run_cycle_sync"]

@@ -12,8 +12,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from acecode import outcomes, wording
-from acecode.redact import redact
+from acecode.project import outcomes
+from acecode.text import wording
+from acecode.text.redact import redact
 
 
 @dataclass
@@ -81,7 +82,7 @@ class CycleReport:
     report_file: str | None = None
     duration_s: float = 0.0
     # What the cycle did in the user layer (its own report, ``as_dict``); None when no
-    # delta went there (see acecode.layers).
+    # delta went there (see acecode.project.layers).
     user_layer: dict[str, Any] | None = None
 
     @property
@@ -137,7 +138,7 @@ class CycleReport:
         return f", {format_usd(self.cost.get('usd'), self.cost['basis'])}"
 
     def outcome(self) -> dict[str, Any]:
-        """The record kept in ``cycles.jsonl`` (see :mod:`acecode.outcomes`)."""
+        """The record kept in ``cycles.jsonl`` (see :mod:`acecode.project.outcomes`)."""
         return {
             "cycle_id": self.cycle_id,
             "started_at": self.started_at,

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from acecode.dedup.verdicts import Verdicts
-from acecode.diagnostics import warn
 from acecode.playbook.operations import clean_text
 from acecode.playbook.schema import _resolve_section, iter_entries
+from acecode.project.diagnostics import warn
 
 
 @dataclass

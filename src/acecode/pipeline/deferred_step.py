@@ -52,8 +52,8 @@ class PendingRemovals:
     @classmethod
     def beside(cls, target: Path, report: CycleReport) -> PendingRemovals:
         """Read both for the playbook ``target`` (a problem is a warning on ``report``)."""
-        from acecode import paths
         from acecode.pipeline.curator_lists import pinned_in
+        from acecode.project import paths
 
         state = paths.state_dir_for(target)
         return cls(load_pending(state, report.warnings), pinned_in(target))

@@ -25,16 +25,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from acecode.diagnostics import warn
 from acecode.playbook.operations import clean_text
 from acecode.playbook.schema import iter_entries
+from acecode.project.diagnostics import warn
 
 if TYPE_CHECKING:
-    from acecode.config import Settings
     from acecode.dedup.candidates import ProposedText
     from acecode.dedup.judgements import Conflict
     from acecode.pipeline.cycle_report import CycleReport
     from acecode.pipeline.dedup_step import SemanticTools
+    from acecode.project.config import Settings
 
 
 @dataclass
@@ -157,9 +157,9 @@ async def _ask(pairs: list[Any], report: CycleReport, summary: JudgeSummary) -> 
     """One judge call; its tokens join the cycle's ledger under the role ``judge``, and a
     failure is one of the cycle's warnings."""
     from acecode.llm import usage
-    from acecode.redact import redact
     from acecode.roles.ask import collect_failures
     from acecode.roles.judge import run_judge
+    from acecode.text.redact import redact
 
     with usage.track() as ledger, collect_failures() as failures:
         result = await run_judge([(pair.first, pair.second) for pair in pairs])

@@ -18,7 +18,7 @@ import re
 from itertools import islice
 from pathlib import Path
 
-from acecode.templates import PACKAGED_DIR, template_override
+from acecode.prompts.templates import PACKAGED_DIR, template_override
 
 # The templates whose filled text is the whole prompt of a nested run.
 ROLE_TEMPLATES = ("reflector.txt", "curator.txt", "safety_review.txt", "reflection.txt")

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from acecode.config import Settings
+from acecode.project.config import Settings
 from acecode.quarantine.gate import operation_text
 from acecode.quarantine.normalize import text_key
 from acecode.quarantine.screen import floor_verdict
@@ -71,7 +71,7 @@ def review_threshold(settings: Settings) -> str:
     value = settings.review_severity.strip().lower()
     if value in SEVERITIES:
         return value
-    from acecode.diagnostics import warn
+    from acecode.project.diagnostics import warn
 
     warn(f"review_severity must be one of {', '.join(SEVERITIES)}, not {value!r}; using medium")
     return "medium"

@@ -18,8 +18,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from acecode.config import Settings
-from acecode.wording import counted
+from acecode.project.config import Settings
+from acecode.text.wording import counted
 
 
 @dataclass

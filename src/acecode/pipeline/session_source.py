@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from acecode.agents.claude_code.messages import Message, MessageBuilder, with_default_kind
 from acecode.errors import LearnInputError
+from acecode.text.wording import counted
 from acecode.transcript import MessageWindow, TranscriptStats, iter_messages
-from acecode.wording import counted
 
 if TYPE_CHECKING:
     from acecode.agents.base import Agent

@@ -6,7 +6,7 @@ into the ``playbook.txt`` template, which frames the entries as learned
 suggestions (data, not commands) and asks the agent to cite the IDs it uses.
 
 The injection hook passes the template text it has already located, so that a
-cache miss does not import ``acecode.templates`` (and ``pathlib``) just to find it.
+cache miss does not import ``acecode.prompts.templates`` (and ``pathlib``) just to find it.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def format_playbook(playbook: dict[str, Any], template: str | None = None) -> st
     if not key_points:
         return ""
     if template is None:
-        from acecode.templates import load_template
+        from acecode.prompts.templates import load_template
 
         template = load_template(TEMPLATE)
     return template.replace(PLACEHOLDER, key_points)

@@ -27,7 +27,7 @@ from acecode.playbook.schema import (
     max_slug_numbers,
     new_entry,
 )
-from acecode.redact import redact
+from acecode.text.redact import redact
 
 MAX_OPERATIONS = 10
 OPERATION_TYPES = ("ADD", "UPDATE", "MERGE", "DELETE")

@@ -8,7 +8,7 @@ DELETE (it decides; nothing is removed here), and ``acecode impact`` can
 report them to the user.
 
 The evidence is acecode's own cycle records (``cycles.jsonl``, see
-:mod:`acecode.outcomes`): every learned cycle records the IDs the session
+:mod:`acecode.project.outcomes`): every learned cycle records the IDs the session
 cited (``cited_ids``) and the IDs the reflector tagged (``tagged_ids``).
 Records written before those fields existed are not evidence either way,
 so until ``sessions`` recorded cycles exist there are no candidates. An

@@ -97,7 +97,7 @@ def max_slug_numbers(entries: Iterable[dict[str, Any]], prefix: str = "") -> dic
     ``str.isdecimal``; ``$`` also matches before one final newline) at a
     fraction of its cost, which matters when every curator call scans 10k names.
     ``prefix`` is a layer's name prefix (``u-`` for the user layer, see
-    :mod:`acecode.layers`); the keys of the result are the bare slugs.
+    :mod:`acecode.project.layers`); the keys of the result are the bare slugs.
     """
     highest = dict.fromkeys(_KNOWN_SLUGS, 0)
     for entry in entries:

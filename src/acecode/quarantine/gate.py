@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from acecode.config import Settings
-from acecode.diagnostics import warn
 from acecode.playbook.operations import clean_text
 from acecode.playbook.schema import iter_entries
+from acecode.project.config import Settings
+from acecode.project.diagnostics import warn
 from acecode.quarantine.language import DEFAULT_LANGUAGES
 from acecode.quarantine.normalize import text_key
 from acecode.quarantine.queue import (

@@ -36,11 +36,11 @@ from pathlib import Path
 from typing import Any
 
 from acecode.errors import AcecodeError
-from acecode.paths import state_dir_for
 from acecode.playbook.operations import clean_text
 from acecode.playbook.schema import (
     _resolve_section,
 )
+from acecode.project.paths import state_dir_for
 from acecode.quarantine.normalize import text_key
 from acecode.store import DEFAULT_LOCK_TIMEOUT, resolve_path
 from acecode.store.atomic import atomic_write_text

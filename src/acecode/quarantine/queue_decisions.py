@@ -10,8 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from acecode.config import Settings, load_settings
-from acecode.layers import name_prefix_for
 from acecode.playbook.operations import apply_operations_with_outcomes, clean_text
 from acecode.playbook.schema import (
     SECTION_SLUGS,
@@ -21,6 +19,8 @@ from acecode.playbook.schema import (
     new_entry,
 )
 from acecode.playbook.scoring import should_prune
+from acecode.project.config import Settings, load_settings
+from acecode.project.layers import name_prefix_for
 from acecode.quarantine.normalize import text_key
 from acecode.quarantine.queue import (
     Approval,

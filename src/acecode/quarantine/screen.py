@@ -44,7 +44,7 @@ from acecode.quarantine.normalize import (
 from acecode.quarantine.reading import Reading
 
 if TYPE_CHECKING:
-    from acecode.config import Settings
+    from acecode.project.config import Settings
 
 DEFAULT_MAX_CHARS = 600
 # A text longer than the limit is flagged as too long anyway; only its first

@@ -24,8 +24,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from acecode.config import Settings
-from acecode.diagnostics import warn
+from acecode.project.config import Settings
+from acecode.project.diagnostics import warn
 from acecode.quarantine.language import DEFAULT_LANGUAGES, detect_language, parse_languages
 from acecode.store.atomic import atomic_write_text
 from acecode.store.errors import PlaybookError

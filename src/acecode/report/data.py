@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 from acecode.cost.summary import PerSession, Summary
-from acecode.diagnostics import warn
 from acecode.experiments.effects import RuleEffect
 from acecode.impact.analysis import ImpactReport
 from acecode.impact.run import run_impact
 from acecode.playbook.schema import SECTION_NAMES
+from acecode.project.diagnostics import warn
 from acecode.store.provenance import Origin, load_provenance
 
 
@@ -119,7 +119,7 @@ def gather(
     (:func:`acecode.impact.run.transcript_files`); ``folder`` is the folder the user
     named, if any, where the hold-back experiments look for a session's transcript."""
     from acecode.cost.summary import per_session
-    from acecode.pins import pins_or_none
+    from acecode.project.pins import pins_or_none
     from acecode.quarantine.queue import list_pending
     from acecode.store.history import list_cycles
 
@@ -149,9 +149,9 @@ def measured_effects(
 ) -> tuple[list[RuleEffect], str]:
     """The per-entry effects and the line saying whether experiments are on."""
     from acecode.cli.effect_view import experiments_line
-    from acecode.config import load_settings
     from acecode.experiments.status import measure_project
     from acecode.impact.scan import scan_transcripts
+    from acecode.project.config import load_settings
 
     settings = load_settings(playbook_path.resolve().parent.parent)
     measurement = measure_project(playbook_path, playbook, folder)

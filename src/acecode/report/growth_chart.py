@@ -22,7 +22,7 @@ from acecode.report.svg import (
     x_axis,
     y_axis,
 )
-from acecode.wording import counted
+from acecode.text.wording import counted
 
 WIDTH, HEIGHT = 1000, 390
 LEFT, RIGHT = 80, 980  # the plot areas' x extent: room on the left for the y axes

@@ -17,7 +17,7 @@ from acecode.report.data import CyclePoint, ReportData
 from acecode.report.forest import effects_section
 from acecode.report.growth_chart import growth_chart
 from acecode.store.provenance import Origin
-from acecode.wording import counted
+from acecode.text.wording import counted
 
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 _STYLE = """

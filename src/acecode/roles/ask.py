@@ -19,12 +19,12 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, ParamSpec
 
-from acecode.diagnostics import diagnose, warn
 from acecode.errors import AcecodeError
 from acecode.llm import complete, extract_json
 from acecode.llm.base import DEFAULT_MAX_TOKENS
+from acecode.project.diagnostics import diagnose, warn
+from acecode.prompts.templates import load_template
 from acecode.roles.prompt import RolePrompt, fill_split
-from acecode.templates import load_template
 
 SYSTEM_PROMPT = (
     "You are a careful reviewer inside acecode, a tool that helps a coding agent learn "
@@ -56,7 +56,7 @@ class NoJSONError(AcecodeError, ValueError):
 def role_model(role: str) -> str | None:
     """The model a role runs on when its own setting names one (``judge_model``,
     ``safety_review_model``); None: the provider's model, as for every other role."""
-    from acecode.config import load_settings
+    from acecode.project.config import load_settings
 
     settings = load_settings()
     chosen = {"judge": settings.judge_model, "safety_review": settings.safety_review_model}

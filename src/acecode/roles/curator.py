@@ -16,10 +16,10 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from acecode.redact import redact
 from acecode.roles.ask import as_text, ask, dict_items, never_raises, role_prompt
 from acecode.roles.prompt import RolePrompt, render_playbook
-from acecode.wording import counted
+from acecode.text.redact import redact
+from acecode.text.wording import counted
 
 if TYPE_CHECKING:
     from acecode.dedup.judgements import Conflict
@@ -62,8 +62,8 @@ def default_view(
     reflector_output: dict[str, Any], playbook: dict[str, Any], conflicts: Sequence[Conflict]
 ) -> CuratorView:
     """The view a caller without one gets: bounded by ``curator_budget_tokens``, no lists."""
-    from acecode.config import load_settings
     from acecode.playbook.curator_view import build_view
+    from acecode.project.config import load_settings
 
     return build_view(
         playbook,
@@ -75,9 +75,9 @@ def default_view(
 
 def default_max_removals(playbook: dict[str, Any]) -> int:
     """The removal budget of a cycle starting from ``playbook`` (``max_removal_ratio``)."""
-    from acecode.config import load_settings
     from acecode.consolidation.guards import removal_limit
     from acecode.playbook.schema import entry_count
+    from acecode.project.config import load_settings
 
     return removal_limit(entry_count(playbook), load_settings().max_removal_ratio)
 
@@ -91,7 +91,7 @@ def curator_prompt(
 ) -> RolePrompt:
     """The curator's request as it will be sent (see :func:`run_curator`)."""
     from acecode.playbook.curator_view import render_listed
-    from acecode.repository import repository_line
+    from acecode.project.repository import repository_line
 
     view = view or default_view(reflector_output, playbook, conflicts)
     if max_removals is None:

@@ -85,9 +85,9 @@ def render_transcript(messages: Iterable[dict[str, Any]], agent: Agent | None = 
     library callers write them) are read as a user request or an assistant text.
     """
     from acecode.agents.claude_code.messages import with_default_kind
-    from acecode.config import load_settings
+    from acecode.output.waiting import while_waiting
+    from acecode.project.config import load_settings
     from acecode.transcript.condense import condense  # lazy: transcript layer is heavier
-    from acecode.waiting import while_waiting
 
     typed = (with_default_kind(message) for message in messages)
     with while_waiting(lambda seconds: f"condensing the session for the LLM, {seconds:.0f} s"):

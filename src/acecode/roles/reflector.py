@@ -91,7 +91,7 @@ def reflector_prompt(
 ) -> RolePrompt:
     """The reflector's request as it will be sent (``transcript``: the condensed
     rendering when the caller already has it)."""
-    from acecode.repository import repository_line
+    from acecode.project.repository import repository_line
 
     cited = [str(identifier) for identifier in dict.fromkeys(cited_ids or [])]
     return role_prompt(

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from acecode import paths
 from acecode.playbook.schema import iter_entries
+from acecode.project import paths
 from acecode.staleness.names import has_extension, named_in
 from acecode.staleness.project import ProjectFiles, list_files, search_symbols
-from acecode.wording import counted
+from acecode.text.wording import counted
 
 
 @dataclass(frozen=True)

@@ -42,9 +42,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from acecode import paths
-from acecode.diagnostics import warn
-from acecode.state_folder import ensure_state_folder
+from acecode.project import paths
+from acecode.project.diagnostics import warn
+from acecode.project.state_folder import ensure_state_folder
 from acecode.store.diff import (
     EntryChange,
     annotate_removals,
@@ -56,7 +56,7 @@ from acecode.store.errors import PlaybookError
 from acecode.store.journal_schema import _AFTER_TEXT, HistoryError, migrate
 
 JOURNAL_NAME = "history.sqlite"
-# The kind of a cycle that moved an entry between layers (acecode.layer_move): undo
+# The kind of a cycle that moved an entry between layers (acecode.edits.layer_move): undo
 # takes it back in both layers, so it is named here, below both.
 MOVE_KIND = "move"
 

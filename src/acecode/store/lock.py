@@ -23,8 +23,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from acecode.paths import state_dir_for
-from acecode.state_folder import ensure_state_folder
+from acecode.project.paths import state_dir_for
+from acecode.project.state_folder import ensure_state_folder
 from acecode.store.atomic import remove_stale_temp_files
 from acecode.store.errors import PlaybookLockTimeout, PlaybookWriteError
 

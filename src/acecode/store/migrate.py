@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from acecode.diagnostics import diagnose, warn
 from acecode.playbook.schema import (
     DEFAULT_SECTION,
     PLAYBOOK_VERSION,
@@ -30,6 +29,7 @@ from acecode.playbook.schema import (
     max_slug_numbers,
     new_entry,
 )
+from acecode.project.diagnostics import diagnose, warn
 from acecode.store.errors import PlaybookFileError
 
 if TYPE_CHECKING:
@@ -143,7 +143,7 @@ class _Reader:
         """Give every later entry of a repeated ID the next free ID of its section."""
         if not self.repeated:
             return
-        from acecode.layers import USER_PREFIX, is_user_name
+        from acecode.project.layers import USER_PREFIX, is_user_name
 
         every = [entry for entries in sections.values() for entry in entries]
         highest = {prefix: max_slug_numbers(every, prefix) for prefix in ("", USER_PREFIX)}

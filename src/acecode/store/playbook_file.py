@@ -17,8 +17,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from acecode import paths
 from acecode.playbook.schema import ENTRY_KEYS, SECTION_NAMES
+from acecode.project import paths
 from acecode.store.atomic import atomic_write_text
 from acecode.store.errors import (
     PlaybookError,

@@ -33,10 +33,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from acecode import paths
-from acecode.diagnostics import warn
 from acecode.errors import AcecodeError
-from acecode.redact import redact
+from acecode.project import paths
+from acecode.project.diagnostics import warn
+from acecode.text.redact import redact
 
 PROVENANCE_NAME = "provenance.json"
 PROVENANCE_VERSION = 1

@@ -46,7 +46,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from acecode.diagnostics import warn
+from acecode.project.diagnostics import warn
 from acecode.store.provenance import (
     HOW_VALUES,
     REASON_CHARS,

@@ -12,7 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from acecode import paths
+from acecode.project import paths
 from acecode.store.atomic import atomic_write_text, remove_stale_temp_files_in
 
 

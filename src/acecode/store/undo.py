@@ -339,7 +339,7 @@ def restore_entry(playbook_path: Path, name: str, *, lock_timeout: float = 10.0)
         section = change.before_section
         new_name = name
         if name in current:
-            from acecode.layers import name_prefix_for
+            from acecode.project.layers import name_prefix_for
 
             new_name = generate_keypoint_name(
                 [entry for _, _, entry in current.values()],

@@ -16,7 +16,7 @@ unless the budget is too small to hold even their shortest forms. Omitted
 runs are replaced by one line that says what was left out, so the reviewer
 knows the gap is there.
 
-Every rendering is redacted (:func:`acecode.redact.redact`) before it is
+Every rendering is redacted (:func:`acecode.text.redact.redact`) before it is
 measured, and the result is redacted once more as a safety net.
 
 The parts: :mod:`acecode.transcript.items` (what a message becomes),
@@ -42,7 +42,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from acecode.redact import redact
+from acecode.text.redact import redact
 from acecode.transcript.fitting import _fit_and_render, _hard_trim
 from acecode.transcript.items import (
     _FIX_WINDOW_CALLS,

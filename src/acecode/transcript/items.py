@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from acecode.redact import redact
+from acecode.text.redact import redact
 from acecode.transcript.text import clip, estimate_tokens, one_line
 
 if TYPE_CHECKING:

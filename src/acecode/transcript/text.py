@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from acecode.redact import find_secrets
+from acecode.text.redact import find_secrets
 
 # A run of characters that may belong to a key or token. A cut never leaves a
 # fragment of such a run behind, so a clipped secret cannot escape redaction.

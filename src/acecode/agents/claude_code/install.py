@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from acecode import paths
 from acecode.agents.base import Change, HookEvent, SettingsFileError, SettingsUpdate
 from acecode.agents.hooks_file import (
     acecode_executable,
@@ -28,6 +27,7 @@ from acecode.agents.hooks_file import (
     remove_hooks_file,
     write_hooks_file,
 )
+from acecode.project import paths
 
 SCOPES: tuple[str, ...] = ("user", "project", "local")
 

@@ -4,7 +4,7 @@ Claude Code files a session under the folder it was started in (measured with
 2.1.197): a session started in ``proj/sub`` is in ``<encoded proj/sub>``, not
 in the project's own ``<encoded proj>``. Such a session used the project's
 playbook (acecode finds the project root from any subfolder,
-:mod:`acecode.project_root`), so it is one of the project's sessions too.
+:mod:`acecode.project.project_root`), so it is one of the project's sessions too.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import os
 import re
 from pathlib import Path
 
-from acecode import paths
-from acecode.project_root import find_project_root
+from acecode.project import paths
+from acecode.project.project_root import find_project_root
 
 COMPACTION = "agent-acompact-"
 # Lines read from a transcript to find the folder its session was started in.

@@ -20,7 +20,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from acecode import paths
 from acecode.agents.base import HookEvent, SettingsFileError, SettingsUpdate
 from acecode.agents.codex.sessions import codex_home
 from acecode.agents.codex.trust import handler_states
@@ -33,9 +32,10 @@ from acecode.agents.hooks_file import (
     remove_hooks,
     write_hooks_file,
 )
+from acecode.project import paths
 from acecode.store.atomic import atomic_write_text
 from acecode.store.errors import PlaybookWriteError
-from acecode.wording import counted
+from acecode.text.wording import counted
 
 SCOPES: tuple[str, ...] = ("user", "project")
 # What every command gets after the event, so acecode knows which agent calls it.

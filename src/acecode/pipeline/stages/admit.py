@@ -18,8 +18,8 @@ from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from acecode import outcomes, paths, wording
 from acecode.errors import LearnInputError
+from acecode.output.waiting import while_waiting
 from acecode.pipeline.curator_lists import curator_lists, pinned_in
 from acecode.pipeline.cycle_report import CycleReport
 from acecode.pipeline.progress import learned_count
@@ -28,11 +28,12 @@ from acecode.pipeline.stages.record import ensure_state_dir, record_learned
 from acecode.pipeline.stages.reflect import reflector_request
 from acecode.playbook.citations import extract_cited_ids
 from acecode.playbook.schema import entry_count
+from acecode.project import outcomes, paths
 from acecode.store import PlaybookError, load_playbook
-from acecode.waiting import while_waiting
+from acecode.text import wording
 
 if TYPE_CHECKING:
-    from acecode.config import Settings
+    from acecode.project.config import Settings
 
 
 def admit(ctx: CycleContext) -> bool:
@@ -122,9 +123,9 @@ def _within_budget(ctx: CycleContext) -> bool:
     """Build what the roles will see (both layers as one playbook, the open conflicts,
     the curator's lists) and the reflector's request, and ask the budgets."""
     from acecode.cost.gate import admit_cycle
-    from acecode.layers import combine
     from acecode.pipeline.deferred_step import curator_allowance, load_pending
     from acecode.pipeline.judge_step import stored_conflicts
+    from acecode.project.layers import combine
 
     settings, target, snapshot = ctx.settings, ctx.target, ctx.snapshot
     # The roles see both layers as one playbook; their deltas are split by layer after.
@@ -146,7 +147,7 @@ def _within_budget(ctx: CycleContext) -> bool:
 def _user_layer(target: Path, report: CycleReport) -> tuple[Path | None, dict[str, Any] | None]:
     """The user layer's file and snapshot; ``(None, None)`` when ``target`` is that layer,
     ``(file, None)`` with a warning when it cannot be read: the project still learns."""
-    from acecode.layers import is_user_layer, user_playbook_file
+    from acecode.project.layers import is_user_layer, user_playbook_file
 
     if is_user_layer(target):
         return None, None
@@ -164,8 +165,8 @@ def _inactive_reason() -> str:
     the hook that started it) is not a reason: it only keeps nested runs quiet."""
     import os
 
-    from acecode.control import activity
-    from acecode.session_switch import NESTED_ENV
+    from acecode.project.control import activity
+    from acecode.project.session_switch import NESTED_ENV
 
     env = {name: value for name, value in os.environ.items() if name != NESTED_ENV}
     state = activity(paths.project_dir(), env)

@@ -14,13 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from acecode import outcomes
 from acecode.pipeline.stages.consolidate import consolidate
 from acecode.pipeline.stages.context import CycleContext, LayerWork
 from acecode.pipeline.stages.record import ensure_state_dir
 from acecode.playbook.operations import apply_operations_with_outcomes
 from acecode.playbook.schema import entry_count
 from acecode.playbook.scoring import apply_bullet_tags_detailed
+from acecode.project import outcomes
 from acecode.store import update_playbook
 
 if TYPE_CHECKING:
@@ -46,9 +46,9 @@ def apply_layer(ctx: CycleContext, layer: LayerWork, evidence: Any) -> bool:
     provenance from ``evidence``, None in a dry run); True when the layer changed (or
     held a text for review). The layer's report gets its final status."""
     from acecode.consolidation.report import journal_meta
-    from acecode.layers import name_prefix_for
     from acecode.pipeline.deferred_step import PendingRemovals, save_pending
     from acecode.pipeline.provenance_step import cycle_provenance
+    from acecode.project.layers import name_prefix_for
 
     report, target, snapshot, settings = layer.report, layer.target, layer.snapshot, ctx.settings
     prefix = name_prefix_for(target)

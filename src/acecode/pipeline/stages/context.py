@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from acecode.agents.base import Agent
-    from acecode.config import Settings
     from acecode.pipeline.curator_lists import CuratorLists
     from acecode.pipeline.cycle_report import CycleReport
     from acecode.pipeline.dedup_step import SemanticTools
     from acecode.pipeline.session_source import SessionSource
+    from acecode.project.config import Settings
     from acecode.roles.prompt import RolePrompt
 
 

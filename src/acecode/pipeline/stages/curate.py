@@ -13,7 +13,7 @@ from typing import Any
 
 from acecode.pipeline.stages.context import CycleContext
 from acecode.playbook.scoring import apply_bullet_tags_detailed
-from acecode.redact import redact_data
+from acecode.text.redact import redact_data
 
 
 async def curate(ctx: CycleContext) -> list[Any]:

@@ -1,4 +1,4 @@
-"""Which layers a cycle's deltas go to (:mod:`acecode.layers`).
+"""Which layers a cycle's deltas go to (:mod:`acecode.project.layers`).
 
 The roles saw both layers as one playbook; their tags and operations are split
 here. The project layer always runs (its tags, de-duplication and pruning); the
@@ -15,7 +15,7 @@ from acecode.playbook.schema import entry_count
 
 def plan_layers(ctx: CycleContext) -> list[LayerWork]:
     """One :class:`LayerWork` per layer that runs, the project's (the cycle's report) first."""
-    from acecode.layers import route_operations, route_tags
+    from acecode.project.layers import route_operations, route_tags
 
     report, target, snapshot = ctx.report, ctx.target, ctx.snapshot
     tags, operations = ctx.tags, ctx.operations

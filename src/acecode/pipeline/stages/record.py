@@ -3,7 +3,7 @@
 The curation report (beside the playbook, under its lock), the learned mark
 (so later cycles reflect on new messages only), the languages of the user's
 requests, and one line in ``learn.log`` and one record in ``cycles.jsonl``
-(:mod:`acecode.outcomes`). Each is best effort: a failure is a warning, the
+(:mod:`acecode.project.outcomes`). Each is best effort: a failure is a warning, the
 playbook is saved already.
 """
 
@@ -12,15 +12,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from acecode import outcomes, paths
-from acecode.diagnostics import warn
 from acecode.pipeline.cycle_report import CycleReport
+from acecode.project import outcomes, paths
+from acecode.project.diagnostics import warn
 from acecode.store import PlaybookError, PlaybookWriteError
 
 if TYPE_CHECKING:
-    from acecode.config import Settings
     from acecode.pipeline.session_source import SessionSource
     from acecode.pipeline.stages.context import CycleContext, LayerWork
+    from acecode.project.config import Settings
 
 
 def record_layer(ctx: CycleContext, layer: LayerWork) -> None:
@@ -35,7 +35,7 @@ def record_layer(ctx: CycleContext, layer: LayerWork) -> None:
 
 def ensure_state_dir(playbook_path: Path) -> Path:
     """``.claude/acecode`` beside the playbook, git-ignored even where ``.claude`` is committed."""
-    from acecode.state_folder import ensure_state_folder
+    from acecode.project.state_folder import ensure_state_folder
 
     state = paths.state_dir_for(playbook_path)
     try:

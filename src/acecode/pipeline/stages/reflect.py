@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from acecode.pipeline.stages.context import CycleContext
-from acecode.redact import redact_data
+from acecode.text.redact import redact_data
 
 if TYPE_CHECKING:
     from acecode.roles.prompt import RolePrompt

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from acecode import outcomes
 from acecode.pipeline.stages.context import CycleContext
 from acecode.pipeline.stages.curate import curate
 from acecode.pipeline.stages.reflect import reflect
+from acecode.project import outcomes
 
 
 async def reflect_and_curate(ctx: CycleContext) -> bool:

@@ -7,7 +7,7 @@ other line starts with a time. The hook therefore also sets
 :data:`STDERR_TO_LOG_ENV` to the state folder, and the learner replaces
 ``sys.stderr`` with a :class:`LogLines` stream at start-up: each line it
 writes becomes one line of learn.log in the log's own format
-(:func:`acecode.outcomes.append_log`). Only output that bypasses Python
+(:func:`acecode.project.outcomes.append_log`). Only output that bypasses Python
 (a crash of the interpreter itself) still reaches the file raw.
 """
 
@@ -19,7 +19,7 @@ import os
 import sys
 import threading
 
-from acecode import outcomes
+from acecode.project import outcomes
 
 STDERR_TO_LOG_ENV = "ACECODE_STDERR_TO_LOG"
 SPEAKER = "acecode: "

@@ -1,12 +1,12 @@
 """Configuration acecode cannot use, one line per problem naming the file (or variable)
 and the key.
 
-:mod:`acecode.config` and :mod:`acecode.control` read the settings and the switches
+:mod:`acecode.project.config` and :mod:`acecode.project.control` read the settings and the switches
 and fall back on what they cannot use; this module lists what that was, for the
 places a user looks: ``acecode doctor`` and the session-start notice. Two kinds:
 
 * a file that cannot be read (invalid TOML, no permission): acecode is off where
-  it applies until it is fixed (see :mod:`acecode.control`), so it is
+  it applies until it is fixed (see :mod:`acecode.project.control`), so it is
   ``unreadable``;
 * an ignored setting in a readable file or the environment: an unknown key (a
   typo), a value of the wrong type (``max_rule_chars = "lots"``), a budget key
@@ -26,7 +26,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from acecode import config, control
+from acecode.project import config, control
 
 USER, PROJECT, SWITCH = "user", "project", "switch"
 

@@ -18,9 +18,9 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from acecode import paths
-from acecode.diagnostics import warn
 from acecode.playbook.budget import DEFAULT_INJECTION_BUDGET, DEFAULT_TOPUP_BUDGET
+from acecode.project import paths
+from acecode.project.diagnostics import warn
 
 
 @dataclass(frozen=True)

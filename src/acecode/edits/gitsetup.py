@@ -24,9 +24,9 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from acecode import paths
 from acecode.errors import AcecodeError
-from acecode.state_folder import ensure_state_folder
+from acecode.project import paths
+from acecode.project.state_folder import ensure_state_folder
 from acecode.store.atomic import atomic_write_text
 from acecode.store.errors import PlaybookWriteError
 

@@ -27,11 +27,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from acecode import paths
 from acecode.errors import AcecodeError
 from acecode.playbook.merge3 import DuplicateNameError, MergeOutcome, ReviewItem, merge_playbooks
 from acecode.playbook.schema import empty_playbook
-from acecode.state_folder import ensure_state_folder
+from acecode.project import paths
+from acecode.project.state_folder import ensure_state_folder
 from acecode.store.atomic import atomic_write_text
 from acecode.store.errors import PlaybookError
 from acecode.store.playbook_file import serialize_playbook
@@ -235,7 +235,7 @@ def run_driver(
 
 def _move_pins(playbook: Path, outcome: MergeOutcome) -> str | None:
     """Pins follow this clone's entries the merge renumbered; the reason when they could not."""
-    from acecode.pins import PinsFileError, pins_path, rename_pins
+    from acecode.project.pins import PinsFileError, pins_path, rename_pins
 
     try:
         rename_pins(pins_path(playbook), {r.old: r.new for r in outcome.renamed})

@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from acecode.config import Settings, load_settings
-from acecode.layers import name_prefix_for
 from acecode.playbook.operations import apply_operations_with_outcomes, clean_text
 from acecode.playbook.schema import SECTION_NAMES, SECTION_SLUGS, iter_entries, match_section
+from acecode.project.config import Settings, load_settings
+from acecode.project.layers import name_prefix_for
 from acecode.store import PlaybookError, load_playbook, resolve_path, update_playbook
 
 USER_AGENT = "user"

@@ -15,8 +15,8 @@ import re
 import subprocess
 from pathlib import Path
 
-from acecode import paths
-from acecode.redact import redact
+from acecode.project import paths
+from acecode.text.redact import redact
 
 GIT_TIMEOUT = 5.0
 _USERINFO = re.compile(r"^([a-z][a-z0-9+.-]*://)[^/@]*@", re.IGNORECASE)

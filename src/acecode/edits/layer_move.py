@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from acecode.layers import PROJECT, USER, USER_PREFIX, layer_of
 from acecode.playbook.schema import SECTION_SLUGS, format_keypoint_name, iter_entries
+from acecode.project.layers import PROJECT, USER, USER_PREFIX, layer_of
 from acecode.store.errors import PlaybookError
 from acecode.store.journal import MOVE_KIND, HistoryError, get_cycle, new_cycle_id
 from acecode.store.undo import undo_cycle

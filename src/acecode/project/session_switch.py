@@ -1,6 +1,6 @@
 """The environment variables that make acecode sit out one session.
 
-Kept apart from :mod:`acecode.control` (which reads TOML) so that the hook
+Kept apart from :mod:`acecode.project.control` (which reads TOML) so that the hook
 entry point can check them with nothing but ``os`` imported.
 """
 

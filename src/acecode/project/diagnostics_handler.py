@@ -1,6 +1,6 @@
 """Where the core's events (:mod:`acecode.events`) become diagnostic files and stderr lines.
 
-Kept apart from :mod:`acecode.diagnostics` so that importing that module (the
+Kept apart from :mod:`acecode.project.diagnostics` so that importing that module (the
 injection hook does) never loads ``logging``. :mod:`acecode.events` installs the
 handler and tells it which record attribute names a diagnostic, so this module
 does not import the events module back.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 
-from acecode.diagnostics import diagnose, warn
+from acecode.project.diagnostics import diagnose, warn
 
 
 class DiagnosticsHandler(logging.Handler):

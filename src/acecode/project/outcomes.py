@@ -26,7 +26,7 @@ and the session-start notice:
 * ``last-cycle.json``: the last cycle that was not skipped, so that a trivial
   session cannot hide an earlier failure from the session-start notice.
 
-Only ``os``, ``json`` and ``time`` (and :mod:`acecode.state_folder`, which creates the
+Only ``os``, ``json`` and ``time`` (and :mod:`acecode.project.state_folder`, which creates the
 state folder with its ``.gitignore``): the hooks import this module.
 """
 
@@ -37,7 +37,7 @@ import os
 import time
 from typing import Any
 
-from acecode.state_folder import ensure_state_folder
+from acecode.project.state_folder import ensure_state_folder
 
 OK = "ok"
 NOTHING_NEW = "nothing-new"

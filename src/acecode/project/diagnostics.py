@@ -4,7 +4,7 @@ Diagnostics are opt-in: they are written only while the flag file
 ``.claude/diagnostic_mode`` exists, so a normal session leaves no trace.
 Every diagnostic is passed through secret redaction before it touches disk.
 The pure core reports its events through logging (:mod:`acecode.events`);
-:class:`acecode.diagnostics_handler.DiagnosticsHandler` turns them into these
+:class:`acecode.project.diagnostics_handler.DiagnosticsHandler` turns them into these
 files and lines.
 
 The injection hook's cache miss imports this module (through the playbook
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 def is_diagnostic_mode() -> bool:
     """True when ``<project>/.claude/diagnostic_mode`` exists."""
-    from acecode import paths
+    from acecode.project import paths
 
     return (paths.claude_dir() / "diagnostic_mode").exists()
 
@@ -42,8 +42,8 @@ def save_diagnostic(content: str, name: str) -> Path | None:
     """
     from datetime import datetime
 
-    from acecode import paths
-    from acecode.redact import redact
+    from acecode.project import paths
+    from acecode.text.redact import redact
 
     folder = paths.claude_dir() / "diagnostic"
     stamp = datetime.now().strftime("%Y%m%d_%H%M%S_%f")

@@ -67,7 +67,7 @@ def pins_or_none(playbook_file: str | os.PathLike[str]) -> list[str]:
     try:
         return read_pins(pins_path(playbook_file))
     except PinsFileError as exc:
-        from acecode.diagnostics import warn
+        from acecode.project.diagnostics import warn
 
         warn(f"{exc}; pins ignored")
         return []

@@ -2,7 +2,7 @@
 
 Everything project-scoped hangs off the project root: the folder found from
 ``$CLAUDE_PROJECT_DIR`` (the current directory when unset) the way git finds a
-repository (:mod:`acecode.project_root`), the same root the hooks find
+repository (:mod:`acecode.project.project_root`), the same root the hooks find
 (:mod:`acecode.hooks.context`), so the CLI, the hooks and the background learner
 all agree on one playbook from any subfolder. A library call names its project
 instead (:func:`using_project`): a context variable, so concurrent calls for
@@ -17,8 +17,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 
-from acecode.project_root import find_project_root
-from acecode.state_folder import STATE_FOLDER_NAME
+from acecode.project.project_root import find_project_root
+from acecode.project.state_folder import STATE_FOLDER_NAME
 
 _project: ContextVar[Path | None] = ContextVar("acecode_project", default=None)
 
@@ -26,7 +26,7 @@ _project: ContextVar[Path | None] = ContextVar("acecode_project", default=None)
 def project_dir() -> Path:
     """The project root: the one of :func:`using_project`, else the root found from
     ``$CLAUDE_PROJECT_DIR`` or, when unset, the current directory (see
-    :func:`acecode.project_root.find_project_root`)."""
+    :func:`acecode.project.project_root.find_project_root`)."""
     chosen = _project.get()
     if chosen is not None:
         return chosen

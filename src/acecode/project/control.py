@@ -32,9 +32,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from acecode import paths
 from acecode.errors import AcecodeError
-from acecode.session_switch import TRUE_WORDS, session_skipped
+from acecode.project import paths
+from acecode.project.session_switch import TRUE_WORDS, session_skipped
 
 ENABLED_KEY = "enabled"
 OPT_IN_KEY = "opt_in"
@@ -155,7 +155,7 @@ def set_project_switch(on: bool, project: Path | None = None) -> Path:
     The file is acecode's own (only ``enabled``), so it is rewritten whole, which
     also repairs one that was broken by hand.
     """
-    from acecode.state_folder import ensure_state_folder
+    from acecode.project.state_folder import ensure_state_folder
     from acecode.store.atomic import atomic_write_text
     from acecode.store.errors import PlaybookWriteError
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from acecode import paths
 from acecode.errors import AcecodeError
+from acecode.project import paths
 
-PACKAGED_DIR = Path(__file__).parent / "prompts"
+PACKAGED_DIR = Path(__file__).parent
 
 
 class TemplateNotFoundError(AcecodeError, FileNotFoundError):
