@@ -56,6 +56,21 @@ def test_default_backend_runs_offline_without_any_network_access():
     assert done.stdout.strip() == "(1, 384)"
 
 
+def test_the_embedding_runtime_writes_no_telemetry_files(tmp_path):
+    """onnxruntime's telemetry client (on import: a device ID and an event store under
+    ~/.cache/Microsoft, for events sent to mobile.events.data.microsoft.com) stays off
+    unless the user turns it on. Without acecode's default this run writes both files
+    (onnxruntime 1.32); the test does not turn it on, so nothing is ever sent from here."""
+    script = "from acecode.dedup.backends import load_backend; load_backend().embed(['x'])"
+    env = {k: v for k, v in os.environ.items() if k != "ORT_DISABLE_TELEMETRY"}
+    env.update(HOME=str(tmp_path), XDG_CACHE_HOME=str(tmp_path / ".cache"))
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=HANG_GUARD
+    )
+    assert done.returncode == 0, done.stderr
+    assert [path for path in tmp_path.rglob("*") if path.is_file()] == []
+
+
 def test_unknown_backend_name_is_unavailable(monkeypatch):
     monkeypatch.setenv("ACECODE_EMBED_BACKEND", "word2vec")
     with pytest.raises(BackendUnavailable, match="word2vec"):

