@@ -36,6 +36,8 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from _scripted_anthropic import send_json
+
 Router = Callable[[str, str], str]
 
 # Anthropic's documented minimum cacheable prefix for Sonnet 4.5 / 4.6 (prompt caching docs).
@@ -114,13 +116,7 @@ class BillingAnthropic:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                reply = owner.answer(body)
-                data = json.dumps(reply).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                send_json(self, owner.answer(body))
 
             def log_message(self, *args: Any) -> None:
                 pass

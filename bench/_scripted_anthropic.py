@@ -26,6 +26,16 @@ def message_text(content: list[dict[str, Any]]) -> str:
     return "".join(str(block.get("text", "")) for block in content)
 
 
+def send_json(handler: BaseHTTPRequestHandler, reply: dict[str, Any]) -> None:
+    """Answer the request ``handler`` serves with ``reply`` as a 200 JSON body."""
+    data = json.dumps(reply).encode()
+    handler.send_response(200)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(data)))
+    handler.end_headers()
+    handler.wfile.write(data)
+
+
 class ScriptedAnthropic:
     """``with ScriptedAnthropic(router) as server:``; ``server.env()`` points acecode at it."""
 
@@ -61,12 +71,7 @@ class ScriptedAnthropic:
                         "output_tokens": estimate_tokens(text),
                     },
                 }
-                data = json.dumps(reply).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                send_json(self, reply)
 
             def log_message(self, *args: Any) -> None:
                 pass
