@@ -200,6 +200,7 @@ def test_entries_with_no_measurable_effect_are_retire_candidates_with_the_figure
 ) -> None:
     from acecode.pipeline.curator_lists import curator_lists
     from acecode.project.config import load_settings
+    from acecode.project.layer import Layer
     from acecode.store import load_playbook
 
     playbook = write_project(project_dir)
@@ -213,7 +214,8 @@ def test_entries_with_no_measurable_effect_are_retire_candidates_with_the_figure
     assert candidate["reason"] == (
         f"no measurable effect in hold-back experiments: {figure} over 212 sessions"
     )
-    lists = curator_lists(playbook, load_playbook(playbook), load_settings())
+    layer = Layer(playbook)
+    lists = curator_lists(layer, load_playbook(layer), load_settings(), frozenset())
     assert any(item.name == "mis-002" and figure in item.note for item in lists.retire)
 
 

@@ -117,9 +117,7 @@ def _one(item_id: str, playbook: str | Path | None) -> HeldArrival:
 
 def _mark(playbook: str | Path | None, text: str, mark: str) -> None:
     from acecode.arrivals.fingerprint import fingerprint, machine_key
-    from acecode.arrivals.marks import add_marks
-    from acecode.project.paths import state_dir_for
-    from acecode.store import resolve_path
+    from acecode.arrivals.written import add_marks_beside
 
     key = machine_key()
     if key is None:
@@ -127,10 +125,12 @@ def _mark(playbook: str | Path | None, text: str, mark: str) -> None:
             "cannot record the decision: this machine's key cannot be read or created "
             "(~/.claude/acecode-user/acecode/machine-key)"
         )
-    state = str(state_dir_for(resolve_path(playbook)))
     try:
-        add_marks(state, key, [(fingerprint(key, text), mark, "")])
+        add_marks_beside(playbook, key, [(fingerprint(key, text), mark, "")])
     except OSError as exc:
+        from acecode.project.layer import Layer
+
+        state = Layer.of(playbook).folder
         raise ArrivalError(f"cannot record the decision in {state}: {exc.strerror or exc}") from exc
 
 

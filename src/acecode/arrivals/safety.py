@@ -24,13 +24,13 @@ review that fails records nothing, so those texts are reviewed next time.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from acecode.arrivals.split import REJECTED_RULE, Arrival
 from acecode.project.config import Settings
 
 if TYPE_CHECKING:
+    from acecode.project.layer import Where
     from acecode.roles.safety_review import ReviewVerdict
 
 # Characters of arrived items one review call may carry, each text counted with its
@@ -39,22 +39,27 @@ REVIEW_CHARS = 1_200
 ITEM_CHARS = 40
 
 
-def arrivals_to_review(playbook_path: Path, settings: Settings) -> list[Arrival]:
-    """The arrived entries of ``playbook_path`` the review has not seen, held ones first,
-    within :data:`REVIEW_CHARS`; ``[]`` for the user layer or a playbook that cannot be read."""
+def arrivals_to_review(
+    where: Where, settings: Settings, playbook: dict[str, Any] | None = None
+) -> list[Arrival]:
+    """The arrived entries of ``layer``'s playbook (as read, when given, else read now) the
+    review has not seen, held ones first, within :data:`REVIEW_CHARS`; ``[]`` for the user
+    layer or a playbook that cannot be read."""
     from acecode.arrivals.fingerprint import machine_key
     from acecode.arrivals.split import split_arrivals
-    from acecode.project.layers import is_user_layer
+    from acecode.project.layer import Layer
     from acecode.store import PlaybookError, load_playbook
 
-    if machine_key() is None or is_user_layer(playbook_path) or not playbook_path.exists():
+    layer = Layer.of(where)
+    if machine_key() is None or layer.is_user or not layer.playbook_file.exists():
         return []
-    try:
-        playbook = load_playbook(playbook_path)
-    except PlaybookError:
-        return []
+    if playbook is None:
+        try:
+            playbook = load_playbook(layer)
+        except PlaybookError:
+            return []
     split = split_arrivals(
-        str(playbook_path), playbook, settings.max_rule_chars, settings.languages
+        str(layer.playbook_file), playbook, settings.max_rule_chars, settings.languages
     )
     waiting: dict[str, Arrival] = {}
     for arrival in split.arrived:
@@ -73,7 +78,7 @@ def arrivals_to_review(playbook_path: Path, settings: Settings) -> list[Arrival]
 
 
 def record_reviews(
-    playbook_path: Path,
+    layer: Where,
     arrivals: list[Arrival],
     verdicts: Mapping[int, ReviewVerdict],
     threshold: str,
@@ -82,8 +87,8 @@ def record_reviews(
     -> verdict): a flag at or above ``threshold`` holds, anything else passes. Returns how
     many entries the review holds that nothing held before."""
     from acecode.arrivals.fingerprint import machine_key
-    from acecode.arrivals.marks import FLAG, SAFE, add_marks
-    from acecode.project.paths import state_dir_for
+    from acecode.arrivals.marks import FLAG, SAFE
+    from acecode.arrivals.written import add_marks_beside
 
     key = machine_key()
     answered = [(arrivals[index], verdict) for index, verdict in sorted(verdicts.items())]
@@ -96,7 +101,7 @@ def record_reviews(
         for arrival, verdict in answered
     ]
     try:
-        add_marks(str(state_dir_for(playbook_path)), key, lines)
+        add_marks_beside(layer, key, lines)
     except OSError as exc:
         from acecode.project.diagnostics import warn
 

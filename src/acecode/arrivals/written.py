@@ -22,10 +22,11 @@ when they were learned anyway.
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Iterable
 from typing import Any
 
 from acecode.arrivals.upgrade import NOT_WRITTEN_HERE
+from acecode.project.layer import Layer, Where
 
 
 def _texts(playbook: dict[str, Any]) -> set[str]:
@@ -40,7 +41,7 @@ def new_texts(before: dict[str, Any], after: dict[str, Any]) -> set[str]:
 
 
 def record_written(
-    playbook_path: Path, before: dict[str, Any], after: dict[str, Any], kind: Any = None
+    playbook_path: Where, before: dict[str, Any], after: dict[str, Any], kind: Any = None
 ) -> None:
     """Record as known the texts this save wrote (see the module docstring)."""
     if kind in NOT_WRITTEN_HERE:
@@ -51,25 +52,32 @@ def record_written(
     mark_known(playbook_path, texts)
 
 
-def mark_known(playbook_path: Path, texts: set[str] | list[str]) -> None:
+def add_marks_beside(playbook: Where, key: bytes, lines: Iterable[tuple[str, str, str]]) -> str:
+    """Append ``lines`` (fingerprint, mark, detail) to the marks of the layer ``playbook``
+    names; returns its state folder. Raises ``OSError`` when they cannot be written."""
+    from acecode.arrivals.marks import add_marks
+
+    state = str(Layer.of(playbook).folder)
+    add_marks(state, key, list(lines))
+    return state
+
+
+def mark_known(playbook_path: Where, texts: set[str] | list[str]) -> None:
     """Record ``texts`` as known beside ``playbook_path``; warns instead of raising."""
     from acecode.arrivals.fingerprint import fingerprint, machine_key
-    from acecode.arrivals.marks import KNOWN, add_marks
-    from acecode.project.paths import state_dir_for
+    from acecode.arrivals.marks import KNOWN
 
     key = machine_key()
     if key is None:
         return
     try:
-        add_marks(
-            str(state_dir_for(Path(playbook_path))),
-            key,
-            [(fingerprint(key, text), KNOWN, "") for text in sorted(texts)],
+        add_marks_beside(
+            playbook_path, key, [(fingerprint(key, text), KNOWN, "") for text in sorted(texts)]
         )
     except OSError as exc:
         from acecode.project.diagnostics import warn
 
         warn(
-            f"could not record the texts written to {playbook_path} as this machine's "
-            f"({exc.strerror or exc}); they will be screened as arrivals"
+            f"could not record the texts written to {Layer.of(playbook_path).playbook_file} "
+            f"as this machine's ({exc.strerror or exc}); they will be screened as arrivals"
         )

@@ -20,14 +20,15 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from acecode.project import paths
 from acecode.project.diagnostics import diagnose, warn
-from acecode.project.state_folder import ensure_state_folder
+from acecode.project.layer import Layer, Where
+from acecode.project.state_folder import ensure_folder_of
 
 if TYPE_CHECKING:
     import numpy as np
 
     from acecode.dedup.backends import EmbeddingBackend
+    from acecode.project.state_folder import StateFolder
 
 CACHE_FILE = "embeddings.sqlite"
 _SCHEMA = """
@@ -50,21 +51,24 @@ def text_key(text: str) -> str:
 class EmbeddingCache:
     """Vectors by ``(model_id, text sha256)`` in one SQLite file."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, folder: StateFolder | None = None) -> None:
         self.path = Path(path)
+        # The state folder the file lives in (or its layer), created on first use.
+        self._folder: StateFolder = folder if folder is not None else self.path.parent
         self._conn: sqlite3.Connection | None = None
         # Vectors seen by this process: a cycle embeds each text once even when
         # the file cannot be written (full disk, read-only folder).
         self._memory: dict[tuple[str, str], np.ndarray] = {}
 
     @classmethod
-    def for_playbook(cls, playbook_file: Path | None = None) -> EmbeddingCache:
-        """The cache beside a playbook (default: the project's playbook)."""
-        return cls(paths.state_dir_for(playbook_file or paths.playbook_path()) / CACHE_FILE)
+    def for_playbook(cls, playbook_file: Where = None) -> EmbeddingCache:
+        """The cache beside a playbook, or in a layer (default: the project's playbook)."""
+        layer = Layer.of(playbook_file)
+        return cls(layer.file(CACHE_FILE), layer)
 
     def _connect(self) -> sqlite3.Connection:
         if self._conn is None:
-            ensure_state_folder(self.path.parent)  # the cache lives in the state folder
+            ensure_folder_of(self._folder)  # the cache lives in the state folder
             try:
                 self._conn = self._open()
             except sqlite3.DatabaseError as exc:

@@ -40,8 +40,8 @@ from typing import Any
 from acecode.dedup.verdicts import VERDICTS, PairVerdict, Verdicts
 from acecode.errors import AcecodeError
 from acecode.playbook.schema import iter_entries
-from acecode.project.paths import state_dir_for
-from acecode.store import DEFAULT_LOCK_TIMEOUT, resolve_path
+from acecode.project.layer import Layer, Where
+from acecode.store import DEFAULT_LOCK_TIMEOUT
 from acecode.store.atomic import atomic_write_text
 from acecode.store.errors import PlaybookError
 from acecode.store.lock import exclusive_lock
@@ -80,9 +80,9 @@ class Conflict:
         return self.first_name, self.second_name
 
 
-def judgements_path(playbook: str | Path | None = None) -> Path:
+def judgements_path(playbook: Where = None) -> Path:
     """``judgements.json`` beside a playbook (default: ``.claude/acecode/judgements.json``)."""
-    return state_dir_for(resolve_path(playbook)) / JUDGEMENTS_FILE
+    return Layer.of(playbook).file(JUDGEMENTS_FILE)
 
 
 def conflict_id(key: str) -> str:
@@ -153,7 +153,7 @@ def _verdict(record: dict[str, Any]) -> PairVerdict:
     )
 
 
-def load_verdicts(playbook: str | Path | None = None) -> Verdicts:
+def load_verdicts(playbook: Where = None) -> Verdicts:
     """Every stored verdict (reads without locking: writes are atomic).
 
     Raises JudgementsError when the file is unusable; the cycle then goes on
@@ -167,7 +167,7 @@ def record_verdicts(
     *,
     cycle_id: str,
     current_texts: Iterable[str],
-    playbook: str | Path | None = None,
+    playbook: Where = None,
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
 ) -> None:
     """Store this cycle's verdicts (a re-judged pair keeps its dismissal).
@@ -257,9 +257,7 @@ def _conflicts(
     return sorted(conflicts, key=lambda c: (c.judged_at, c.first_name, c.second_name))
 
 
-def open_conflicts(
-    playbook: dict[str, Any], playbook_path: str | Path | None = None
-) -> list[Conflict]:
+def open_conflicts(playbook: dict[str, Any], playbook_path: Where = None) -> list[Conflict]:
     """Conflicts between entries of ``playbook`` that nobody dismissed, oldest first."""
     return _conflicts(_read(judgements_path(playbook_path)), playbook)
 
@@ -282,7 +280,7 @@ def _find_key(pairs: dict[str, dict[str, Any]], wanted: str, path: Path) -> str:
 def dismiss_conflict(
     identifier: str,
     *,
-    playbook: str | Path | None = None,
+    playbook: Where = None,
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
 ) -> str:
     """Keep both rules and stop listing the conflict (review and curator); returns its ID."""
@@ -294,7 +292,7 @@ def dismiss_conflict(
 
 
 def find_conflict(
-    identifier: str, playbook: dict[str, Any], playbook_path: str | Path | None = None
+    identifier: str, playbook: dict[str, Any], playbook_path: Where = None
 ) -> Conflict:
     """The open conflict with this ID between entries of ``playbook``."""
     path = judgements_path(playbook_path)
@@ -321,7 +319,7 @@ def resolve_conflict(
     identifier: str,
     keep: str,
     *,
-    playbook: str | Path | None = None,
+    playbook: Where = None,
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
 ) -> Resolution:
     """Keep entry ``keep`` of a conflict and delete the other one from the playbook.

@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from acecode.experiments.files import CLASSES, experiments_path
+
+if TYPE_CHECKING:
+    from acecode.project.state_folder import StateFolder
 
 VERSION = 1
 # The classes of acecode.experiments.estimate; the first three are conclusive.
@@ -29,11 +32,11 @@ NO_EVIDENCE = "no evidence yet"
 CONCLUSIVE = (HELPS, HURTS, NO_EFFECT)
 
 
-def classes_file(state: str | os.PathLike[str]) -> str:
+def classes_file(state: StateFolder) -> str:
     return experiments_path(state, CLASSES)
 
 
-def read_classes(state: str | os.PathLike[str]) -> dict[str, dict[str, Any]]:
+def read_classes(state: StateFolder) -> dict[str, dict[str, Any]]:
     """``{name: {"class", "figure", "sessions"}}`` of the concluded entries ({} without a file)."""
     try:
         with open(classes_file(state), encoding="utf-8") as handle:
@@ -50,12 +53,12 @@ def read_classes(state: str | os.PathLike[str]) -> dict[str, dict[str, Any]]:
     }
 
 
-def names_in(state: str | os.PathLike[str], label: str) -> list[str]:
+def names_in(state: StateFolder, label: str) -> list[str]:
     """The concluded entries of one class, sorted."""
     return sorted(name for name, item in read_classes(state).items() if item["class"] == label)
 
 
-def write_classes(state: str | os.PathLike[str], entries: dict[str, dict[str, Any]]) -> bool:
+def write_classes(state: StateFolder, entries: dict[str, dict[str, Any]]) -> bool:
     """Save ``entries`` when they differ from the file; True when the file changed."""
     if read_classes(state) == entries and os.path.exists(classes_file(state)):
         return False
@@ -70,7 +73,7 @@ def write_classes(state: str | os.PathLike[str], entries: dict[str, dict[str, An
     return True
 
 
-def retire_reasons(state: str | os.PathLike[str], live: set[str]) -> dict[str, str]:
+def retire_reasons(state: StateFolder, live: set[str]) -> dict[str, str]:
     """The entries of ``live`` measured to have no effect, each with the figure that says so:
     retire candidates for ``acecode impact``, the report and the curator."""
     return {

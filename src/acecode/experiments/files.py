@@ -20,6 +20,12 @@ injection hooks use these names.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
+
+from acecode.project.state_folder import folder_of
+
+if TYPE_CHECKING:
+    from acecode.project.state_folder import StateFolder
 
 FOLDER = "experiments"
 EXPOSURES = "exposures.jsonl"
@@ -29,9 +35,9 @@ SALT = "salt"
 ANNOUNCED = "experiments-announced"
 
 
-def experiments_path(state: str | os.PathLike[str], name: str = "") -> str:
-    """``<state folder>/experiments/<name>``."""
-    folder = os.path.join(os.fspath(state), FOLDER)
+def experiments_path(state: StateFolder, name: str = "") -> str:
+    """``<state folder>/experiments/<name>`` (the state folder given, or a layer's)."""
+    folder = os.path.join(folder_of(state), FOLDER)
     return os.path.join(folder, name) if name else folder
 
 

@@ -10,13 +10,15 @@ the cycle.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from acecode.playbook.curator_view import Listed
-from acecode.project import outcomes, paths
+from acecode.project import outcomes
 from acecode.project.config import Settings
 from acecode.project.diagnostics import warn
+
+if TYPE_CHECKING:
+    from acecode.project.layer import Layer
 
 
 @dataclass
@@ -31,26 +33,28 @@ class CuratorLists:
     max_removals: int | None = None
 
 
-def curator_lists(target: Path, snapshot: dict[str, Any], settings: Settings) -> CuratorLists:
-    """The possibly stale entries and retire candidates of ``snapshot`` (``target``'s)."""
-    pinned = pinned_in(target)
+def curator_lists(
+    target: Layer, snapshot: dict[str, Any], settings: Settings, pinned: frozenset[str]
+) -> CuratorLists:
+    """The possibly stale entries and retire candidates of ``snapshot`` (``target``'s),
+    none of the ``pinned`` ones offered to retire."""
     return CuratorLists(
         _stale(target, snapshot), _retire(target, snapshot, settings, pinned), pinned
     )
 
 
-def pinned_in(target: Path) -> frozenset[str]:
-    """The names pinned beside ``target``; a broken pins file warns and pins nothing."""
-    from acecode.project.pins import PinsFileError, pins_path, read_pins
+def pinned_in(target: Layer) -> frozenset[str]:
+    """The names pinned in the layer ``target``; a broken pins file warns and pins nothing."""
+    from acecode.project.pins import PinsFileError, pins_file, read_pins
 
     try:
-        return frozenset(read_pins(pins_path(target)))
+        return frozenset(read_pins(pins_file(target)))
     except PinsFileError as exc:
         warn(str(exc))
         return frozenset()
 
 
-def _stale(target: Path, snapshot: dict[str, Any]) -> list[Listed]:
+def _stale(target: Layer, snapshot: dict[str, Any]) -> list[Listed]:
     from acecode.staleness import find_stale, project_root_for
 
     try:
@@ -62,7 +66,7 @@ def _stale(target: Path, snapshot: dict[str, Any]) -> list[Listed]:
 
 
 def _retire(
-    target: Path, snapshot: dict[str, Any], settings: Settings, pinned: frozenset[str]
+    target: Layer, snapshot: dict[str, Any], settings: Settings, pinned: frozenset[str]
 ) -> list[Listed]:
     from acecode.playbook.retire import retire_candidates
     from acecode.store import PlaybookError
@@ -70,7 +74,7 @@ def _retire(
 
     if settings.retire_after_sessions <= 0:
         return []
-    records = outcomes.read_outcomes(paths.state_dir_for(target))
+    records = outcomes.read_outcomes(target)
     try:
         added = entries_added_at(target)
     except PlaybookError as exc:
@@ -82,7 +86,7 @@ def _retire(
 
 
 def _measured_retire(
-    target: Path, snapshot: dict[str, Any], pinned: frozenset[str], listed: set[str]
+    target: Layer, snapshot: dict[str, Any], pinned: frozenset[str], listed: set[str]
 ) -> list[Listed]:
     """The entries the hold-back experiments found to have no measurable effect, with the
     figure as the note (:mod:`acecode.experiments`)."""
@@ -90,5 +94,5 @@ def _measured_retire(
     from acecode.playbook.schema import iter_entries
 
     live = {entry["name"] for _section, entry in iter_entries(snapshot)} - pinned - listed
-    reasons = retire_reasons(paths.state_dir_for(target), live)
+    reasons = retire_reasons(target, live)
     return [Listed(name, reason) for name, reason in reasons.items()]

@@ -55,7 +55,7 @@ from acecode.pipeline.stages.screen import screen_and_review
 from acecode.project import outcomes
 from acecode.project.config import Settings, load_settings
 from acecode.project.diagnostics import diagnose, warn
-from acecode.store import resolve_path
+from acecode.project.layer import Layer
 
 __all__ = ["CycleReport", "run_cycle", "run_cycle_sync"]
 
@@ -103,7 +103,7 @@ async def run_cycle(
 
     started = time.monotonic()
     settings = settings or load_settings()
-    target = resolve_path(playbook_path)
+    layer = Layer.of(playbook_path)
     session = (
         transcript
         if isinstance(transcript, MessageList)
@@ -113,13 +113,13 @@ async def run_cycle(
         cycle_id=new_cycle_id(),
         source=source,
         transcript=session.label,
-        playbook=str(target),
+        playbook=str(layer.playbook_file),
         started_at=datetime.now().astimezone().isoformat(timespec="seconds"),
         dry_run=dry_run,
     )
     if triage is None:
         triage = source not in outcomes.BY_HAND_SOURCES and settings.triage
-    context = CycleContext(report, session, target, settings, relearn=relearn, triage=triage)
+    context = CycleContext(report, session, layer, settings, relearn=relearn, triage=triage)
     with (
         prompt_cache(CACHE_1H) if burst or _learning_lately() else nullcontext(),
         metered(report, settings, enforce=not ignore_budget),
@@ -129,7 +129,7 @@ async def run_cycle(
         warn(warning)
     report.duration_s = round(time.monotonic() - started, 3)
     if not dry_run:
-        record_outcome(report, target)
+        record_outcome(report, layer)
     diagnose("cycle_report", report.summary())
     return report
 
@@ -143,7 +143,7 @@ async def _stages(ctx: CycleContext) -> None:
         return
     if not await reflect_and_curate(ctx):
         if report.learned and not report.dry_run:
-            record_learned(_state(ctx), ctx.session, report)
+            record_learned(ctx.layer, ctx.session, report)
         return
     # The session read again for the entries' evidence, once, outside any lock.
     evidence = None if report.dry_run else EvidencePool.collect(ctx.messages)
@@ -158,12 +158,7 @@ async def _stages(ctx: CycleContext) -> None:
     else:
         report.finish(outcomes.NOTHING_NEW, "the LLM proposed no change that applies")
     if not report.dry_run:
-        record_learned(_state(ctx), ctx.session, report)
-
-
-def _state(ctx: CycleContext) -> Path:
-    assert ctx.state is not None  # set by the admission
-    return ctx.state
+        record_learned(ctx.layer, ctx.session, report)
 
 
 def _learning_lately() -> bool:

@@ -14,13 +14,15 @@ only near-verbatim duplicates are credited or merged.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from acecode.dedup.verdicts import Verdicts
 from acecode.playbook.operations import clean_text
 from acecode.playbook.schema import _resolve_section, iter_entries
 from acecode.project.diagnostics import warn
+
+if TYPE_CHECKING:
+    from acecode.project.layer import Layer
 
 
 @dataclass
@@ -35,7 +37,7 @@ class SemanticTools:
     judge_summary: Any = None  # a judge_step.JudgeSummary once the judge step ran
 
     @classmethod
-    def load(cls, playbook_path: Path, *, persist: bool = True) -> SemanticTools:
+    def load(cls, layer: Layer, *, persist: bool = True) -> SemanticTools:
         """The backend, with the on-disk cache beside the playbook when ``persist``
         (a dry run writes nothing, so it embeds without the file cache)."""
         from acecode.dedup import BackendUnavailable, EmbeddingCache, load_backend
@@ -45,7 +47,7 @@ class SemanticTools:
         except BackendUnavailable as exc:
             warn(f"semantic de-duplication skipped: no embedding backend ({exc})")
             return cls(unavailable=f"no embedding backend: {exc}")
-        cache = EmbeddingCache.for_playbook(playbook_path) if persist else None
+        cache = EmbeddingCache.for_playbook(layer) if persist else None
         return cls(backend=backend, cache=cache)
 
     def prewarm(self, playbook: dict[str, Any], operations: list[Any]) -> None:

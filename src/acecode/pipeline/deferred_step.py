@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Set
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from acecode.consolidation.deferred import (
@@ -25,9 +24,11 @@ from acecode.consolidation.deferred import (
 
 if TYPE_CHECKING:
     from acecode.pipeline.cycle_report import CycleReport
+    from acecode.project.layer import Layer
+    from acecode.project.state_folder import StateFolder
 
 
-def load_pending(state: Path, warnings: list[str] | None = None) -> list[DeferredRemoval]:
+def load_pending(state: StateFolder, warnings: list[str] | None = None) -> list[DeferredRemoval]:
     """The removals waiting in the state folder ``state``; none when their file cannot be
     read (said in ``warnings``, when given)."""
     from acecode.store.deferred import DeferredFileError, load_deferred
@@ -50,13 +51,11 @@ class PendingRemovals:
     pinned: frozenset[str]
 
     @classmethod
-    def beside(cls, target: Path, report: CycleReport) -> PendingRemovals:
-        """Read both for the playbook ``target`` (a problem is a warning on ``report``)."""
+    def beside(cls, target: Layer, report: CycleReport) -> PendingRemovals:
+        """Read both in the layer ``target`` (a problem is a warning on ``report``)."""
         from acecode.pipeline.curator_lists import pinned_in
-        from acecode.project import paths
 
-        state = paths.state_dir_for(target)
-        return cls(load_pending(state, report.warnings), pinned_in(target))
+        return cls(load_pending(target, report.warnings), pinned_in(target))
 
 
 def curator_allowance(
@@ -94,7 +93,7 @@ def keep_pending(
     report.pending_removals = [removal.as_dict() for removal in left]
 
 
-def save_pending(state: Path, report: CycleReport) -> None:
+def save_pending(state: StateFolder, report: CycleReport) -> None:
     """Write ``report.pending_removals`` beside the playbook (not in a dry run)."""
     from acecode.store.deferred import save_deferred
 

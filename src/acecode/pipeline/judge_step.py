@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from acecode.playbook.operations import clean_text
@@ -35,6 +34,7 @@ if TYPE_CHECKING:
     from acecode.pipeline.cycle_report import CycleReport
     from acecode.pipeline.dedup_step import SemanticTools
     from acecode.project.config import Settings
+    from acecode.project.layer import Layer
 
 
 @dataclass
@@ -82,12 +82,12 @@ def proposed_texts(operations: list[Any], snapshot: dict[str, Any]) -> list[Prop
     return proposed
 
 
-def stored_conflicts(playbook_path: Path, playbook: dict[str, Any]) -> list[Conflict]:
+def stored_conflicts(layer: Layer, playbook: dict[str, Any]) -> list[Conflict]:
     """The open conflicts between entries of ``playbook`` (none, with a warning, if unreadable)."""
     from acecode.dedup.judgements import JudgementsError, open_conflicts
 
     try:
-        return open_conflicts(playbook, playbook_path)
+        return open_conflicts(playbook, layer)
     except JudgementsError as exc:
         warn(f"stored conflicts ignored: {exc}")
         return []
@@ -95,6 +95,7 @@ def stored_conflicts(playbook_path: Path, playbook: dict[str, Any]) -> list[Conf
 
 async def judge_step(
     semantic: SemanticTools,
+    layer: Layer,
     snapshot: dict[str, Any],
     operations: list[Any],
     report: CycleReport,
@@ -105,9 +106,8 @@ async def judge_step(
     from acecode.dedup.judgements import JudgementsError, load_verdicts, record_verdicts
 
     summary = semantic.judge_summary = JudgeSummary(floor=settings.judge_floor)
-    target = Path(report.playbook)
     try:
-        semantic.verdicts.add(load_verdicts(target))
+        semantic.verdicts.add(load_verdicts(layer))
     except JudgementsError as exc:
         warn(f"stored verdicts ignored: {exc}")
     summary.stored_verdicts = len(semantic.verdicts)
@@ -146,7 +146,7 @@ async def judge_step(
             new,
             cycle_id=report.cycle_id,
             current_texts=existing + folded + [p.text for p in proposed],
-            playbook=target,
+            playbook=layer,
             lock_timeout=settings.lock_timeout,
         )
     except JudgementsError as exc:

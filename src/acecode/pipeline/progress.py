@@ -11,10 +11,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from acecode.project.state_folder import folder_of
 from acecode.store.atomic import atomic_write_text
 from acecode.store.lock import exclusive_lock
+
+if TYPE_CHECKING:
+    from acecode.project.state_folder import StateFolder
 
 PROGRESS_FILE = "learned.json"
 
@@ -31,16 +35,18 @@ def _read(path: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def learned_count(state_dir: Path, transcript: str | Path) -> int:
+def learned_count(state_dir: StateFolder, transcript: str | Path) -> int:
     """Messages of ``transcript`` already learned from (0 when never)."""
-    record = _read(state_dir / PROGRESS_FILE).get(_key(transcript))
+    record = _read(Path(folder_of(state_dir), PROGRESS_FILE)).get(_key(transcript))
     count = record.get("messages") if isinstance(record, dict) else None
     return count if isinstance(count, int) and count > 0 else 0
 
 
-def record_learned(state_dir: Path, transcript: str | Path, messages: int, cycle_id: str) -> None:
+def record_learned(
+    state_dir: StateFolder, transcript: str | Path, messages: int, cycle_id: str
+) -> None:
     """Remember that the first ``messages`` messages of ``transcript`` are learned."""
-    path = state_dir / PROGRESS_FILE
+    path = Path(folder_of(state_dir), PROGRESS_FILE)
     with exclusive_lock(path, timeout=10):
         data = _read(path)
         data[_key(transcript)] = {"messages": messages, "cycle_id": cycle_id}

@@ -21,14 +21,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from acecode.project.config import Settings
 from acecode.quarantine.gate import operation_text
 from acecode.quarantine.normalize import text_key
 from acecode.quarantine.screen import floor_verdict
 from acecode.roles.safety_review import SEVERITIES, ReviewVerdict
+
+if TYPE_CHECKING:
+    from acecode.project.layer import Layer
 
 
 class _Report(Protocol):
@@ -91,13 +93,13 @@ async def safety_review(
     operations: list[Any],
     settings: Settings,
     report: _Report,
-    arrivals_of: Path | None = None,
+    arrivals_of: Layer | None = None,
 ) -> SafetyReview:
     """Review the cycle's texts (one call); an unavailable ``SafetyReview`` when it failed.
 
     Adds the call to ``report.tokens`` and, on failure, says in
     ``report.warnings`` why and that nothing was reviewed. ``arrivals_of`` (the
-    project playbook; None in a dry run) adds its arrived entries to the call.
+    project's layer; None in a dry run) adds its arrived entries to the call.
     """
     from acecode.arrivals.safety import arrivals_to_review
     from acecode.llm import usage
@@ -131,7 +133,7 @@ async def safety_review(
 
 
 def _record_arrivals(
-    playbook: Path,
+    playbook: Layer,
     arrivals: list[Any],
     answered: Mapping[int, ReviewVerdict],
     offset: int,

@@ -35,9 +35,12 @@ from __future__ import annotations
 import json
 import os
 import time
-from typing import Any
+from typing import IO, TYPE_CHECKING, Any
 
-from acecode.project.state_folder import ensure_state_folder
+from acecode.project.state_folder import ensure_folder_of, folder_of
+
+if TYPE_CHECKING:
+    from acecode.project.state_folder import StateFolder
 
 OK = "ok"
 NOTHING_NEW = "nothing-new"
@@ -61,50 +64,54 @@ def one_line(text: str, limit: int = MAX_REASON_CHARS) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-def log_file(state_dir: str | os.PathLike[str]) -> str:
+def log_file(state_dir: StateFolder) -> str:
     """``<state dir>/logs/learn.log``."""
-    return os.path.join(state_dir, *LOG_PARTS)
+    return os.path.join(folder_of(state_dir), *LOG_PARTS)
 
 
-def append_log(state_dir: str | os.PathLike[str], text: str) -> bool:
+def _append_to(state_dir: StateFolder, *parts: str) -> IO[str]:
+    """The file ``parts`` of the state folder, opened to append (folders created first)."""
+    path = os.path.join(ensure_folder_of(state_dir), *parts)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    return open(path, "a", encoding="utf-8")
+
+
+def append_log(state_dir: StateFolder, text: str) -> bool:
     """Append one timestamped line to learn.log; False (and nothing raised) when the
     disk refuses: a log line must never stop a hook or a cycle."""
     line = f"{time.strftime('%Y-%m-%d %H:%M:%S')} {one_line(text, 4 * MAX_REASON_CHARS)}\n"
     try:
-        ensure_state_folder(state_dir)
-        path = log_file(state_dir)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "a", encoding="utf-8") as handle:
+        with _append_to(state_dir, *LOG_PARTS) as handle:
             handle.write(line)
     except OSError:
         return False
     return True
 
 
-def record_outcome(state_dir: str | os.PathLike[str], record: dict[str, Any]) -> None:
+def record_outcome(state_dir: StateFolder, record: dict[str, Any]) -> None:
     """Keep a finished cycle's record in ``cycles.jsonl`` (and, unless it was skipped,
     in ``last-cycle.json``). Raises ``OSError`` when the disk refuses.
 
     One ``write`` of one line in append mode, so concurrent cycles never
     interleave their records.
     """
-    ensure_state_folder(state_dir)
     data = json.dumps(record, ensure_ascii=False, default=str)
-    with open(os.path.join(state_dir, CYCLES_FILE), "a", encoding="utf-8") as handle:
+    with _append_to(state_dir, CYCLES_FILE) as handle:
         handle.write(data + "\n")
     if record.get("status") != SKIPPED:
-        target = os.path.join(state_dir, LAST_CYCLE_FILE)
+        folder = folder_of(state_dir)
+        target = os.path.join(folder, LAST_CYCLE_FILE)
         # The temp name has the shape acecode.store.atomic's stale-file cleanup knows.
-        temp = os.path.join(state_dir, f".{LAST_CYCLE_FILE}.{os.getpid():08x}.tmp")
+        temp = os.path.join(folder, f".{LAST_CYCLE_FILE}.{os.getpid():08x}.tmp")
         with open(temp, "w", encoding="utf-8") as handle:
             handle.write(data + "\n")
         os.replace(temp, target)
 
 
-def read_outcomes(state_dir: str | os.PathLike[str]) -> list[dict[str, Any]]:
+def read_outcomes(state_dir: StateFolder) -> list[dict[str, Any]]:
     """Every cycle record, oldest first; unreadable lines are skipped."""
     try:
-        with open(os.path.join(state_dir, CYCLES_FILE), encoding="utf-8") as handle:
+        with open(os.path.join(folder_of(state_dir), CYCLES_FILE), encoding="utf-8") as handle:
             lines = handle.readlines()
     except OSError:
         return []
@@ -119,10 +126,10 @@ def read_outcomes(state_dir: str | os.PathLike[str]) -> list[dict[str, Any]]:
     return records
 
 
-def last_attempt(state_dir: str | os.PathLike[str]) -> dict[str, Any] | None:
+def last_attempt(state_dir: StateFolder) -> dict[str, Any] | None:
     """The record of the last cycle that was not skipped, or None."""
     try:
-        with open(os.path.join(state_dir, LAST_CYCLE_FILE), encoding="utf-8") as handle:
+        with open(os.path.join(folder_of(state_dir), LAST_CYCLE_FILE), encoding="utf-8") as handle:
             record = json.load(handle)
     except (OSError, ValueError):
         return None

@@ -15,9 +15,13 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from acecode.errors import AcecodeError
+from acecode.project.state_folder import STATE_FOLDER_NAME, folder_of
+
+if TYPE_CHECKING:
+    from acecode.project.state_folder import StateFolder
 
 PINS_NAME = "pins.json"
 
@@ -28,7 +32,12 @@ class PinsFileError(AcecodeError, ValueError):
 
 def pins_path(playbook_file: str | os.PathLike[str]) -> str:
     """``<folder of the playbook>/acecode/pins.json``."""
-    return os.path.join(os.path.dirname(os.fspath(playbook_file)), "acecode", PINS_NAME)
+    return pins_file(os.path.join(os.path.dirname(os.fspath(playbook_file)), STATE_FOLDER_NAME))
+
+
+def pins_file(state: StateFolder) -> str:
+    """``pins.json`` in a state folder (the folder given, or a layer's)."""
+    return os.path.join(folder_of(state), PINS_NAME)
 
 
 def _parse(raw: bytes, path: str) -> list[str]:

@@ -13,6 +13,20 @@ Only ``os`` is imported: the injection hook creates the folder too, and
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Protocol, TypeAlias
+
+    class _HasFolder(Protocol):
+        """A layer (:class:`acecode.project.layer.Layer`): anything that knows its state folder."""
+
+        @property
+        def folder(self) -> os.PathLike[str]: ...
+
+    # What a function that reads or writes a file of the state folder accepts: the
+    # folder, or the layer whose folder it is (what the learning cycle hands down).
+    StateFolder: TypeAlias = "str | os.PathLike[str] | _HasFolder"
 
 STATE_FOLDER_NAME = "acecode"
 GITIGNORE_TEXT = "# acecode's local state (history, caches, locks, reports)\n*\n"
@@ -33,3 +47,16 @@ def ensure_state_folder(folder: str | os.PathLike[str]) -> None:
             handle.write(GITIGNORE_TEXT)
     except FileExistsError:  # another acecode process created it meanwhile
         pass
+
+
+def folder_of(state: StateFolder) -> str:
+    """The state folder ``state`` names: the folder itself, or a layer's."""
+    return os.fspath(getattr(state, "folder", state))
+
+
+def ensure_folder_of(state: StateFolder) -> str:
+    """Create the state folder ``state`` names (:func:`folder_of`) when missing; returns it.
+    Raises ``OSError`` like :func:`ensure_state_folder`."""
+    folder = folder_of(state)
+    ensure_state_folder(folder)
+    return folder

@@ -22,7 +22,6 @@ real run.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from acecode.playbook.operations import clean_text
@@ -43,6 +42,7 @@ from acecode.quarantine.unreviewed import unreviewed_reason
 
 if TYPE_CHECKING:
     from acecode.pipeline.safety_step import SafetyReview
+    from acecode.project.layer import Where
 
 REVIEW_ALL_RULE = "review:all"
 # The rule under which texts flagged by the LLM safety review are held.
@@ -133,7 +133,7 @@ def triage_operations(
     settings: Settings,
     *,
     playbook: dict[str, Any] | None = None,
-    playbook_path: str | Path | None = None,
+    playbook_path: Where = None,
     session: str | None = None,
     transcript: str | None = None,
     review: SafetyReview | None = None,

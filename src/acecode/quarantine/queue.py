@@ -40,9 +40,9 @@ from acecode.playbook.operations import clean_text
 from acecode.playbook.schema import (
     _resolve_section,
 )
-from acecode.project.paths import state_dir_for
+from acecode.project.layer import Layer, Where
 from acecode.quarantine.normalize import text_key
-from acecode.store import DEFAULT_LOCK_TIMEOUT, resolve_path
+from acecode.store import DEFAULT_LOCK_TIMEOUT
 from acecode.store.atomic import atomic_write_text
 from acecode.store.errors import PlaybookError, PlaybookWriteError
 from acecode.store.lock import exclusive_lock
@@ -155,9 +155,9 @@ class _QueueFile:
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def queue_path(playbook: str | Path | None = None) -> Path:
+def queue_path(playbook: Where = None) -> Path:
     """``pending.json`` beside a playbook (default: ``.claude/acecode/pending.json``)."""
-    return state_dir_for(resolve_path(playbook)) / QUEUE_FILE
+    return Layer.of(playbook).file(QUEUE_FILE)
 
 
 def _now() -> str:
@@ -277,7 +277,7 @@ def queue_text(
     target_ids: Sequence[str] = (),
     session: str | None = None,
     transcript: str | None = None,
-    playbook: str | Path | None = None,
+    playbook: Where = None,
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
     was: str | None = None,
     counters: tuple[int, int] | None = None,
@@ -315,17 +315,17 @@ def queue_text(
     return item
 
 
-def list_pending(playbook: str | Path | None = None) -> list[PendingItem]:
+def list_pending(playbook: Where = None) -> list[PendingItem]:
     """The items waiting for review, oldest first (reads without locking: writes are atomic)."""
     return list(_read(queue_path(playbook)).pending)
 
 
-def rejected_keys(playbook: str | Path | None = None) -> frozenset[str]:
+def rejected_keys(playbook: Where = None) -> frozenset[str]:
     """Text keys of every rejected text, for checking many texts with one read."""
     return frozenset(_read(queue_path(playbook)).rejected)
 
 
-def is_rejected(text: str, playbook: str | Path | None = None) -> bool:
+def is_rejected(text: str, playbook: Where = None) -> bool:
     """True when a reviewer rejected this text (or one differing only in spelling tricks)."""
     cleaned = clean_text(text)
     return cleaned is not None and text_key(cleaned) in rejected_keys(playbook)

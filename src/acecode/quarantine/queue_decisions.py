@@ -20,6 +20,7 @@ from acecode.playbook.schema import (
 )
 from acecode.playbook.scoring import should_prune
 from acecode.project.config import Settings, load_settings
+from acecode.project.layer import Where
 from acecode.project.layers import name_prefix_for
 from acecode.quarantine.normalize import text_key
 from acecode.quarantine.queue import (
@@ -57,7 +58,7 @@ def approve(
     item_id: str,
     edited_text: str | None = None,
     *,
-    playbook: str | Path | None = None,
+    playbook: Where = None,
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
     settings: Settings | None = None,
 ) -> Approval:
@@ -187,7 +188,7 @@ def _hold_flagged_edit(
 def reject(
     item_id: str,
     *,
-    playbook: str | Path | None = None,
+    playbook: Where = None,
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
 ) -> PendingItem:
     """Drop a pending text and remember it, so the pipeline never proposes it again."""
@@ -208,7 +209,7 @@ def remember_rejection(
     *,
     rule: str,
     item_id: str,
-    playbook: str | Path | None = None,
+    playbook: Where = None,
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
 ) -> None:
     """Remember ``text`` as rejected without a pending item (an entry that arrived with

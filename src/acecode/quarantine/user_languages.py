@@ -22,14 +22,18 @@ import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from acecode.project.config import Settings
 from acecode.project.diagnostics import warn
+from acecode.project.state_folder import folder_of
 from acecode.quarantine.language import DEFAULT_LANGUAGES, detect_language, parse_languages
 from acecode.store.atomic import atomic_write_text
 from acecode.store.errors import PlaybookError
 from acecode.store.lock import exclusive_lock
+
+if TYPE_CHECKING:
+    from acecode.project.state_folder import StateFolder
 
 LANGUAGES_FILE = "languages.json"
 VERSION = 1
@@ -39,9 +43,9 @@ MIN_REQUESTS = 2
 REQUEST_CHARS = 2_000
 
 
-def languages_path(state_dir: Path) -> Path:
-    """``languages.json`` in a playbook's state folder."""
-    return state_dir / LANGUAGES_FILE
+def languages_path(state_dir: StateFolder) -> Path:
+    """``languages.json`` in a playbook's state folder (or a layer's)."""
+    return Path(folder_of(state_dir), LANGUAGES_FILE)
 
 
 def request_languages(messages: Iterable[Mapping[str, Any]]) -> Counter[str]:
@@ -56,7 +60,7 @@ def request_languages(messages: Iterable[Mapping[str, Any]]) -> Counter[str]:
     return counts
 
 
-def load_request_languages(state_dir: Path) -> Counter[str]:
+def load_request_languages(state_dir: StateFolder) -> Counter[str]:
     """The recorded counts; empty (with a warning when the file is unreadable) if none."""
     path = languages_path(state_dir)
     try:
@@ -73,7 +77,9 @@ def load_request_languages(state_dir: Path) -> Counter[str]:
     return Counter({str(code): count for code, count in requests.items() if isinstance(count, int)})
 
 
-def record_request_languages(state_dir: Path, counts: Mapping[str, int], timeout: float) -> None:
+def record_request_languages(
+    state_dir: StateFolder, counts: Mapping[str, int], timeout: float
+) -> None:
     """Add ``counts`` to the recorded ones (under the file's lock, replaced atomically).
 
     A failure only warns: the languages are a convenience, never a reason to
@@ -92,7 +98,7 @@ def record_request_languages(state_dir: Path, counts: Mapping[str, int], timeout
 
 
 def trusted_languages(
-    settings: Settings, state_dir: Path, session: Mapping[str, int] | None = None
+    settings: Settings, state_dir: StateFolder, session: Mapping[str, int] | None = None
 ) -> tuple[str, ...]:
     """The languages a rule may be written in without a review.
 

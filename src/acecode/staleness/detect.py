@@ -18,6 +18,7 @@ from typing import Any
 
 from acecode.playbook.schema import iter_entries
 from acecode.project import paths
+from acecode.project.layer import Layer, Where
 from acecode.staleness.names import has_extension, named_in
 from acecode.staleness.project import ProjectFiles, list_files, search_symbols
 from acecode.text.wording import counted
@@ -59,11 +60,10 @@ class StaleReport:
         return head if self.complete else head + "; the check was cut short, absences unproven"
 
 
-def project_root_for(playbook_file: Path) -> Path:
-    """The project a playbook belongs to: the folder holding its ``.claude`` folder,
-    else the current project (``$CLAUDE_PROJECT_DIR`` or the working directory)."""
-    parent = playbook_file.resolve().parent
-    return parent.parent if parent.name == ".claude" else paths.project_dir()
+def project_root_for(playbook_file: Where) -> Path:
+    """The project a playbook (or layer) belongs to: the folder holding its ``.claude``
+    folder, else the current project (``$CLAUDE_PROJECT_DIR`` or the working directory)."""
+    return Layer.of(playbook_file).project_root or paths.project_dir()
 
 
 def find_stale(

@@ -12,10 +12,14 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from acecode.errors import AcecodeError
+from acecode.project.state_folder import folder_of
 from acecode.store.atomic import atomic_write_text
+
+if TYPE_CHECKING:
+    from acecode.project.state_folder import StateFolder
 
 DEFERRED_FILE = "deferred-removals.json"
 
@@ -24,12 +28,12 @@ class DeferredFileError(AcecodeError, ValueError):
     """The file exists but cannot be read as deferred removals (one line naming it)."""
 
 
-def deferred_file(state_dir: Path) -> Path:
-    """``<state dir>/deferred-removals.json``."""
-    return state_dir / DEFERRED_FILE
+def deferred_file(state_dir: StateFolder) -> Path:
+    """``<state dir>/deferred-removals.json`` (the state folder given, or a layer's)."""
+    return Path(folder_of(state_dir), DEFERRED_FILE)
 
 
-def load_deferred(state_dir: Path) -> list[Any]:
+def load_deferred(state_dir: StateFolder) -> list[Any]:
     """The records of the removals waiting in ``state_dir`` (as
     ``DeferredRemoval.as_dict`` wrote them); ``[]`` when there is no file.
 
@@ -48,7 +52,7 @@ def load_deferred(state_dir: Path) -> list[Any]:
     return records
 
 
-def save_deferred(state_dir: Path, records: Sequence[dict[str, Any]]) -> None:
+def save_deferred(state_dir: StateFolder, records: Sequence[dict[str, Any]]) -> None:
     """Replace the file with ``records`` (removing it when there are none)."""
     path = deferred_file(state_dir)
     if not records:

@@ -42,9 +42,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from acecode.project import paths
 from acecode.project.diagnostics import warn
-from acecode.project.state_folder import ensure_state_folder
+from acecode.project.layer import Layer, Where
 from acecode.store.diff import (
     EntryChange,
     annotate_removals,
@@ -88,9 +87,14 @@ class Cycle:
         return cycle if isinstance(cycle, str) else None
 
 
-def journal_path(playbook_path: Path) -> Path:
-    """The journal file that belongs to ``playbook_path``."""
-    return paths.state_dir_for(playbook_path) / JOURNAL_NAME
+def journal_path(playbook_path: Where) -> Path:
+    """The journal file that belongs to ``playbook_path`` (a playbook file or its layer)."""
+    return Layer.of(playbook_path).file(JOURNAL_NAME)
+
+
+def _playbook_name(playbook_path: Where) -> str:
+    """The playbook's file name, which the journal's rows are kept under."""
+    return Layer.of(playbook_path).playbook_file.name
 
 
 def new_cycle_id() -> str:
@@ -122,17 +126,18 @@ def _load(text: str | None) -> Any:
 
 
 @contextmanager
-def connect(playbook_path: Path, *, create: bool) -> Iterator[sqlite3.Connection | None]:
+def connect(playbook_path: Where, *, create: bool) -> Iterator[sqlite3.Connection | None]:
     """A migrated connection to the journal (None when it does not exist and not ``create``).
 
     Any SQLite failure inside the block becomes a one-line ``HistoryError``.
     """
-    target = journal_path(playbook_path)
+    layer = Layer.of(playbook_path)
+    target = journal_path(layer)
     if not create and not target.exists():
         yield None
         return
     try:
-        ensure_state_folder(target.parent)
+        layer.ensure_folder()
         with closing(sqlite3.connect(target, timeout=10.0)) as conn:
             conn.execute("PRAGMA journal_mode=WAL")
             migrate(conn, target)
@@ -150,7 +155,7 @@ def _unique_cycle_id(conn: sqlite3.Connection, wanted: Any) -> str:
 
 
 def record_cycle(
-    playbook_path: Path,
+    playbook_path: Where,
     before: dict[str, Any],
     after: dict[str, Any],
     meta: dict[str, Any],
@@ -172,7 +177,7 @@ def record_cycle(
             "operations, meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 cycle_id,
-                playbook_path.name,
+                _playbook_name(playbook_path),
                 datetime.now().astimezone().isoformat(timespec="seconds"),
                 str(meta.get("kind") or "change"),
                 None if meta.get("source") is None else str(meta["source"]),
@@ -204,7 +209,7 @@ def record_cycle(
 
 
 def journal_saved_change(
-    playbook_path: Path,
+    playbook_path: Where,
     before: dict[str, Any],
     after: dict[str, Any],
     meta: dict[str, Any],
@@ -218,7 +223,8 @@ def journal_saved_change(
     try:
         cycle_id = record_cycle(playbook_path, before, after, meta)
     except (PlaybookError, OSError, TypeError, ValueError) as exc:
-        warn(f"history journal not updated for {playbook_path} ({exc}); the playbook was saved")
+        playbook = Layer.of(playbook_path).playbook_file
+        warn(f"history journal not updated for {playbook} ({exc}); the playbook was saved")
         return None
     meta["cycle_id"] = cycle_id
     return cycle_id
@@ -266,14 +272,14 @@ def _mark_undone(cycles: list[Cycle]) -> None:
             target.undone_by = cycle.cycle_id
 
 
-def list_cycles(playbook_path: Path) -> list[Cycle]:
+def list_cycles(playbook_path: Where) -> list[Cycle]:
     """Every journaled cycle of ``playbook_path``, oldest first (empty without a journal)."""
     with connect(playbook_path, create=False) as conn:
         if conn is None:
             return []
         rows = conn.execute(
             f"SELECT {_CYCLE_COLUMNS} FROM cycles WHERE playbook = ? ORDER BY seq",
-            (playbook_path.name,),
+            (_playbook_name(playbook_path),),
         ).fetchall()
     cycles = [_cycle_from_row(row) for row in rows]
     _mark_undone(cycles)
@@ -327,7 +333,7 @@ def find_cycle(cycles: list[Cycle], wanted: str | None) -> Cycle:
     return next(cycle for cycle in cycles if cycle.cycle_id == chosen)
 
 
-def get_cycle(playbook_path: Path, wanted: str | None = None) -> Cycle:
+def get_cycle(playbook_path: Where, wanted: str | None = None) -> Cycle:
     """One cycle with its changes (see ``find_cycle`` for ``wanted``)."""
     cycle = find_cycle(list_cycles(playbook_path), wanted)
     cycle.changes = changes_of(playbook_path, [cycle.seq])[cycle.seq]
@@ -338,7 +344,7 @@ def get_cycle(playbook_path: Path, wanted: str | None = None) -> Cycle:
 _SEQS_PER_QUERY = 500
 
 
-def changes_of(playbook_path: Path, seqs: list[int]) -> dict[int, list[EntryChange]]:
+def changes_of(playbook_path: Where, seqs: list[int]) -> dict[int, list[EntryChange]]:
     """The entry changes of the cycles numbered ``seqs``, each in the order recorded."""
     found: dict[int, list[EntryChange]] = {seq: [] for seq in seqs}
     if not seqs:
@@ -358,7 +364,7 @@ def changes_of(playbook_path: Path, seqs: list[int]) -> dict[int, list[EntryChan
     return found
 
 
-def entries_added_at(playbook_path: Path) -> dict[str, str]:
+def entries_added_at(playbook_path: Where) -> dict[str, str]:
     """When each entry ID was last added to ``playbook_path`` (by a cycle, a merge, an
     undo or a restore), as the journal's ISO timestamp; IDs the journal never saw
     added (hand edits, entries older than the journal) are absent."""
@@ -370,13 +376,13 @@ def entries_added_at(playbook_path: Path) -> dict[str, str]:
             "JOIN cycles ON cycles.seq = changes.seq "
             "WHERE cycles.playbook = ? AND changes.before_entry IS NULL "
             "AND changes.after_entry IS NOT NULL GROUP BY changes.name",
-            (playbook_path.name,),
+            (_playbook_name(playbook_path),),
         ).fetchall()
     return {name: created_at for name, created_at in rows}
 
 
 def entry_changes(
-    playbook_path: Path, name: str, after_seq: int = 0
+    playbook_path: Where, name: str, after_seq: int = 0
 ) -> list[tuple[str, EntryChange]]:
     """``(cycle id, change)`` of every cycle after ``after_seq`` that changed entry ``name``,
     oldest first."""
@@ -388,12 +394,12 @@ def entry_changes(
             "FROM changes JOIN cycles ON cycles.seq = changes.seq "
             "WHERE changes.name = ? AND cycles.seq > ? AND cycles.playbook = ? "
             "ORDER BY cycles.seq, changes.rowid",
-            (name, after_seq, playbook_path.name),
+            (name, after_seq, _playbook_name(playbook_path)),
         ).fetchall()
     return [(row[0], _change_from_row(row[1:])) for row in rows]
 
 
-def last_removal(playbook_path: Path, name: str) -> tuple[str, EntryChange] | None:
+def last_removal(playbook_path: Where, name: str) -> tuple[str, EntryChange] | None:
     """The cycle that last removed entry ``name`` and that change, or None."""
     with connect(playbook_path, create=False) as conn:
         if conn is None:
@@ -404,12 +410,12 @@ def last_removal(playbook_path: Path, name: str) -> tuple[str, EntryChange] | No
             "WHERE changes.name = ? AND cycles.playbook = ? "
             "AND changes.after_entry IS NULL AND changes.before_entry IS NOT NULL "
             "ORDER BY cycles.seq DESC LIMIT 1",
-            (name, playbook_path.name),
+            (name, _playbook_name(playbook_path)),
         ).fetchone()
     return None if row is None else (row[0], _change_from_row(row[1:]))
 
 
-def cycles_with_text(playbook_path: Path, text: str) -> list[tuple[str, str]]:
+def cycles_with_text(playbook_path: Where, text: str) -> list[tuple[str, str]]:
     """``(entry name, cycle id)`` of every journaled change that left an entry with ``text``.
 
     Oldest first. Provenance follows an entry through a git merge with it: the
@@ -423,6 +429,6 @@ def cycles_with_text(playbook_path: Path, text: str) -> list[tuple[str, str]]:
             "SELECT changes.name, cycles.cycle_id FROM changes JOIN cycles "
             f"ON cycles.seq = changes.seq WHERE cycles.playbook = ? AND {_AFTER_TEXT} = ? "
             "ORDER BY cycles.seq",
-            (playbook_path.name, text),
+            (_playbook_name(playbook_path), text),
         ).fetchall()
     return [(name, cycle_id) for name, cycle_id in rows]

@@ -23,17 +23,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from acecode.project.paths import state_dir_for
-from acecode.project.state_folder import ensure_state_folder
+from acecode.project.layer import Layer, Where
+from acecode.project.state_folder import ensure_folder_of
 from acecode.store.atomic import remove_stale_temp_files
 from acecode.store.errors import PlaybookLockTimeout, PlaybookWriteError
 
 LOCK_SUFFIX = ".lock"
 
 
-def playbook_lock_file(playbook: Path) -> Path:
+def playbook_lock_file(playbook: Where) -> Path:
     """The lock file of a playbook: ``<state folder>/<playbook name>.lock``."""
-    return state_dir_for(playbook) / f"{playbook.name}{LOCK_SUFFIX}"
+    layer = Layer.of(playbook)
+    return layer.file(f"{layer.playbook_file.name}{LOCK_SUFFIX}")
 
 
 def _beside(path: Path) -> Path:
@@ -41,9 +42,10 @@ def _beside(path: Path) -> Path:
     return path.with_name(f"{path.name}{LOCK_SUFFIX}")
 
 
-def _make_state_folder(folder: Path, path: Path) -> None:
+def _make_state_folder(folder: Path | Layer, path: Path) -> None:
+    """Create ``folder`` (a state folder, or a layer's) for the lock of ``path``."""
     try:
-        ensure_state_folder(folder)
+        ensure_folder_of(folder)
     except OSError as exc:
         raise PlaybookWriteError(
             f"cannot lock {path}: {exc.strerror or exc}; nothing was changed"
@@ -93,15 +95,17 @@ def exclusive_lock(path: Path, timeout: float) -> Iterator[None]:
 
 
 @contextmanager
-def playbook_lock(playbook: Path, timeout: float) -> Iterator[None]:
-    """Hold the lock of the playbook file ``playbook`` for the block.
+def playbook_lock(where: Where, timeout: float) -> Iterator[None]:
+    """Hold the lock of the playbook file ``where`` names (or of the layer's) for the block.
 
     Creates the state folder beside the playbook and raises like
     :func:`exclusive_lock`. An acecode 0.1 lock file beside the playbook is
     taken as well, then deleted (see the module docstring).
     """
-    lock_file = playbook_lock_file(playbook)
-    _make_state_folder(lock_file.parent, playbook)
+    layer = Layer.of(where)
+    playbook = layer.playbook_file
+    lock_file = playbook_lock_file(layer)
+    _make_state_folder(layer, playbook)
     with _held(lock_file, playbook, timeout):
         legacy = _beside(playbook)
         if legacy.exists():

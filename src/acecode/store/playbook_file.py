@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from acecode.playbook.schema import ENTRY_KEYS, SECTION_NAMES
-from acecode.project import paths
+from acecode.project.layer import Layer, Where
 from acecode.store.atomic import atomic_write_text
 from acecode.store.errors import (
     PlaybookError,
@@ -45,12 +45,12 @@ __all__ = [
 DEFAULT_LOCK_TIMEOUT = 10.0
 
 
-def resolve_path(path: str | Path | None = None) -> Path:
-    """The explicit path, or ``$CLAUDE_PROJECT_DIR/.claude/playbook.json``."""
-    return Path(path) if path is not None else paths.playbook_path()
+def resolve_path(path: Where = None) -> Path:
+    """The explicit path (or layer's file), or ``$CLAUDE_PROJECT_DIR/.claude/playbook.json``."""
+    return Layer.of(path).playbook_file
 
 
-def load_playbook(path: str | Path | None = None) -> dict[str, Any]:
+def load_playbook(path: Where = None) -> dict[str, Any]:
     """Read and migrate the playbook; a missing file is an empty playbook.
 
     Raises ``PlaybookFileError`` for a file that is unreadable, not JSON or
@@ -99,7 +99,7 @@ def _write(playbook: dict[str, Any], path: Path) -> dict[str, Any]:
 
 def save_playbook(
     playbook: dict[str, Any],
-    path: str | Path | None = None,
+    path: Where = None,
     *,
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
 ) -> None:
@@ -109,13 +109,13 @@ def save_playbook(
     valid playbook, so a file the user must repair is never silently lost. The
     texts it adds count as written by this machine (:mod:`acecode.arrivals.written`).
     """
-    target = resolve_path(path)
-    with playbook_lock(target, lock_timeout):
-        current = read_playbook(target)
-        saved = _write(playbook, target)
+    layer = Layer.of(path)
+    with playbook_lock(layer, lock_timeout):
+        current = read_playbook(layer.playbook_file)
+        saved = _write(playbook, layer.playbook_file)
         from acecode.arrivals.written import record_written
 
-        record_written(target, current, saved)
+        record_written(layer, current, saved)
 
 
 @dataclass
@@ -136,7 +136,7 @@ class PlaybookTransaction:
 
 @contextmanager
 def update_playbook(
-    path: str | Path | None = None,
+    path: Where = None,
     *,
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
 ) -> Iterator[PlaybookTransaction]:
@@ -147,8 +147,9 @@ def update_playbook(
     journaled, its provenance recorded and the texts it adds counted as written
     by this machine (:mod:`acecode.arrivals.written`).
     """
-    target = resolve_path(path)
-    with playbook_lock(target, lock_timeout):
+    layer = Layer.of(path)
+    target = layer.playbook_file
+    with playbook_lock(layer, lock_timeout):
         current = read_playbook(target)
         before = serialize_playbook(current)
         txn = PlaybookTransaction(path=target, playbook=current, original=json.loads(before))
@@ -159,8 +160,8 @@ def update_playbook(
             from acecode.store.journal import journal_saved_change  # sqlite3 off the hook path
             from acecode.store.provenance_changes import record_provenance
 
-            journal_saved_change(target, txn.original, saved, txn.meta)
-            record_provenance(target, txn.original, saved, txn.meta)
+            journal_saved_change(layer, txn.original, saved, txn.meta)
+            record_provenance(layer, txn.original, saved, txn.meta)
             from acecode.arrivals.written import record_written
 
-            record_written(target, txn.original, saved, txn.meta.get("kind"))
+            record_written(layer, txn.original, saved, txn.meta.get("kind"))

@@ -34,8 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from acecode.errors import AcecodeError
-from acecode.project import paths
 from acecode.project.diagnostics import warn
+from acecode.project.layer import Layer, Where
 from acecode.text.redact import redact
 
 PROVENANCE_NAME = "provenance.json"
@@ -159,9 +159,9 @@ class Ledger:
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def provenance_path(playbook_path: str | Path) -> Path:
-    """The provenance file that belongs to ``playbook_path``."""
-    return paths.state_dir_for(Path(playbook_path)) / PROVENANCE_NAME
+def provenance_path(playbook_path: Where) -> Path:
+    """The provenance file that belongs to ``playbook_path`` (a playbook file or its layer)."""
+    return Layer.of(playbook_path).file(PROVENANCE_NAME)
 
 
 class ProvenanceFileError(AcecodeError, ValueError):
@@ -208,7 +208,7 @@ def parse_ledger(text: str, source: Path) -> Ledger:
     return ledger
 
 
-def read_ledger(playbook_path: str | Path) -> Ledger:
+def read_ledger(playbook_path: Where) -> Ledger:
     """The ledger on disk (empty when there is none); raises ``ProvenanceFileError``/``OSError``."""
     target = provenance_path(playbook_path)
     try:
@@ -218,7 +218,7 @@ def read_ledger(playbook_path: str | Path) -> Ledger:
     return parse_ledger(text, target)
 
 
-def load_ledger(playbook_path: str | Path) -> Ledger:
+def load_ledger(playbook_path: Where) -> Ledger:
     """``read_ledger`` for readers: a bad file is one warning line and an empty ledger."""
     try:
         return read_ledger(playbook_path)
@@ -227,6 +227,6 @@ def load_ledger(playbook_path: str | Path) -> Ledger:
         return Ledger()
 
 
-def load_provenance(playbook_path: str | Path) -> dict[str, list[Origin]]:
+def load_provenance(playbook_path: Where) -> dict[str, list[Origin]]:
     """Every live entry's origins, oldest first (the reader API; never raises)."""
     return load_ledger(playbook_path).entries

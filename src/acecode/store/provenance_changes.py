@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from acecode.project.diagnostics import warn
+from acecode.project.layer import Layer, Where
 from acecode.store.provenance import (
     HOW_VALUES,
     REASON_CHARS,
@@ -140,7 +141,7 @@ def apply_change(
     after: dict[str, Any],
     meta: dict[str, Any],
     *,
-    playbook_path: Path | None = None,
+    playbook_path: Where = None,
     follow: Follower | None = None,
 ) -> Ledger:
     """Update ``ledger`` in place for the save from ``before`` to ``after``; returns it.
@@ -269,7 +270,7 @@ def _merge_driver(change: _Change, names: list[str], follow: Follower) -> None:
             change.extend(name, origins)
 
 
-def _journal_follower(playbook_path: Path, ledger: Ledger, skip_cycle: str) -> Follower:
+def _journal_follower(playbook_path: Where, ledger: Ledger, skip_cycle: str) -> Follower:
     """Origins of earlier cycles of this clone that wrote exactly ``text`` (any ID)."""
     from acecode.store.journal import cycles_with_text
 
@@ -352,7 +353,7 @@ def _set_aside(target: Path, problem: Exception) -> None:
 
 
 def record_provenance(
-    playbook_path: Path,
+    playbook_path: Where,
     before: dict[str, Any],
     after: dict[str, Any],
     meta: dict[str, Any],
@@ -376,4 +377,5 @@ def record_provenance(
         apply_change(ledger, before, after, meta, playbook_path=playbook_path)
         atomic_write_text(target, ledger.serialize())
     except (PlaybookError, OSError, TypeError, ValueError) as exc:
-        warn(f"provenance not updated for {playbook_path} ({exc}); the playbook was saved")
+        playbook = Layer.of(playbook_path).playbook_file
+        warn(f"provenance not updated for {playbook} ({exc}); the playbook was saved")

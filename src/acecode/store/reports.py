@@ -12,7 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from acecode.project import paths
+from acecode.project.layer import Layer, Where
 from acecode.store.atomic import atomic_write_text, remove_stale_temp_files_in
 
 
@@ -20,14 +20,14 @@ def _safe(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("._")[:80] or "cycle"
 
 
-def report_path(playbook_path: Path, report: dict[str, Any]) -> Path:
+def report_path(playbook_path: Where, report: dict[str, Any]) -> Path:
     """Where ``report`` goes: ``<state dir>/reports/YYYY-MM-DD/curation_<time>_<cycle>.json``."""
     stamp = datetime.fromisoformat(report["curation_timestamp"])
-    folder = paths.state_dir_for(playbook_path) / "reports" / f"{stamp:%Y-%m-%d}"
+    folder = Layer.of(playbook_path).file("reports") / f"{stamp:%Y-%m-%d}"
     return folder / f"curation_{stamp:%Y%m%dT%H%M%S}_{_safe(report['cycle_id'])}.json"
 
 
-def write_report(playbook_path: Path, report: dict[str, Any]) -> Path:
+def write_report(playbook_path: Where, report: dict[str, Any]) -> Path:
     """Write ``report`` atomically beside the playbook and return the file.
 
     Call it with the playbook's lock held (``acecode.store.lock``): every

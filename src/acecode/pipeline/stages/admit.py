@@ -34,6 +34,7 @@ from acecode.text import wording
 
 if TYPE_CHECKING:
     from acecode.project.config import Settings
+    from acecode.project.layer import Layer
 
 
 def admit(ctx: CycleContext) -> bool:
@@ -47,10 +48,9 @@ def admit(ctx: CycleContext) -> bool:
         return False
     ctx.agent = ctx.session.agent or get_agent(DEFAULT_AGENT)
     report.agent = ctx.agent.name
-    ctx.snapshot = load_playbook(ctx.target)
-    ctx.user_file, ctx.user_snapshot = _user_layer(ctx.target, report)
+    ctx.snapshot = load_playbook(ctx.layer)
+    ctx.user_layer, ctx.user_snapshot = _user_layer(ctx.layer, report)
     report.entries_before = report.entries_after = entry_count(ctx.snapshot)
-    ctx.state = paths.state_dir_for(ctx.target)
     size, signals = _read_session(ctx)
     if not ctx.messages:
         if report.messages:
@@ -69,7 +69,7 @@ def admit(ctx: CycleContext) -> bool:
 
         report.finish(outcomes.NOTHING_NEW, signals.nothing_to_learn(size))
         if not report.dry_run:
-            record_learned(ctx.state, ctx.session, report)
+            record_learned(ctx.layer, ctx.session, report)
             record_triaged(report, ctx.settings)
         return False
     if not _choose_provider(report):
@@ -85,10 +85,10 @@ def _read_session(ctx: CycleContext) -> tuple[Any, Any]:
     from acecode.pipeline.triage import Signals
     from acecode.transcript import TranscriptStats
 
-    report, session, state = ctx.report, ctx.session, ctx.state
-    assert ctx.agent is not None and state is not None
+    report, session, layer = ctx.report, ctx.session, ctx.layer
+    assert ctx.agent is not None
     transcript = report.transcript
-    skip = learned_count(state, transcript) if session.tracked and not ctx.relearn else 0
+    skip = learned_count(layer, transcript) if session.tracked and not ctx.relearn else 0
     stats = TranscriptStats()
     counted = _Counted(session.stream(stats))
     size, signals = SessionSize(), Signals(ctx.agent.tools)
@@ -108,14 +108,14 @@ def _read_session(ctx: CycleContext) -> tuple[Any, Any]:
     if stats.bad_lines and not stats.records:
         raise LearnInputError(f"{transcript}: not a transcript (no line of it is a JSON record)")
     if not report.dry_run:
-        ensure_state_dir(ctx.target)
+        ensure_state_dir(layer)
     if stats.bad_lines:
         report.warnings.append(
             f"skipped {wording.counted(stats.bad_lines, 'unreadable line')} in {transcript}"
         )
     report.messages_already_learned = min(skip, report.messages)
     ctx.messages = session.window(report.messages_already_learned, report.messages)
-    _note_languages(report, ctx.messages, state, ctx.settings)
+    _note_languages(report, ctx.messages, layer, ctx.settings)
     return size, signals
 
 
@@ -127,31 +127,32 @@ def _within_budget(ctx: CycleContext) -> bool:
     from acecode.pipeline.judge_step import stored_conflicts
     from acecode.project.layers import combine
 
-    settings, target, snapshot = ctx.settings, ctx.target, ctx.snapshot
+    settings, target, snapshot = ctx.settings, ctx.layer, ctx.snapshot
     # The roles see both layers as one playbook; their deltas are split by layer after.
     ctx.conflicts = stored_conflicts(target, snapshot)
-    if ctx.user_file is not None and ctx.user_snapshot is not None:
-        ctx.conflicts += stored_conflicts(ctx.user_file, ctx.user_snapshot)
+    if ctx.user_layer is not None and ctx.user_snapshot is not None:
+        ctx.conflicts += stored_conflicts(ctx.user_layer, ctx.user_snapshot)
     ctx.both = combine(snapshot, ctx.user_snapshot)
-    lists = curator_lists(target, snapshot, settings)
-    pending = load_pending(paths.state_dir_for(target))
-    allowance = curator_allowance(snapshot, pending, lists.pinned, settings.max_removal_ratio)
+    pinned = pinned_in(target)
+    lists = curator_lists(target, snapshot, settings, pinned)
+    pending = load_pending(target)
+    allowance = curator_allowance(snapshot, pending, pinned, settings.max_removal_ratio)
     lists = replace(lists, max_removals=allowance)
-    if ctx.user_file is not None:  # the user's pins are never offered to retire either
-        lists = replace(lists, pinned=lists.pinned | pinned_in(ctx.user_file))
+    if ctx.user_layer is not None:  # the user's pins are never offered to retire either
+        lists = replace(lists, pinned=pinned | pinned_in(ctx.user_layer))
     ctx.lists = lists
     ctx.request = reflector_request(ctx)
     return admit_cycle(ctx.report, ctx.request, ctx.both, ctx.conflicts, lists)
 
 
-def _user_layer(target: Path, report: CycleReport) -> tuple[Path | None, dict[str, Any] | None]:
-    """The user layer's file and snapshot; ``(None, None)`` when ``target`` is that layer,
-    ``(file, None)`` with a warning when it cannot be read: the project still learns."""
-    from acecode.project.layers import is_user_layer, user_playbook_file
+def _user_layer(target: Layer, report: CycleReport) -> tuple[Layer | None, dict[str, Any] | None]:
+    """The user layer and its snapshot; ``(None, None)`` when ``target`` is that layer,
+    ``(layer, None)`` with a warning when it cannot be read: the project still learns."""
+    from acecode.project.layer import Layer
 
-    if is_user_layer(target):
+    if target.is_user:
         return None, None
-    user = Path(user_playbook_file())
+    user = Layer.user()
     try:
         return user, load_playbook(user)
     except PlaybookError as exc:
@@ -193,13 +194,13 @@ def _choose_provider(report: CycleReport) -> bool:
 
 
 def _note_languages(
-    report: CycleReport, messages: list[dict[str, Any]], state: Path, settings: Settings
+    report: CycleReport, messages: list[dict[str, Any]], layer: Layer, settings: Settings
 ) -> None:
     """The languages of this session's requests, and the ones a rule may be in unreviewed."""
     from acecode.quarantine.user_languages import request_languages, trusted_languages
 
     report.request_languages = dict(request_languages(messages))
-    report.languages = list(trusted_languages(settings, state, report.request_languages))
+    report.languages = list(trusted_languages(settings, layer, report.request_languages))
 
 
 class _Counted:

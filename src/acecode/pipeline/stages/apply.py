@@ -48,24 +48,23 @@ def apply_layer(ctx: CycleContext, layer: LayerWork, evidence: Any) -> bool:
     from acecode.consolidation.report import journal_meta
     from acecode.pipeline.deferred_step import PendingRemovals, save_pending
     from acecode.pipeline.provenance_step import cycle_provenance
-    from acecode.project.layers import name_prefix_for
 
-    report, target, snapshot, settings = layer.report, layer.target, layer.snapshot, ctx.settings
-    prefix = name_prefix_for(target)
+    report, target, snapshot, settings = layer.report, layer.layer, layer.snapshot, ctx.settings
+    prefix = target.name_prefix
     if report.dry_run:
         pending = PendingRemovals.beside(target, report)
         result = consolidate(ctx, layer, apply_deltas(ctx, layer, snapshot, prefix, pending))
         report.entries_after = entry_count(result)
         changed = result["sections"] != snapshot["sections"] or bool(report.held_for_review)
     else:
-        state = ensure_state_dir(target)
+        ensure_state_dir(target)
         with update_playbook(target, lock_timeout=settings.lock_timeout) as txn:
             # Read and written under the playbook's lock: no two cycles carry one removal.
             pending = PendingRemovals.beside(target, report)
             report.entries_before = entry_count(txn.playbook)
             applied = apply_deltas(ctx, layer, txn.playbook, prefix, pending)
             txn.playbook = consolidate(ctx, layer, applied)
-            save_pending(state, report)
+            save_pending(target, report)
             report.entries_after = entry_count(txn.playbook)
             txn.meta.update(journal_meta(report.curation))
             txn.meta["provenance"] = cycle_provenance(report, evidence)

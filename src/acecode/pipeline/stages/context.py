@@ -9,7 +9,6 @@ per-layer stages (screen, judge, apply, consolidate, record) share.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -19,6 +18,7 @@ if TYPE_CHECKING:
     from acecode.pipeline.dedup_step import SemanticTools
     from acecode.pipeline.session_source import SessionSource
     from acecode.project.config import Settings
+    from acecode.project.layer import Layer
     from acecode.roles.prompt import RolePrompt
 
 
@@ -28,8 +28,9 @@ class CycleContext:
 
     report: CycleReport
     session: SessionSource
-    # The playbook file the cycle learns into (the project layer, or the user layer).
-    target: Path
+    # The layer the cycle learns into (the project's, or the user's): built once at
+    # the cycle's entry and handed to every stage instead of the playbook's path.
+    layer: Layer
     settings: Settings
     relearn: bool
     triage: bool
@@ -37,9 +38,8 @@ class CycleContext:
     # messages, the open conflicts, the curator's short lists and the reflector's request.
     agent: Agent | None = None
     snapshot: dict[str, Any] = field(default_factory=dict)
-    user_file: Path | None = None
+    user_layer: Layer | None = None
     user_snapshot: dict[str, Any] | None = None
-    state: Path | None = None
     messages: list[dict[str, Any]] = field(default_factory=list)
     both: dict[str, Any] = field(default_factory=dict)
     conflicts: list[Any] = field(default_factory=list)
@@ -55,11 +55,11 @@ class CycleContext:
 
 @dataclass
 class LayerWork:
-    """What one layer gets from the cycle: its report, file, snapshot and deltas, then
+    """What one layer gets from the cycle: its report, layer, snapshot and deltas, then
     what its own stages add (the semantic tools the judge loaded)."""
 
     report: CycleReport
-    target: Path
+    layer: Layer
     snapshot: dict[str, Any]
     tags: list[Any]
     operations: list[Any]

@@ -17,7 +17,7 @@ async def judge(ctx: CycleContext, layer: LayerWork) -> None:
     from acecode.pipeline.judge_step import judge_step
 
     report = layer.report
-    semantic = SemanticTools.load(layer.target, persist=not report.dry_run)
+    semantic = SemanticTools.load(layer.layer, persist=not report.dry_run)
     semantic.prewarm(layer.snapshot, layer.operations)
-    await judge_step(semantic, layer.snapshot, layer.operations, report, ctx.settings)
+    await judge_step(semantic, layer.layer, layer.snapshot, layer.operations, report, ctx.settings)
     layer.semantic = semantic

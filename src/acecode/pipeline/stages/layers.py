@@ -17,9 +17,9 @@ def plan_layers(ctx: CycleContext) -> list[LayerWork]:
     """One :class:`LayerWork` per layer that runs, the project's (the cycle's report) first."""
     from acecode.project.layers import route_operations, route_tags
 
-    report, target, snapshot = ctx.report, ctx.target, ctx.snapshot
+    report, target, snapshot = ctx.report, ctx.layer, ctx.snapshot
     tags, operations = ctx.tags, ctx.operations
-    user_target, user_snapshot = ctx.user_file, ctx.user_snapshot
+    user_target, user_snapshot = ctx.user_layer, ctx.user_snapshot
     if user_target is None:
         return [LayerWork(report, target, snapshot, tags, operations)]
     routed_tags, routed_ops = route_tags(tags), route_operations(operations)
@@ -33,7 +33,7 @@ def plan_layers(ctx: CycleContext) -> list[LayerWork]:
             cycle_id=report.cycle_id,
             source=report.source,
             transcript=report.transcript,
-            playbook=str(user_target),
+            playbook=str(user_target.playbook_file),
             started_at=report.started_at,
             dry_run=report.dry_run,
             messages=report.messages,

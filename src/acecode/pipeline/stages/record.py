@@ -9,11 +9,10 @@ playbook is saved already.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from acecode.pipeline.cycle_report import CycleReport
-from acecode.project import outcomes, paths
+from acecode.project import outcomes
 from acecode.project.diagnostics import warn
 from acecode.store import PlaybookError, PlaybookWriteError
 
@@ -21,34 +20,33 @@ if TYPE_CHECKING:
     from acecode.pipeline.session_source import SessionSource
     from acecode.pipeline.stages.context import CycleContext, LayerWork
     from acecode.project.config import Settings
+    from acecode.project.layer import Layer
 
 
 def record_layer(ctx: CycleContext, layer: LayerWork) -> None:
     """A layer's curation report; the user layer's outcome too, folded into the cycle's."""
     if not layer.report.dry_run:
-        write_curation_report(layer.report, layer.target, ctx.settings)
+        write_curation_report(layer.report, layer.layer, ctx.settings)
     if layer.report is not ctx.report:
         if not layer.report.dry_run:
-            record_outcome(layer.report, layer.target)
+            record_outcome(layer.report, layer.layer)
         ctx.report.attach_user_layer(layer.report)
 
 
-def ensure_state_dir(playbook_path: Path) -> Path:
-    """``.claude/acecode`` beside the playbook, git-ignored even where ``.claude`` is committed."""
-    from acecode.project.state_folder import ensure_state_folder
-
-    state = paths.state_dir_for(playbook_path)
+def ensure_state_dir(layer: Layer) -> None:
+    """The layer's state folder (``.claude/acecode``), git-ignored even where ``.claude`` is
+    committed; raises ``PlaybookWriteError`` when it cannot be created."""
     try:
-        ensure_state_folder(state)
+        layer.ensure_folder()
     except OSError as exc:
         raise PlaybookWriteError(
-            f"cannot create {state}: {exc.strerror or exc}; nothing was changed"
+            f"cannot create {layer.folder}: {exc.strerror or exc}; nothing was changed"
         ) from exc
-    return state
 
 
-def write_curation_report(report: CycleReport, target: Path, settings: Settings) -> None:
-    """The curation report beside ``target``, under its lock; a failure is only a warning."""
+def write_curation_report(report: CycleReport, target: Layer, settings: Settings) -> None:
+    """The curation report in the layer ``target``, under its lock; a failure is only a
+    warning."""
     from acecode.store.lock import playbook_lock
     from acecode.store.reports import write_report
 
@@ -72,7 +70,7 @@ def write_curation_report(report: CycleReport, target: Path, settings: Settings)
         warn(f"could not write the curation report: {exc}")
 
 
-def record_learned(state: Path, session: SessionSource, report: CycleReport) -> None:
+def record_learned(state: Layer, session: SessionSource, report: CycleReport) -> None:
     """Mark the transcript's messages as learned, so later cycles reflect on new ones only
     (a message list has no identity to remember it by), and keep the languages its
     requests were written in (:mod:`acecode.quarantine.user_languages`)."""
@@ -88,13 +86,12 @@ def record_learned(state: Path, session: SessionSource, report: CycleReport) -> 
         warn(f"{exc}; this session may be learned from again")
 
 
-def record_outcome(report: CycleReport, target: Path) -> None:
+def record_outcome(report: CycleReport, target: Layer) -> None:
     """One line in learn.log and one record in cycles.jsonl; best effort."""
-    state = paths.state_dir_for(target)
     record = report.outcome()
     provider = outcomes.describe_provider(record)
-    outcomes.append_log(state, report.summary() + (f" | {provider}" if provider else ""))
+    outcomes.append_log(target, report.summary() + (f" | {provider}" if provider else ""))
     try:
-        outcomes.record_outcome(state, record)
+        outcomes.record_outcome(target, record)
     except OSError as exc:
-        warn(f"could not record the cycle's status in {state}: {exc.strerror or exc}")
+        warn(f"could not record the cycle's status in {target.folder}: {exc.strerror or exc}")

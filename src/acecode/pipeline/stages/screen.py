@@ -20,7 +20,7 @@ async def screen_and_review(ctx: CycleContext, layer: LayerWork) -> None:
     from acecode.quarantine.gate import triage_operations
 
     report, settings = layer.report, ctx.settings
-    arrivals = None if report.dry_run else Path(report.playbook)
+    arrivals = None if report.dry_run else layer.layer
     review = await safety_review(layer.operations, settings, report, arrivals)
     report.review_notes += [
         {"class": note.danger_class, "severity": note.severity, "reason": note.reason}
@@ -30,7 +30,7 @@ async def screen_and_review(ctx: CycleContext, layer: LayerWork) -> None:
         layer.operations,
         settings,
         playbook=layer.snapshot,
-        playbook_path=report.playbook,
+        playbook_path=layer.layer,
         session=Path(report.transcript).stem,
         transcript=report.transcript,
         review=review,
