@@ -20,7 +20,8 @@ import pytest
 
 from acecode.cli.history_view import LEGEND
 from acecode.playbook.operations import apply_operations_with_outcomes
-from acecode.project import outcomes, paths
+from acecode.project import outcomes
+from acecode.project.layer import Layer
 from acecode.store import update_playbook
 from acecode.store.history import list_cycles, short_id
 from support.hang_guard import HANG_GUARD
@@ -55,7 +56,7 @@ def _learned(path: Path, ops: list[dict[str, Any]], number: int, kind: str = "le
         txn.meta.update(kind=kind, source="hook", transcript=_transcript(number))
     cycle_id = txn.meta["cycle_id"]
     record = {"cycle_id": cycle_id, "status": "ok", "source": "hook"}
-    outcomes.record_outcome(paths.state_dir_for(path), {**record, "finished_at": _now()})
+    outcomes.record_outcome(Layer(path), {**record, "finished_at": _now()})
     return cycle_id
 
 
@@ -63,7 +64,7 @@ def _unsaved(path: Path, status: str, reason: str, number: int) -> str:
     """A learning cycle that saved nothing: only its record in cycles.jsonl."""
     cycle_id = f"{_now().replace('-', '').replace(':', '').replace('T', '-')[:15]}-u{number:05d}"
     outcomes.record_outcome(
-        paths.state_dir_for(path),
+        Layer(path),
         {
             "cycle_id": cycle_id,
             "finished_at": _now(),

@@ -14,6 +14,7 @@ import pytest
 from acecode.pipeline import run_cycle_sync
 from acecode.playbook.schema import empty_playbook, new_entry
 from acecode.project import outcomes, paths
+from acecode.project.layer import Layer
 from acecode.store import load_playbook, save_playbook
 from support.hang_guard import HANG_GUARD
 from support.pipeline import is_curator, request_prompt, write_transcript
@@ -141,7 +142,7 @@ def test_the_curator_sees_a_bounded_view_with_the_stale_list_and_unseen_ids_are_
         e for e in saved["sections"]["PATTERNS & APPROACHES"] if e["name"] == seen["repeat"]
     )
     assert credited["helpful"] == 1
-    record = outcomes.read_outcomes(paths.state_dir_for(large_playbook))[-1]
+    record = outcomes.read_outcomes(Layer(large_playbook))[-1]
     assert record["cited_ids"] == ["pat-005"] and record["tagged_ids"] == ["pat-200"]
 
 

@@ -93,7 +93,8 @@ class Split:
 
 
 def state_dir_of(playbook_path: str) -> str:
-    """The state folder beside ``playbook_path`` (``acecode.project.paths.state_dir_for``)."""
+    """The state folder beside ``playbook_path`` (``acecode.project.layer.Layer.folder``), without
+    pathlib: the injection hook calls it."""
     return os.path.join(os.path.dirname(os.path.abspath(playbook_path)), STATE_FOLDER_NAME)
 
 

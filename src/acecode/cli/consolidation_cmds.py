@@ -140,18 +140,20 @@ def history(
     skipped, failed...), kind (learn, add, merge, undo...) and what changed."""
     from acecode.cli.history_rows import history_rows
     from acecode.cli.history_view import history_table, print_detail
-    from acecode.project import outcomes, paths
+    from acecode.project import outcomes
+    from acecode.project.layer import Layer
     from acecode.store import PlaybookError
     from acecode.store.journal import changes_of, list_cycles, match_cycle_id
 
     path = layer_path(playbook, user=user)
+    layer = Layer(path)
     try:
-        rows = history_rows(list_cycles(path), outcomes.read_outcomes(paths.state_dir_for(path)))
+        rows = history_rows(list_cycles(layer), outcomes.read_outcomes(layer))
         if cycle is not None:
             chosen = match_cycle_id([row.cycle_id for row in rows], cycle)
             rows = [row for row in rows if row.cycle_id == chosen]
         shown = rows[-limit:] if limit > 0 and cycle is None else rows
-        changes = changes_of(path, [row.seq for row in shown if row.seq is not None])
+        changes = changes_of(layer, [row.seq for row in shown if row.seq is not None])
     except PlaybookError as exc:
         fail(str(exc))
     if as_json:

@@ -9,12 +9,15 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from acecode.cli.common import console, playbook_option
 from acecode.text.wording import counted
+
+if TYPE_CHECKING:
+    from acecode.project.layer import Layer
 
 TEMPLATES = ("playbook.txt", "reflector.txt", "curator.txt", "reflection.txt")
 # Share of a budget from which doctor warns.
@@ -44,16 +47,15 @@ def _role_models() -> list[str]:
     return lines or ["judge and safety review: the same model (judge_model, safety_review_model)"]
 
 
-def _triage(path: Path | None) -> list[str]:
+def _triage(layer: Layer) -> list[str]:
     """How many recent sessions the triage skipped as having nothing to learn: learning
     that did not happen must be seen (README, Cost and budgets)."""
-    from acecode.project import outcomes, paths
+    from acecode.project import outcomes
     from acecode.project.config import load_settings
-    from acecode.store import resolve_path
 
     if not load_settings().triage:
         return ["off (triage = false): every session big enough is sent to the LLM"]
-    records = outcomes.read_outcomes(paths.state_dir_for(resolve_path(path)))[-30:]
+    records = outcomes.read_outcomes(layer)[-30:]
     skipped = [r for r in records if str(r.get("reason", "")).startswith("nothing to learn")]
     line = (
         f"on: {len(skipped)} of the last {len(records)} cycles had no learning signal and made "
@@ -134,14 +136,16 @@ class _Playbook:
     read is one problem, reported by the ``playbook`` check alone."""
 
     def __init__(self, path: Path | None) -> None:
-        from acecode.store import PlaybookError, load_playbook, resolve_path
+        from acecode.project.layer import Layer
+        from acecode.store import PlaybookError, load_playbook
 
         self.option = path
-        self.path = resolve_path(path)
+        self.layer = Layer.of(path)
+        self.path = self.layer.playbook_file
         self.data: dict[str, Any] | None = None
         self.error = ""
         try:
-            self.data = load_playbook(self.path)
+            self.data = load_playbook(self.layer)
         except PlaybookError as exc:
             self.error = str(exc)
 
@@ -183,13 +187,12 @@ def _playbook(target: Path, data: dict[str, Any]) -> list[str]:
     ]
 
 
-def _pending_removals(target: Path) -> list[str]:
+def _pending_removals(target: Layer) -> list[str]:
     """The removals the budget deferred, which the next cycles apply as it allows."""
     from acecode.pipeline.deferred_step import load_pending
-    from acecode.project import paths
 
     problems: list[str] = []
-    pending = load_pending(paths.state_dir_for(target), problems)
+    pending = load_pending(target, problems)
     lines = [f"[warning] {problem}" for problem in problems]
     if pending:
         shown = ", ".join(f"{r.describe()} (cycle {r.cycle_id})" for r in pending)
@@ -231,12 +234,11 @@ def _injection(playbook: _Playbook) -> list[str]:
     return lines
 
 
-def _experiments(path: Path | None) -> list[str]:
+def _experiments(layer: Layer) -> list[str]:
     """Whether the randomised hold-back runs, and what it concluded so far."""
     from acecode.experiments.status import summary_lines
-    from acecode.store import resolve_path
 
-    return summary_lines(resolve_path(path))
+    return summary_lines(layer)
 
 
 def _templates() -> list[str]:
@@ -296,11 +298,9 @@ def _report_lines(report_file: Path) -> list[str]:
     return lines + [f"[warning] {w}" for w in report.get("warnings", [])]
 
 
-def _last_cycle(path: Path | None) -> list[str]:
-    from acecode.project import outcomes, paths
-    from acecode.store import resolve_path
+def _last_cycle(state: Layer) -> list[str]:
+    from acecode.project import outcomes
 
-    state = paths.state_dir_for(resolve_path(path))
     records = outcomes.read_outcomes(state)
     lines = []
     if records:
@@ -390,12 +390,12 @@ def doctor(playbook: playbook_option = None) -> None:
         ("playbook", lambda: _playbook_check(loaded)),
         ("user layer", _user_layer),
         ("injection", lambda: _injection(loaded)),
-        ("experiments", lambda: _experiments(playbook)),
+        ("experiments", lambda: _experiments(loaded.layer)),
         ("stale rules", lambda: loaded.check(_stale)),
         ("prompt templates", _templates),
         ("semantic de-duplication", _embeddings),
-        ("last learning cycle", lambda: _last_cycle(playbook)),
-        ("triage", lambda: _triage(playbook)),
+        ("last learning cycle", lambda: _last_cycle(loaded.layer)),
+        ("triage", lambda: _triage(loaded.layer)),
         ("cost and budget", _cost),
         ("diagnostic mode", _diagnostics),
     ]

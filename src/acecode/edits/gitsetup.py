@@ -26,7 +26,7 @@ from pathlib import Path
 
 from acecode.errors import AcecodeError
 from acecode.project import paths
-from acecode.project.state_folder import ensure_state_folder
+from acecode.project.layer import Layer
 from acecode.store.atomic import atomic_write_text
 from acecode.store.errors import PlaybookWriteError
 
@@ -145,12 +145,13 @@ def _local_config(root: Path, key: str) -> str | None:
 
 
 def _state_check(setup: GitSetup, playbook: Path) -> None:
-    state = paths.state_dir_for(playbook)
+    layer = Layer(playbook)
+    state = layer.folder
     ignore = state / ".gitignore"
     setup.state_ignore = ignore
     setup.state_ignore_written = not ignore.exists()
     try:
-        ensure_state_folder(state)
+        layer.ensure_folder()
     except OSError as exc:
         raise GitSetupError(f"cannot create {state}: {exc.strerror or exc}") from exc
     setup.state_in_repo = state.resolve().relative_to(setup.root.resolve()).as_posix()

@@ -30,8 +30,7 @@ from typing import Any
 from acecode.errors import AcecodeError
 from acecode.playbook.merge3 import DuplicateNameError, MergeOutcome, ReviewItem, merge_playbooks
 from acecode.playbook.schema import empty_playbook
-from acecode.project import paths
-from acecode.project.state_folder import ensure_state_folder
+from acecode.project.layer import Layer
 from acecode.store.atomic import atomic_write_text
 from acecode.store.errors import PlaybookError
 from acecode.store.playbook_file import serialize_playbook
@@ -219,11 +218,11 @@ def run_driver(
         return result
     labels = labels or git_labels()
     if outcome.review or result.changed:
-        state = paths.state_dir_for(playbook)
+        layer = Layer(playbook)
         try:
-            ensure_state_folder(state)  # git-ignored before the queue or journal is created in it
+            layer.ensure_folder()  # git-ignored before the queue or journal is created in it
         except OSError as exc:
-            raise MergeDriverError(f"cannot create {state}: {exc.strerror or exc}") from exc
+            raise MergeDriverError(f"cannot create {layer.folder}: {exc.strerror or exc}") from exc
     _queue(result, labels)
     _write(ours_file, text)
     if result.changed:

@@ -18,7 +18,7 @@ import os
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from acecode.experiments.classes import CONCLUSIVE, write_classes
 from acecode.experiments.effects import (
@@ -34,6 +34,9 @@ from acecode.experiments.exposure import Draw, draws, injected_sessions, read_ex
 from acecode.experiments.signatures import Signature, signature_of_entry
 from acecode.impact.scan import SessionScan
 from acecode.store.provenance import Origin
+
+if TYPE_CHECKING:
+    from acecode.project.layer import Where
 
 
 @dataclass
@@ -117,10 +120,10 @@ def measure_project(
     from acecode.experiments.exposure import transcripts
     from acecode.experiments.outcomes import collect
     from acecode.playbook.schema import iter_entries
-    from acecode.project import paths
+    from acecode.project.layer import Layer
     from acecode.store.provenance import load_provenance
 
-    state = paths.state_dir_for(playbook_path)
+    state = Layer(playbook_path).folder
     measurement = Measurement(state=state)
     for path, data in _layers(playbook_path, playbook):
         measurement.entries += list(iter_entries(data))
@@ -195,16 +198,18 @@ def refresh_after_learning(playbook_path: Path) -> None:
         warn(f"experiment figures not refreshed: {exc}")
 
 
-def summary_lines(playbook_path: Path) -> list[str]:
+def summary_lines(playbook_path: Where) -> list[str]:
     """``acecode doctor``'s lines: on or off, the sessions drawn, the entries concluded (a
     warning for those that hurt)."""
     from acecode.cli.effect_view import experiments_line
     from acecode.experiments.classes import HURTS, read_classes
     from acecode.experiments.exposure import draws, read_exposures
     from acecode.project.config import load_settings
+    from acecode.project.layer import Layer
 
-    settings = load_settings(playbook_path.resolve().parent.parent)
-    state = playbook_path.parent / "acecode"
+    layer = Layer.of(playbook_path)
+    settings = load_settings(layer.playbook_file.resolve().parent.parent)
+    state = layer.folder
     drawn = len(draws(read_exposures(state)))
     lines = [
         experiments_line(settings.experiments, settings.holdback_rate, settings.holdback_max, drawn)

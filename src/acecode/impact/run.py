@@ -88,10 +88,10 @@ def _add_measured_retire(report: ImpactReport, playbook_path: Path, playbook: di
     from acecode.experiments.classes import retire_reasons
     from acecode.impact.analysis import RetireCandidate
     from acecode.playbook.schema import iter_entries
-    from acecode.project import paths
+    from acecode.project.layer import Layer
 
     entries = {entry["name"]: (section, entry) for section, entry in iter_entries(playbook)}
-    reasons = retire_reasons(paths.state_dir_for(playbook_path), set(entries))
+    reasons = retire_reasons(Layer(playbook_path), set(entries))
     listed = {item.entry: item for item in report.retire}
     for name, reason in reasons.items():
         if name in listed:

@@ -58,11 +58,6 @@ def state_dir(project: Path | None = None) -> Path:
     return claude_dir(project) / STATE_FOLDER_NAME
 
 
-def state_dir_for(playbook_file: Path) -> Path:
-    """The state folder that belongs beside a given playbook file."""
-    return playbook_file.parent / STATE_FOLDER_NAME
-
-
 def user_claude_dir() -> Path:
     """The user's ``~/.claude`` folder (settings, prompt overrides, sessions)."""
     return Path.home() / ".claude"
