@@ -187,12 +187,13 @@ def _playbook(target: Path, data: dict[str, Any]) -> list[str]:
     ]
 
 
-def _pending_removals(target: Layer) -> list[str]:
+def _pending_removals(target: Path) -> list[str]:
     """The removals the budget deferred, which the next cycles apply as it allows."""
     from acecode.pipeline.deferred_step import load_pending
+    from acecode.project.layer import Layer
 
     problems: list[str] = []
-    pending = load_pending(target, problems)
+    pending = load_pending(Layer(target), problems)
     lines = [f"[warning] {problem}" for problem in problems]
     if pending:
         shown = ", ".join(f"{r.describe()} (cycle {r.cycle_id})" for r in pending)
@@ -313,7 +314,9 @@ def _last_cycle(state: Layer) -> list[str]:
         if report_file and Path(report_file).is_file():
             lines += _report_lines(Path(report_file))
     else:
-        reports = sorted((state / "reports").glob("*/curation_*.json"))
+        from acecode.store.reports import REPORTS_FOLDER
+
+        reports = sorted(state.file(REPORTS_FOLDER).glob("*/curation_*.json"))
         lines += _report_lines(reports[-1]) if reports else ["no learning cycle has run yet"]
     log = Path(outcomes.log_file(state))
     if log.is_file():

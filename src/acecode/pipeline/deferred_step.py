@@ -51,11 +51,10 @@ class PendingRemovals:
     pinned: frozenset[str]
 
     @classmethod
-    def beside(cls, target: Layer, report: CycleReport) -> PendingRemovals:
-        """Read both in the layer ``target`` (a problem is a warning on ``report``)."""
-        from acecode.pipeline.curator_lists import pinned_in
-
-        return cls(load_pending(target, report.warnings), pinned_in(target))
+    def beside(cls, target: Layer, report: CycleReport, pinned: frozenset[str]) -> PendingRemovals:
+        """The removals waiting in the layer ``target`` (a problem is a warning on
+        ``report``), with the names the cycle read as pinned."""
+        return cls(load_pending(target, report.warnings), pinned)
 
 
 def curator_allowance(

@@ -94,12 +94,14 @@ async def safety_review(
     settings: Settings,
     report: _Report,
     arrivals_of: Layer | None = None,
+    playbook: dict[str, Any] | None = None,
 ) -> SafetyReview:
     """Review the cycle's texts (one call); an unavailable ``SafetyReview`` when it failed.
 
     Adds the call to ``report.tokens`` and, on failure, says in
     ``report.warnings`` why and that nothing was reviewed. ``arrivals_of`` (the
-    project's layer; None in a dry run) adds its arrived entries to the call.
+    project's layer; None in a dry run) adds its arrived entries to the call, from
+    ``playbook`` (the cycle's snapshot of it; None: read now).
     """
     from acecode.arrivals.safety import arrivals_to_review
     from acecode.llm import usage
@@ -108,7 +110,9 @@ async def safety_review(
 
     threshold = review_threshold(settings)
     texts = texts_to_review(operations, settings)
-    arrivals = arrivals_to_review(arrivals_of, settings) if arrivals_of is not None else []
+    arrivals = (
+        arrivals_to_review(arrivals_of, settings, playbook) if arrivals_of is not None else []
+    )
     if not texts and not arrivals:
         return SafetyReview(True, {}, threshold)
     with usage.track() as ledger, collect_failures() as failures:

@@ -15,6 +15,8 @@ from typing import Any
 from acecode.project.layer import Layer, Where
 from acecode.store.atomic import atomic_write_text, remove_stale_temp_files_in
 
+REPORTS_FOLDER = "reports"
+
 
 def _safe(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("._")[:80] or "cycle"
@@ -23,7 +25,7 @@ def _safe(text: str) -> str:
 def report_path(playbook_path: Where, report: dict[str, Any]) -> Path:
     """Where ``report`` goes: ``<state dir>/reports/YYYY-MM-DD/curation_<time>_<cycle>.json``."""
     stamp = datetime.fromisoformat(report["curation_timestamp"])
-    folder = Layer.of(playbook_path).file("reports") / f"{stamp:%Y-%m-%d}"
+    folder = Layer.of(playbook_path).file(REPORTS_FOLDER) / f"{stamp:%Y-%m-%d}"
     return folder / f"curation_{stamp:%Y%m%dT%H%M%S}_{_safe(report['cycle_id'])}.json"
 
 

@@ -52,7 +52,7 @@ def apply_layer(ctx: CycleContext, layer: LayerWork, evidence: Any) -> bool:
     report, target, snapshot, settings = layer.report, layer.layer, layer.snapshot, ctx.settings
     prefix = target.name_prefix
     if report.dry_run:
-        pending = PendingRemovals.beside(target, report)
+        pending = PendingRemovals.beside(target, report, _pinned(ctx))
         result = consolidate(ctx, layer, apply_deltas(ctx, layer, snapshot, prefix, pending))
         report.entries_after = entry_count(result)
         changed = result["sections"] != snapshot["sections"] or bool(report.held_for_review)
@@ -60,7 +60,7 @@ def apply_layer(ctx: CycleContext, layer: LayerWork, evidence: Any) -> bool:
         ensure_state_dir(target)
         with update_playbook(target, lock_timeout=settings.lock_timeout) as txn:
             # Read and written under the playbook's lock: no two cycles carry one removal.
-            pending = PendingRemovals.beside(target, report)
+            pending = PendingRemovals.beside(target, report, _pinned(ctx))
             report.entries_before = entry_count(txn.playbook)
             applied = apply_deltas(ctx, layer, txn.playbook, prefix, pending)
             txn.playbook = consolidate(ctx, layer, applied)
@@ -75,6 +75,11 @@ def apply_layer(ctx: CycleContext, layer: LayerWork, evidence: Any) -> bool:
     else:
         report.finish(outcomes.NOTHING_NEW, "the LLM proposed no change that applies")
     return changed
+
+
+def _pinned(ctx: CycleContext) -> frozenset[str]:
+    """The names pinned in both layers, as the admission read them."""
+    return ctx.lists.pinned if ctx.lists is not None else frozenset()
 
 
 def apply_deltas(

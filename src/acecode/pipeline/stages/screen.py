@@ -21,7 +21,7 @@ async def screen_and_review(ctx: CycleContext, layer: LayerWork) -> None:
 
     report, settings = layer.report, ctx.settings
     arrivals = None if report.dry_run else layer.layer
-    review = await safety_review(layer.operations, settings, report, arrivals)
+    review = await safety_review(layer.operations, settings, report, arrivals, layer.snapshot)
     report.review_notes += [
         {"class": note.danger_class, "severity": note.severity, "reason": note.reason}
         for note in review.notes()
