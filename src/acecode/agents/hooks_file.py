@@ -23,6 +23,7 @@ import re
 import shlex
 import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -164,6 +165,34 @@ def remove_hooks_file(update: SettingsUpdate, backup_too: bool) -> None:
     except OSError:  # not empty (the usual case), or not ours to remove
         return
     update.removed.append(path.parent)
+
+
+def write_or_remove(
+    update: SettingsUpdate,
+    data: dict[str, Any],
+    old_text: str | None,
+    strip: Callable[[dict[str, Any], SettingsUpdate], dict[str, Any]],
+) -> None:
+    """Write what is left of ``update.path`` after acecode's entries were taken out
+    (``data``, what ``strip`` returned), or delete the file when nothing is left: it held
+    only what acecode wrote, and the folder is left as it was before ``acecode install``
+    (with the ``.bak`` when ``strip`` leaves nothing of that either). A symlinked file (a
+    dotfile manager's) is kept and written as ``{}``."""
+    path = update.path
+    if data or path.is_symlink():
+        write_hooks_file(update, data, old_text)
+        return
+    remove_hooks_file(update, _holds_only_acecode(path.with_name(path.name + ".bak"), strip))
+
+
+def _holds_only_acecode(
+    path: Path, strip: Callable[[dict[str, Any], SettingsUpdate], dict[str, Any]]
+) -> bool:
+    try:
+        data, text = read_hooks_file(path)
+    except SettingsFileError:
+        return False
+    return text is not None and not strip(data, SettingsUpdate(path))
 
 
 def merge_hooks(data: dict[str, Any], wanted: Groups, update: SettingsUpdate) -> dict[str, Any]:

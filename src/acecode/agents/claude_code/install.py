@@ -24,8 +24,8 @@ from acecode.agents.hooks_file import (
     merge_hooks,
     read_hooks_file,
     remove_hooks,
-    remove_hooks_file,
     write_hooks_file,
+    write_or_remove,
 )
 from acecode.project import paths
 
@@ -130,15 +130,6 @@ def _without_acecode(data: dict[str, Any], update: SettingsUpdate) -> dict[str, 
     return remove_hooks(kept, update)
 
 
-def _only_acecode(path: Path) -> bool:
-    """Whether the settings file at ``path`` holds nothing but acecode's entries."""
-    try:
-        data, text = read_hooks_file(path)
-    except SettingsFileError:
-        return False
-    return text is not None and not _without_acecode(data, SettingsUpdate(path))
-
-
 def uninstall(scope: str = "user", project: Path | None = None) -> SettingsUpdate:
     """Remove every acecode hook, and the settings acecode set, from the file of ``scope``.
 
@@ -151,12 +142,8 @@ def uninstall(scope: str = "user", project: Path | None = None) -> SettingsUpdat
     data, old_text = read_hooks_file(path)
     update = SettingsUpdate(path)
     new_data = _without_acecode(data, update)
-    if not update.changes:
-        return update
-    if not new_data and not path.is_symlink():
-        remove_hooks_file(update, _only_acecode(path.with_name(path.name + ".bak")))
-    else:
-        write_hooks_file(update, new_data, old_text)
+    if update.changes:
+        write_or_remove(update, new_data, old_text, _without_acecode)
     return update
 
 

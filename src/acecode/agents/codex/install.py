@@ -16,6 +16,7 @@ uninstall removes exactly acecode's records. ``config.toml`` is edited with
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ from acecode.agents.hooks_file import (
     read_hooks_file,
     remove_hooks,
     write_hooks_file,
+    write_or_remove,
 )
 from acecode.project import paths
 from acecode.store.atomic import atomic_write_text
@@ -102,14 +104,17 @@ def install(
 
 
 def uninstall(scope: str = "user", project: Path | None = None) -> SettingsUpdate:
-    """Remove acecode's hooks from the ``hooks.json`` of ``scope`` and their trust records."""
+    """Remove acecode's hooks from the ``hooks.json`` of ``scope`` and their trust records.
+
+    A file left empty held only acecode's hooks: it is deleted rather than left as ``{}``
+    (see :func:`acecode.agents.hooks_file.write_or_remove`)."""
     path = hooks_path(scope, project)
     data, old_text = read_hooks_file(path)
     ours = handler_states(path, data.get("hooks", {}), _ours)
     update = SettingsUpdate(path)
     new_data = remove_hooks(data, update)
     if update.changes:
-        write_hooks_file(update, new_data, old_text)
+        write_or_remove(update, new_data, old_text, remove_hooks)
     if _set_trust(ours, {}):
         update.notes.append(f"removed acecode's {len(ours)} trust records from {config_path()}")
     return update
@@ -158,14 +163,33 @@ def _set_trust(remove: Mapping[str, str], add: Mapping[str, str]) -> bool:
             record = tomlkit.table()
             record["trusted_hash"] = digest
             state[key] = record
+    if not state:  # the last records were acecode's: no empty tables are left behind
+        del hooks["state"]
+        if not hooks:
+            del document["hooks"]
+    text = tomlkit.dumps(document)
+    if not text.strip():
+        _remove_config(config_path())
+        return True
     path = config_path()
     try:
         if old_text is not None:
             atomic_write_text(path.with_name(path.name + ".bak"), old_text)
-        atomic_write_text(path, tomlkit.dumps(document))
+        atomic_write_text(path, text)
     except PlaybookWriteError as exc:
         raise SettingsFileError(str(exc)) from None
     return True
+
+
+def _remove_config(path: Path) -> None:
+    """Delete ``config.toml``, which held nothing but acecode's trust records (so no backup
+    is kept), and Codex's folder when that leaves it empty: as it was before the install."""
+    try:
+        path.unlink(missing_ok=True)
+    except OSError as exc:
+        raise SettingsFileError(f"cannot remove {path}: {exc.strerror or exc}") from None
+    with contextlib.suppress(OSError):  # not empty (the usual case), or not ours
+        path.parent.rmdir()
 
 
 def _project_trusted(project: Path) -> bool:
