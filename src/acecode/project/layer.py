@@ -14,27 +14,31 @@ CLI command) and handed down instead of the path: the modules below it read
 function that takes a layer also takes a path, for the library and the tests
 (:meth:`Layer.of`).
 
-Only ``os`` and ``pathlib`` are imported: the store imports this module, and so
-does every state file's owner.
+Only ``os`` is imported: the hooks build their layer too, and ``pathlib`` costs the
+injection hook a noticeable share of its time (:mod:`acecode.hooks.context`). The
+``Path`` views (:attr:`Layer.playbook_file`, :attr:`Layer.folder`) import it when asked.
 """
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
+from typing import TYPE_CHECKING, TypeAlias
 
 from acecode.project.layers import USER_PREFIX, is_user_layer, user_playbook_file
 from acecode.project.state_folder import STATE_FOLDER_NAME, ensure_state_folder
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 class Layer:
     """A playbook file and its state folder. Two layers are equal when their files are."""
 
-    __slots__ = ("_user", "folder", "playbook_file")
+    __slots__ = ("_user", "playbook", "state_folder")
 
     def __init__(self, playbook_file: str | os.PathLike[str]) -> None:
-        self.playbook_file = Path(playbook_file)
-        self.folder = self.playbook_file.parent / STATE_FOLDER_NAME
+        self.playbook = os.fspath(playbook_file)
+        self.state_folder = os.path.join(os.path.dirname(self.playbook), STATE_FOLDER_NAME)
         self._user: bool | None = None
 
     @classmethod
@@ -50,15 +54,34 @@ class Layer:
         return cls(where)
 
     @classmethod
+    def of_project(cls, project: str | os.PathLike[str]) -> Layer:
+        """The layer of the project rooted at ``project``: ``<project>/.claude/playbook.json``."""
+        return cls(os.path.join(project, ".claude", "playbook.json"))
+
+    @classmethod
     def user(cls) -> Layer:
         """The user's layer, ``~/.claude/acecode-user/playbook.json``."""
         return cls(user_playbook_file())
 
     @property
+    def playbook_file(self) -> Path:
+        """The playbook file, as a ``Path``."""
+        from pathlib import Path
+
+        return Path(self.playbook)
+
+    @property
+    def folder(self) -> Path:
+        """The state folder, as a ``Path``."""
+        from pathlib import Path
+
+        return Path(self.state_folder)
+
+    @property
     def is_user(self) -> bool:
         """True for the user's layer (whatever path named it)."""
         if self._user is None:
-            self._user = is_user_layer(self.playbook_file)
+            self._user = is_user_layer(self.playbook)
         return self._user
 
     @property
@@ -73,26 +96,30 @@ class Layer:
         parent = self.playbook_file.resolve().parent
         return parent.parent if parent.name == ".claude" else None
 
+    def state_file(self, *parts: str) -> str:
+        """A path inside the state folder, as a string (what the hooks use)."""
+        return os.path.join(self.state_folder, *parts)
+
     def file(self, name: str) -> Path:
-        """The state file ``name`` of this layer (inside its state folder)."""
+        """The state file ``name`` of this layer (inside its state folder), as a ``Path``."""
         return self.folder / name
 
     def ensure_folder(self) -> Path:
         """Create the state folder (with its ``.gitignore``) when missing; returns it.
         Raises ``OSError`` when it cannot be created."""
-        ensure_state_folder(self.folder)
+        ensure_state_folder(self.state_folder)
         return self.folder
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Layer) and other.playbook_file == self.playbook_file
+        return isinstance(other, Layer) and other.playbook == self.playbook
 
     def __hash__(self) -> int:
-        return hash(self.playbook_file)
+        return hash(self.playbook)
 
     def __repr__(self) -> str:
-        return f"Layer({str(self.playbook_file)!r})"
+        return f"Layer({self.playbook!r})"
 
 
 # What a function that opens a layer's state accepts: a layer, a playbook file, or
 # None for the project's layer.
-Where = str | os.PathLike[str] | Layer | None
+Where: TypeAlias = "str | os.PathLike[str] | Layer | None"

@@ -21,8 +21,7 @@ if TYPE_CHECKING:
     class _HasFolder(Protocol):
         """A layer (:class:`acecode.project.layer.Layer`): anything that knows its state folder."""
 
-        @property
-        def folder(self) -> os.PathLike[str]: ...
+        state_folder: str
 
     # What a function that reads or writes a file of the state folder accepts: the
     # folder, or the layer whose folder it is (what the learning cycle hands down).
@@ -51,7 +50,7 @@ def ensure_state_folder(folder: str | os.PathLike[str]) -> None:
 
 def folder_of(state: StateFolder) -> str:
     """The state folder ``state`` names: the folder itself, or a layer's."""
-    return os.fspath(getattr(state, "folder", state))
+    return os.fspath(getattr(state, "state_folder", state))
 
 
 def ensure_folder_of(state: StateFolder) -> str:
