@@ -13,6 +13,7 @@ from hook_helpers import ACECODE, run_hook, write_playbook
 
 from acecode.hooks import context
 from acecode.project import paths
+from acecode.project.layer import Layer
 from support.playbooks import entry
 
 
@@ -221,8 +222,10 @@ def test_injection_hot_path_imports_nothing_heavy(playbook: Path, event: str) ->
 
 def test_context_paths_mirror_acecode_paths(project_dir: Path) -> None:
     project = str(project_dir)
-    assert context.playbook_file(project) == str(paths.playbook_path(project_dir))
-    assert context.state_path(project, "x") == str(paths.state_dir(project_dir) / "x")
+    # What the hooks build from the project's root string is what the CLI finds.
+    layer = Layer.of_project(project)
+    assert layer.playbook == str(paths.playbook_path(project_dir))
+    assert layer.state_file("x") == str(paths.state_dir(project_dir) / "x")
     assert context.user_template_override("playbook.txt") == str(
         paths.user_claude_dir() / "prompts" / "playbook.txt"
     )

@@ -262,8 +262,8 @@ def test_the_hook_fast_path_agrees_with_control_and_config(project_dir: Path) ->
 
 def test_state_file_names_mirror_their_modules(project_dir: Path) -> None:
     from acecode.arrivals.marks import MARKS_NAME
-    from acecode.hooks.context import playbook_file, state_path
     from acecode.project.control import CONFIG_NAME, SWITCH_NAME
+    from acecode.project.layer import Layer
     from acecode.project.pins import PINS_NAME, pins_path
     from acecode.store.provenance import PROVENANCE_NAME
 
@@ -272,7 +272,8 @@ def test_state_file_names_mirror_their_modules(project_dir: Path) -> None:
     assert rendered.PROVENANCE_NAME == PROVENANCE_NAME
     assert rendered.LOCAL_SWITCH_NAME == SWITCH_NAME
     project = str(project_dir)
-    assert pins_path(playbook_file(project)) == state_path(project, PINS_NAME)
+    layer = Layer.of_project(project)
+    assert pins_path(layer.playbook) == layer.state_file(PINS_NAME)
 
 
 def test_topup_hot_path_imports_nothing_heavy(project_dir: Path) -> None:

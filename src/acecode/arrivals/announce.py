@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from acecode.hooks.cache_files import read_cache_file, write_cache_file
-from acecode.hooks.context import state_path
+from acecode.project.layer import Layer
 
 NOTICE_NAME = "arrival-notice.json"
 VERSION = 1
@@ -61,7 +61,7 @@ def arrival_lines(project: str, start: dict[str, Any] | None) -> list[str]:
         return []
     held = [item for item in info.get("held") or () if isinstance(item, list) and item]
     tags = [str(item[0]) for item in held]
-    path = state_path(project, NOTICE_NAME)
+    path = Layer.of_project(project).state_file(NOTICE_NAME)
     seen = read_cache_file(path)
     if seen is None or seen.get("version") != VERSION:
         write_cache_file(path, {"version": VERSION, "held": sorted(set(tags))})

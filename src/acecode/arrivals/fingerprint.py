@@ -29,8 +29,8 @@ try:  # hashlib's own blake2b, without loading OpenSSL (2 ms of the hook's budge
 except ImportError:  # an interpreter without the module: the same function, slower import
     from hashlib import blake2b as _blake2b
 
-from acecode.project.layers import user_playbook_file
-from acecode.project.state_folder import STATE_FOLDER_NAME, ensure_state_folder
+from acecode.project.layer import Layer
+from acecode.project.state_folder import ensure_state_folder
 
 KEY_NAME = "machine-key"
 KEY_BYTES = 32
@@ -42,7 +42,7 @@ _cached: dict[str, bytes] = {}
 
 def key_file() -> str:
     """``~/.claude/acecode-user/acecode/machine-key``."""
-    return os.path.join(os.path.dirname(user_playbook_file()), STATE_FOLDER_NAME, KEY_NAME)
+    return Layer.user().state_file(KEY_NAME)
 
 
 def _read(path: str) -> bytes | None:

@@ -43,9 +43,9 @@ def refresh_injection(playbook: Path | None = None) -> None:
     """
     import contextlib
 
-    from acecode.hooks.context import state_path
     from acecode.hooks.rendered import CACHE_NAME, INDEX_NAME, prime
     from acecode.project import paths
+    from acecode.project.layer import Layer
     from acecode.store import PlaybookError
     from acecode.store.atomic import remove_stale_temp_files
 
@@ -55,7 +55,7 @@ def refresh_injection(playbook: Path | None = None) -> None:
     # A learner killed while writing the cache leaves its temp file; hooks write the
     # cache best effort, so removing one in flight only costs that hook its write.
     for name in (CACHE_NAME, INDEX_NAME):
-        remove_stale_temp_files(Path(state_path(project, name)))
+        remove_stale_temp_files(Path(Layer.of_project(project).state_file(name)))
     with contextlib.suppress(PlaybookError):
         prime(project)
 

@@ -44,7 +44,6 @@ def experiments_path(state: StateFolder, name: str = "") -> str:
 def announced_flag() -> str:
     """The user's flag file: experiments were announced once (in the user layer's state
     folder, for every project)."""
-    from acecode.project.layers import user_playbook_file
-    from acecode.project.state_folder import STATE_FOLDER_NAME
+    from acecode.project.layer import Layer
 
-    return os.path.join(os.path.dirname(user_playbook_file()), STATE_FOLDER_NAME, ANNOUNCED)
+    return Layer.user().state_file(ANNOUNCED)

@@ -25,9 +25,13 @@ import os
 import zlib
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from acecode.experiments.files import SALT, experiments_path
+
+if TYPE_CHECKING:
+    from acecode.project.layer import Where
+    from acecode.project.state_folder import StateFolder
 
 PROVENANCE = "provenance.json"  # acecode.store.provenance.PROVENANCE_NAME
 
@@ -37,7 +41,7 @@ def entry_version(entry: Mapping[str, Any]) -> str:
     return f"{zlib.crc32(str(entry.get('text') or '').encode('utf-8')):08x}"
 
 
-def project_salt(state: str) -> str:
+def project_salt(state: StateFolder) -> str:
     """The project's secret salt (hex), created on first use."""
     path = experiments_path(state, SALT)
     try:
@@ -48,9 +52,9 @@ def project_salt(state: str) -> str:
             return salt
     except (OSError, ValueError):
         pass
-    from acecode.project.state_folder import ensure_state_folder
+    from acecode.project.state_folder import ensure_folder_of
 
-    ensure_state_folder(state)
+    ensure_folder_of(state)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     salt = os.urandom(16).hex()
     try:
@@ -62,18 +66,18 @@ def project_salt(state: str) -> str:
     return salt
 
 
-def _provenance(paths: Iterable[str]) -> dict[str, list[Any]]:
-    """Every entry's origins as raw JSON, from the provenance file beside each playbook: the
+def _provenance(layers: Iterable[Where]) -> dict[str, list[Any]]:
+    """Every entry's origins as raw JSON, from the provenance file of each layer: the
     cache miss needs the evidence only, not the store's validation and redaction (the file
     is acecode's own, written redacted). A damaged file counts as empty here; the CLI warns."""
     import json
 
+    from acecode.project.layer import Layer
+
     merged: dict[str, list[Any]] = {}
-    for path in paths:
+    for where in layers:
         try:
-            with open(
-                os.path.join(os.path.dirname(path), "acecode", PROVENANCE), encoding="utf-8"
-            ) as handle:
+            with open(Layer.of(where).state_file(PROVENANCE), encoding="utf-8") as handle:
                 entries = json.load(handle).get("entries")
         except (OSError, ValueError, AttributeError):
             continue
@@ -85,18 +89,18 @@ def _provenance(paths: Iterable[str]) -> dict[str, list[Any]]:
 
 
 def plan_fields(
-    state: str,
+    state: StateFolder,
     playbook: Mapping[str, Any],
     text: str,
     injected: list[str],
     pinned: Iterable[str],
     limits: Mapping[str, Any],
-    layers: Iterable[str],
+    layers: Iterable[Where],
 ) -> dict[str, Any]:
     """``versions`` and, with ``limits["experiments"]``, ``experiment`` (module docstring).
 
     ``state`` is the project's state folder, ``text`` the session-start text that
-    holds the ``injected`` entries, ``layers`` the playbook files whose provenance
+    holds the ``injected`` entries, ``layers`` the layers whose provenance
     counts (the project's and the user layer). An entry whose line the text does not
     hold as a line of its own (a template override that formats it otherwise) is not
     eligible: it could not be cut.

@@ -28,9 +28,12 @@ from __future__ import annotations
 import json
 import os
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from acecode.experiments.files import EXPOSURES, announced_flag, experiments_path
+
+if TYPE_CHECKING:
+    from acecode.project.state_folder import StateFolder
 
 SILENT_SOURCES = ("compact",)  # acecode.hooks.notice.SILENT_SOURCES
 
@@ -49,15 +52,15 @@ def _now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
-def append_exposure(state: str, record: dict[str, Any]) -> None:
+def append_exposure(state: StateFolder, record: dict[str, Any]) -> None:
     """Append one record to the exposure log; best effort (a hook never fails on it)."""
     line = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
     try:
         folder = experiments_path(state)
         if not os.path.isdir(folder):
-            from acecode.project.state_folder import ensure_state_folder
+            from acecode.project.state_folder import ensure_folder_of
 
-            ensure_state_folder(state)
+            ensure_folder_of(state)
             os.makedirs(folder, exist_ok=True)
         with open(os.path.join(folder, EXPOSURES), "a", encoding="utf-8") as handle:
             handle.write(line)
@@ -88,7 +91,7 @@ def _drop(text: str, held: list[str], experiment: dict[str, Any]) -> str:
 
 
 def serve_start(
-    project_state: str, start: dict[str, Any], payload: dict, agent: str, event: str
+    project_state: StateFolder, start: dict[str, Any], payload: dict, agent: str, event: str
 ) -> tuple[str, list[str], list[str], str | None]:
     """The session-start text for this session, the names it holds, the names held back,
     and the one-time announcement (or None); records the exposure.
@@ -157,7 +160,9 @@ def _announce_once(held: int, most: int) -> str | None:
     return announcement(held, most)
 
 
-def record_topup(project_state: str, session: object, agent: str, entries: list[str]) -> None:
+def record_topup(
+    project_state: StateFolder, session: object, agent: str, entries: list[str]
+) -> None:
     """Record the entries (``name@version``) a top-up injected into ``session``."""
     append_exposure(
         project_state,

@@ -44,8 +44,8 @@ from __future__ import annotations
 import os
 import time
 
-from acecode.project.layers import user_playbook_file
-from acecode.project.state_folder import STATE_FOLDER_NAME, ensure_state_folder
+from acecode.project.layer import Layer
+from acecode.project.state_folder import ensure_state_folder
 
 CLAIMS_FOLDER = "claims"
 # Longer than any hook timeout acecode installs (30 s): see the module docstring.
@@ -61,7 +61,7 @@ MAX_GENERATIONS = 10_000  # a guard: a session resumed this often within 3 days 
 def claims_folder() -> str:
     """``~/.claude/acecode-user/acecode/claims``: in the user layer's state folder, for every
     project."""
-    return os.path.join(os.path.dirname(user_playbook_file()), STATE_FOLDER_NAME, CLAIMS_FOLDER)
+    return Layer.user().state_file(CLAIMS_FOLDER)
 
 
 def _safe(text: str) -> str:

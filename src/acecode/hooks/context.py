@@ -1,7 +1,7 @@
 """Where a hook's project and acecode's files are, as plain strings.
 
-These mirror ``acecode.project.paths`` (a test keeps them equal) but use ``os.path``:
-``pathlib`` alone costs a noticeable share of the injection hook's budget.
+These use ``os.path`` (a layer's files are named by :class:`acecode.project.layer.Layer`,
+which does too): ``pathlib`` alone costs a noticeable share of the injection hook's budget.
 """
 
 from __future__ import annotations
@@ -28,16 +28,6 @@ def resolve_project(payload: dict) -> str:
     return root
 
 
-def playbook_file(project: str) -> str:
-    """``<project>/.claude/playbook.json``."""
-    return os.path.join(project, ".claude", "playbook.json")
-
-
-def state_path(project: str, *parts: str) -> str:
-    """A path under acecode's state folder ``<project>/.claude/acecode``."""
-    return os.path.join(project, ".claude", "acecode", *parts)
-
-
 def user_template_override(name: str) -> str:
     """``~/.claude/prompts/<name>``, the user's override of a packaged template."""
     return os.path.join(os.path.expanduser("~"), ".claude", "prompts", name)
@@ -45,6 +35,9 @@ def user_template_override(name: str) -> str:
 
 def has_playbook(project: str) -> bool:
     """True when the project's playbook or the user layer (``acecode.project.layers``) exists."""
+    from acecode.project.layer import Layer
     from acecode.project.layers import user_playbook_file
 
-    return os.path.exists(playbook_file(project)) or os.path.exists(user_playbook_file())
+    return os.path.exists(Layer.of_project(project).playbook) or os.path.exists(
+        user_playbook_file()
+    )

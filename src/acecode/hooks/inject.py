@@ -28,8 +28,9 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from acecode.hooks.context import has_playbook, resolve_project, state_path
+from acecode.hooks.context import has_playbook, resolve_project
 from acecode.hooks.rendered import DEFAULT_AGENT, session_start
+from acecode.project.layer import Layer
 from acecode.project.state_folder import ensure_state_folder
 
 MARKER_MAX_AGE = 3 * 24 * 3600  # seconds
@@ -39,7 +40,7 @@ CATCH_UP_AGENTS = ("codex",)
 
 
 def _marker_dir(project: str) -> str:
-    return state_path(project, "sessions")
+    return Layer.of_project(project).state_file("sessions")
 
 
 def _marker(project: str, session_id: object) -> str | None:
@@ -133,7 +134,7 @@ def on_session_start(payload: dict, agent: str = DEFAULT_AGENT) -> dict | None:
         return with_notice(None, project, payload, start)
     from acecode.experiments.serve import serve_start, with_message
 
-    text, names, held, note = serve_start(state_path(project), start, payload, agent, "start")
+    text, names, held, note = serve_start(Layer.of_project(project), start, payload, agent, "start")
     marker = _marker(project, payload.get("session_id"))
     _mark(marker, f"SessionStart:{payload.get('source')}", [*names, *held])
     output = with_notice(_context_output("SessionStart", text), project, payload, start)
@@ -160,6 +161,8 @@ def on_user_prompt_submit(payload: dict, agent: str = DEFAULT_AGENT) -> dict | N
         return None
     from acecode.experiments.serve import serve_start
 
-    text, names, held, _note = serve_start(state_path(project), start, payload, agent, "fallback")
+    text, names, held, _note = serve_start(
+        Layer.of_project(project), start, payload, agent, "fallback"
+    )
     _mark(marker, "UserPromptSubmit", [*names, *held])
     return _context_output("UserPromptSubmit", text)

@@ -25,8 +25,9 @@ from __future__ import annotations
 import os
 import sys
 
-from acecode.hooks.context import resolve_project, state_path
+from acecode.hooks.context import resolve_project
 from acecode.project import outcomes
+from acecode.project.layer import Layer
 from acecode.project.session_switch import NESTED_ENV
 
 LEARN_COMMAND_ENV = "ACECODE_LEARN_COMMAND"
@@ -48,7 +49,7 @@ def _learner_prefix() -> list[str]:
 
 
 def _log(project: str, text: str) -> None:
-    outcomes.append_log(state_path(project), text)
+    outcomes.append_log(Layer.of_project(project), text)
 
 
 def _missing_transcript(transcript: object) -> str | None:
@@ -80,7 +81,8 @@ def _leaves_a_trace(project: str) -> bool:
 
     from acecode.project.control import project_config
 
-    return os.path.isdir(state_path(project)) or project_config(Path(project)).exists()
+    state = Layer.of_project(project).state_folder
+    return os.path.isdir(state) or project_config(Path(project)).exists()
 
 
 def _may_learn(project: str, event: str, note: str) -> bool:
@@ -139,7 +141,8 @@ def _spawn(arguments: list[str], project: str, traceless: bool = False) -> str |
 
     command = [*_learner_prefix(), *arguments]
     env = {**os.environ, NESTED_ENV: "1", "CLAUDE_PROJECT_DIR": project}
-    log_path = outcomes.log_file(state_path(project))
+    layer = Layer.of_project(project)
+    log_path = outcomes.log_file(layer)
     detach: dict = (
         {"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP | subprocess.DETACHED_PROCESS}
         if os.name == "nt"
@@ -150,7 +153,7 @@ def _spawn(arguments: list[str], project: str, traceless: bool = False) -> str |
     else:
         from acecode.output.log_stream import STDERR_TO_LOG_ENV
 
-        env[STDERR_TO_LOG_ENV] = state_path(project)  # the learner stamps its stderr lines
+        env[STDERR_TO_LOG_ENV] = layer.state_folder  # the learner stamps its stderr lines
     try:
         with open(log_path, "a", encoding="utf-8") as log:
             subprocess.Popen(

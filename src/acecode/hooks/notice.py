@@ -38,8 +38,8 @@ import json
 import os
 from typing import Any
 
-from acecode.hooks.context import state_path
 from acecode.project import outcomes
+from acecode.project.layer import Layer
 
 QUEUE_FILE = "pending.json"  # acecode.quarantine.queue.QUEUE_FILE (a test keeps them equal)
 REASON_CHARS = 120
@@ -49,7 +49,7 @@ PREFIX = "acecode: "
 
 def _pending_count(project: str) -> int:
     try:
-        with open(state_path(project, QUEUE_FILE), encoding="utf-8") as handle:
+        with open(Layer.of_project(project).state_file(QUEUE_FILE), encoding="utf-8") as handle:
             data = json.load(handle)
     except (OSError, ValueError):
         return 0
@@ -65,12 +65,13 @@ def _review_and_failure(project: str, learning_blocked: bool) -> list[str]:
     if pending:
         rules = "rule awaits" if pending == 1 else "rules await"
         parts.append(f"{pending} learned {rules} review (run `acecode review`)")
-    last = outcomes.last_attempt(state_path(project))
+    layer = Layer.of_project(project)
+    last = outcomes.last_attempt(layer)
     if not learning_blocked and last is not None and last.get("status") == outcomes.FAILED:
         reason = outcomes.one_line(str(last.get("reason") or "no reason recorded"), REASON_CHARS)
         log = os.path.join(".claude", "acecode", *outcomes.LOG_PARTS)
         parts.append(f"the last learning cycle failed: {reason} (see {log} or `acecode doctor`)")
-    hurting = measured_to_hurt(state_path(project))
+    hurting = measured_to_hurt(layer)
     if hurting:
         parts.append(hurting)
     return parts

@@ -48,7 +48,8 @@ from typing import Any
 import acecode
 from acecode.experiments.files import CLASSES, experiments_path
 from acecode.hooks.cache_files import read_cache_file, stat_key, write_cache_file
-from acecode.hooks.context import playbook_file, state_path, user_template_override
+from acecode.hooks.context import user_template_override
+from acecode.project.layer import Layer
 from acecode.project.layers import user_playbook_file
 
 TEMPLATE = "playbook.txt"
@@ -90,7 +91,7 @@ def switch_files(project: str) -> tuple[str, str, str]:
     """The project's local switch, its ``acecode.toml`` and the user's
     (``acecode.project.control.switch_files``)."""
     return (
-        state_path(project, LOCAL_SWITCH_NAME),
+        Layer.of_project(project).state_file(LOCAL_SWITCH_NAME),
         os.path.join(project, ".claude", SWITCH_NAME),
         os.path.join(os.path.expanduser("~"), ".claude", SWITCH_NAME),
     )
@@ -99,37 +100,26 @@ def switch_files(project: str) -> tuple[str, str, str]:
 def inputs_key(project: str) -> list[Any]:
     """Everything the rendered texts depend on, cheap to compute (stats and variables)."""
     local_switch, project_switch, user_switch = switch_files(project)
+    layer, user = Layer.of_project(project), Layer.user()
     return [
         acecode.__version__,
-        stat_key(playbook_file(project)),
+        stat_key(layer.playbook),
         stat_key(user_template_override(TEMPLATE)),
         stat_key(_packaged_template()),
-        stat_key(state_path(project, PINS_NAME)),
+        stat_key(layer.state_file(PINS_NAME)),
         stat_key(project_switch),
         stat_key(user_switch),
         [os.environ.get(name) for name in SETTING_VARIABLES],
-        stat_key(user_playbook_file()),
-        stat_key(_user_pins()),
+        stat_key(user.playbook),
+        stat_key(user.state_file(PINS_NAME)),
         stat_key(local_switch),
-        stat_key(state_path(project, ARRIVALS_NAME)),
-        *_experiment_inputs(project),
+        stat_key(layer.state_file(ARRIVALS_NAME)),
+        # What the hold-back plan (acecode.experiments.plan) reads besides the playbook:
+        # both layers' provenance (the signatures) and the concluded classes.
+        stat_key(layer.state_file(PROVENANCE_NAME)),
+        stat_key(user.state_file(PROVENANCE_NAME)),
+        stat_key(experiments_path(layer, CLASSES)),
     ]
-
-
-def _experiment_inputs(project: str) -> list[list[int] | None]:
-    """What the hold-back plan (acecode.experiments.plan) reads besides the playbook: both
-    layers' provenance (the signatures) and the concluded classes."""
-    user_state = os.path.join(os.path.dirname(user_playbook_file()), "acecode")
-    return [
-        stat_key(state_path(project, PROVENANCE_NAME)),
-        stat_key(os.path.join(user_state, PROVENANCE_NAME)),
-        stat_key(experiments_path(state_path(project), CLASSES)),
-    ]
-
-
-def _user_pins() -> str:
-    """The user layer's pins file (``acecode.project.pins.pins_path`` of the user layer)."""
-    return os.path.join(os.path.dirname(user_playbook_file()), "acecode", PINS_NAME)
 
 
 def _no_playbook(key: list[Any]) -> bool:
@@ -315,13 +305,14 @@ def _render(
     from acecode.playbook.injection import render_injection
     from acecode.store.errors import PlaybookError
 
-    layer = path or playbook_file(project)
+    state = Layer.of_project(project)
+    layer = path or state.playbook
     try:
         playbook, pinned, where = _both_layers(layer, start, write)
     except PlaybookError as exc:
         start["error"] = str(exc)
         return start, dict(start)
-    helps = frozenset(names_in(state_path(project), HELPS))
+    helps = frozenset(names_in(state, HELPS))
     injection = render_injection(
         playbook, _template_text(), limits["budget"], frozenset(pinned), where, measure, helps
     )
@@ -332,13 +323,13 @@ def _render(
         left_out=len(injection.left_out),
         pinned=pinned,
         **plan_fields(
-            state_path(project),
+            state,
             playbook,
             injection.text,
             injection.injected,
             pinned,
             limits,
-            (layer, user_playbook_file()),
+            (Layer(layer), Layer.user()),
         ),
     )
     if not with_index:
@@ -353,7 +344,7 @@ def render_uncached(project: str, playbook: str) -> dict[str, Any]:
 
 
 def _cached(project: str, name: str, key: list[Any]) -> dict[str, Any] | None:
-    data = read_cache_file(state_path(project, name))
+    data = read_cache_file(Layer.of_project(project).state_file(name))
     return data if data is not None and data.get("key") == key else None
 
 
@@ -387,7 +378,7 @@ def session_start(project: str, agent: str = DEFAULT_AGENT, write: bool = True) 
         return cached
     start, _ = _render(project, key, with_index=False, agent=agent, write=write)
     if write:
-        write_cache_file(state_path(project, name), start)
+        write_cache_file(Layer.of_project(project).state_file(name), start)
     return start
 
 
@@ -408,8 +399,9 @@ def _render_both(
     project: str, key: list[Any], agent: str = DEFAULT_AGENT
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     start, index = _render(project, key, with_index=True, agent=agent)
-    write_cache_file(state_path(project, cache_name(CACHE_NAME, agent)), start)
-    write_cache_file(state_path(project, cache_name(INDEX_NAME, agent)), index)
+    layer = Layer.of_project(project)
+    write_cache_file(layer.state_file(cache_name(CACHE_NAME, agent)), start)
+    write_cache_file(layer.state_file(cache_name(INDEX_NAME, agent)), index)
     return start, index
 
 

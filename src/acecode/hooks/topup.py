@@ -70,10 +70,10 @@ def topup_text(
     if chosen:
         _record(marker, chosen)
         from acecode.experiments.serve import record_topup
-        from acecode.hooks.context import state_path
+        from acecode.project.layer import Layer
 
         versions = index.get("versions") or [""] * len(names)
         slot_of = {names[slot]: slot for slot in picked}
         entries = [f"{name}@{versions[slot_of[name]]}" for name in chosen]
-        record_topup(state_path(project), session, agent, entries)
+        record_topup(Layer.of_project(project), session, agent, entries)
     return text

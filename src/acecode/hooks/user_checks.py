@@ -33,7 +33,7 @@ from typing import Any
 
 import acecode
 from acecode.hooks.cache_files import read_cache_file, stat_key, write_cache_file
-from acecode.project.layers import user_playbook_file
+from acecode.project.layer import Layer
 
 CHECKS_NAME = "session-checks.json"
 KEEP = 8  # answers kept, one per key
@@ -51,7 +51,7 @@ HOW_TO = (
 
 def checks_file() -> str:
     """``~/.claude/acecode-user/acecode/session-checks.json``."""
-    return os.path.join(os.path.dirname(user_playbook_file()), "acecode", CHECKS_NAME)
+    return Layer.user().state_file(CHECKS_NAME)
 
 
 def _environment() -> list[list[Any]]:
