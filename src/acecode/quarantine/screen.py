@@ -6,11 +6,8 @@ deterministically and in well under a millisecond of CPU for a normal
 entry, whether a proposed text is held for a human whatever the LLM safety
 review says. It holds only what is unmistakable whatever the wording:
 
-1. the seven classes of ``floor.FLOOR_CLASSES`` (piping a download to a
-   shell, sending data out, printing or reusing secrets, force-pushing
-   shared branches, disabling checks, editing acecode's or Claude Code's
-   own files, instruction-override phrasing), read on the folded text, its
-   de-obfuscated form and every payload decoded from it (base64, hex,
+1. the seven classes of ``floor.FLOOR_CLASSES``, read on the folded text,
+   its de-obfuscated form and every payload decoded from it (base64, hex,
    escapes), so spelling tricks do not hide an instruction;
 2. hidden characters: zero-width, bidirectional and other invisible
    characters are a finding in themselves (they are removed only from the
@@ -100,7 +97,8 @@ SYMBOL_RATIO_LIMIT = 0.30
 MIN_CHARS_FOR_SYMBOL_RATIO = 60
 
 
-def _snippet(text: str) -> str:
+def snippet(text: str) -> str:
+    """``text`` on one line, cut to ``DETAIL_LIMIT`` characters."""
     text = " ".join(text.split())
     return text if len(text) <= DETAIL_LIMIT else text[: DETAIL_LIMIT - 3] + "..."
 
@@ -126,7 +124,7 @@ def _danger(text: str) -> Verdict | None:
             found = floor_class.detect(reading)
             if found is not None:
                 suffix = f" ({where})" if where else ""
-                return Verdict(True, floor_class.id, f"{_snippet(found.describe())!r}{suffix}")
+                return Verdict(True, floor_class.id, f"{snippet(found.describe())!r}{suffix}")
     hidden = hidden_characters(text)
     if hidden:
         index, name = hidden[0]
@@ -137,7 +135,7 @@ def _danger(text: str) -> Verdict | None:
         return Verdict(True, "obfuscation", f"word {word!r} mixes Latin and look-alike letters")
     if payloads:
         encoding, decoded = payloads[0]
-        return Verdict(True, "obfuscation", f"{encoding} payload decodes to {_snippet(decoded)!r}")
+        return Verdict(True, "obfuscation", f"{encoding} payload decodes to {snippet(decoded)!r}")
     return None
 
 
