@@ -166,19 +166,19 @@ _LEAST = re.compile(
 
 def _privilege(reading: Reading) -> Hit | None:
     for found in reading.asked(_PRIVILEGE_COMMAND, command=True):
-        sentence = reading.sentence(found.start())
-        if not _LEAST.search(sentence) and not _DOCUMENTED.search(sentence):
+        if not _least_or_documented(reading.sentence(found.start())):
             return Hit(found.group(0).strip())
     for found in reading.asked(_ELEVATE, prose=True):
         sentence = reading.sentence(*found.span())
         elevated = next((e for e in _ELEVATED.finditer(sentence) if not _lessened(e)), None)
-        if (
-            elevated is not None
-            and not _LEAST.search(sentence)
-            and not _DOCUMENTED.search(sentence)
-        ):
+        if elevated is not None and not _least_or_documented(sentence):
             return Hit(found.group(0), elevated.group(0))
     return None
+
+
+def _least_or_documented(sentence: str) -> bool:
+    """The least privilege is asked for, or the project documents the step."""
+    return bool(_LEAST.search(sentence) or _DOCUMENTED.search(sentence))
 
 
 def _lessened(found: re.Match[str]) -> bool:
