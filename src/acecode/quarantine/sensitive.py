@@ -27,10 +27,10 @@ from acecode.quarantine.words import alternation, compile_any, concepts, verbs
 
 @dataclass(frozen=True)
 class SensitiveClass:
-    """A class the review decides; ``touch`` finds a text that touches it."""
+    """A class the review decides (``docs/quarantine.md`` says what each covers);
+    ``touch`` finds a text that touches it."""
 
     id: str
-    summary: str
     touch: Callable[[Reading], Hit | None]
 
 
@@ -94,16 +94,30 @@ _DOCUMENTED = re.compile(
 )
 
 
-def _destructive(reading: Reading) -> Hit | None:
-    for found in reading.asked(_DESTROY_COMMAND, command=True):
-        if not _only_disposable(reading.sentence(found.start())):
+def _command_or_object(
+    reading: Reading,
+    command: re.Pattern[str],
+    action: re.Pattern[str],
+    target: Callable[[str], re.Match[str] | None],
+    allowed: Callable[[str], bool],
+) -> Hit | None:
+    """A ``command`` the text asks to run, or an ``action`` done to a ``target`` of its
+    sentence, unless the sentence makes it ``allowed``."""
+    for found in reading.asked(command, command=True):
+        if not allowed(reading.sentence(found.start())):
             return Hit(found.group(0).strip())
-    for found in reading.asked(_DESTROY, prose=True):
+    for found in reading.asked(action, prose=True):
         sentence = reading.sentence(*found.span())
-        precious = _PRECIOUS.search(sentence)
-        if precious is not None and not _only_disposable(sentence):
-            return Hit(found.group(0), precious.group(0))
+        object_ = target(sentence)
+        if object_ is not None and not allowed(sentence):
+            return Hit(found.group(0), object_.group(0))
     return None
+
+
+def _destructive(reading: Reading) -> Hit | None:
+    return _command_or_object(
+        reading, _DESTROY_COMMAND, _DESTROY, _PRECIOUS.search, _only_disposable
+    )
 
 
 def _only_disposable(sentence: str) -> bool:
@@ -165,15 +179,14 @@ _LEAST = re.compile(
 
 
 def _privilege(reading: Reading) -> Hit | None:
-    for found in reading.asked(_PRIVILEGE_COMMAND, command=True):
-        if not _least_or_documented(reading.sentence(found.start())):
-            return Hit(found.group(0).strip())
-    for found in reading.asked(_ELEVATE, prose=True):
-        sentence = reading.sentence(*found.span())
-        elevated = next((e for e in _ELEVATED.finditer(sentence) if not _lessened(e)), None)
-        if elevated is not None and not _least_or_documented(sentence):
-            return Hit(found.group(0), elevated.group(0))
-    return None
+    return _command_or_object(
+        reading, _PRIVILEGE_COMMAND, _ELEVATE, _elevated, _least_or_documented
+    )
+
+
+def _elevated(sentence: str) -> re.Match[str] | None:
+    """The first privilege the sentence grants, not one it denies."""
+    return next((found for found in _ELEVATED.finditer(sentence) if not _lessened(found)), None)
 
 
 def _least_or_documented(sentence: str) -> bool:
@@ -311,14 +324,10 @@ def _test_tampering(reading: Reading) -> Hit | None:
 
 
 SENSITIVE_CLASSES: tuple[SensitiveClass, ...] = (
-    SensitiveClass(
-        "destructive", "deletes or overwrites data, history or infrastructure", _destructive
-    ),
-    SensitiveClass("privilege", "raises privileges or turns protections off", _privilege),
-    SensitiveClass("consent", "acts for the user, or beyond the task, without asking", _consent),
-    SensitiveClass(
-        "test-tampering", "rewrites tests or expectations to get a pass", _test_tampering
-    ),
+    SensitiveClass("destructive", _destructive),
+    SensitiveClass("privilege", _privilege),
+    SensitiveClass("consent", _consent),
+    SensitiveClass("test-tampering", _test_tampering),
 )
 
 

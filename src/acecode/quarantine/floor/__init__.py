@@ -36,52 +36,21 @@ __all__ = ["FLOOR_CLASSES", "REVIEWED", "VOCABULARY", "FloorClass"]
 
 @dataclass(frozen=True)
 class FloorClass:
-    """One class of the floor: a stable rule ID, a summary, and its detector."""
+    """One class of the floor: a stable rule ID (``docs/quarantine.md`` says what each
+    catches) and its detector."""
 
     id: str
-    summary: str
     detect: Callable[[Reading], Hit | None]
 
 
 FLOOR_CLASSES: tuple[FloorClass, ...] = (
-    FloorClass(
-        "instruction-override",
-        "tells the agent to ignore, out-rank or replace the user's, the project's or the "
-        "system's instructions, or to take on a new role",
-        _instruction_override,
-    ),
-    FloorClass(
-        "pipe-to-shell",
-        "runs code downloaded from the network without reading it (curl | sh, eval $(curl))",
-        _pipe_to_shell,
-    ),
-    FloorClass(
-        "exfiltration",
-        "sends files, data or the environment to an address outside the machine",
-        _exfiltration,
-    ),
-    FloorClass(
-        "credential-access",
-        "prints, reads or reuses secrets: tokens, keys, passwords, credential stores, "
-        "the environment; or writes them into the repository",
-        _secrets,
-    ),
-    FloorClass(
-        "self-modification",
-        "edits acecode's own files (playbook, review queue, settings) or Claude Code's "
-        "settings and hooks",
-        _self_modification,
-    ),
-    FloorClass(
-        "force-push",
-        "force-pushes or rewrites a branch others use (main, develop, release, tags)",
-        _force_push,
-    ),
-    FloorClass(
-        "disable-checks",
-        "disables or dodges hooks, CI, tests, linters, type checks, signing or TLS checks",
-        _disable_checks,
-    ),
+    FloorClass("instruction-override", _instruction_override),
+    FloorClass("pipe-to-shell", _pipe_to_shell),
+    FloorClass("exfiltration", _exfiltration),
+    FloorClass("credential-access", _secrets),
+    FloorClass("self-modification", _self_modification),
+    FloorClass("force-push", _force_push),
+    FloorClass("disable-checks", _disable_checks),
 )
 
 
