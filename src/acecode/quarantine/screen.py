@@ -17,11 +17,9 @@ review says. It holds only what is unmistakable whatever the wording:
 4. texts that are not guidance: raw logs and stack traces, code dumps;
 5. length beyond ``max_chars``.
 
-Intent (a destructive clean-up, a privilege, the user's consent) is the
-safety review's job; ``unreviewed.unreviewed_reason`` says which of the
-texts the floor passes must still wait for a human when no review could be
-made. The rule IDs are stable (reports, the queue and the docs refer to
-them); ``docs/quarantine.md`` lists each with what it catches.
+Intent is the safety review's job (``unreviewed``). The rule IDs are stable
+(reports, the queue and the docs refer to them); ``docs/quarantine.md``
+lists each with what it catches.
 """
 
 from __future__ import annotations

@@ -1,11 +1,9 @@
 """Texts that touch a sensitive class the floor leaves to the safety review.
 
-The floor (``floor``) holds only what is unmistakable. Whether a clean-up is
-destructive, a command needs a privilege, or an action needs the user's
-consent depends on intent, which the LLM safety review judges. When no
-review could be made (no provider, a failed call, a hook with no model),
-the texts that touch one of these classes wait for a human, labelled "not
-reviewed": they are not findings.
+Whether a clean-up is destructive, a command needs a privilege, or an
+action needs the user's consent depends on intent, which the LLM safety
+review judges; when none could be made, a text that touches one of these
+classes waits for a human (``unreviewed``).
 
 The detectors read like the floor's (``reading``): an action on a sensitive
 object, or a command, in one clause, released by a negation or a scope
