@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from acecode.quarantine.reading import alternation
+from acecode.quarantine.words import alternation
 
 _LOCAL_SUFFIXES = (
     ".local", ".localhost", ".test", ".example", ".invalid", ".internal", ".lan",
@@ -51,9 +51,9 @@ PUBLIC_PLACE = (
         "discord",
         "telegram",
         "whatsapp",
-        r"third[- ]party\s+(?:services?|servers?|sites?|tools?)",
+        r"third[-\ ]party\s+(?:services?|servers?|sites?|tools?)",
         r"external\s+(?:servers?|services?|hosts?|endpoints?|sites?)",
-        r"(?:vendor|partner|third[- ]party)'?s?\s+(?:\w+\s+)?(?:endpoints?|servers?|api|team|"
+        r"(?:vendor|partner|third[-\ ]party)'?s?\s+(?:\w+\s+)?(?:endpoints?|servers?|api|team|"
         r"support)",
         r"(?:groupe?|canal|salon|forum)\s+publi\w*",
         r"öffentlich\w*\s+(?:\w+\s+)?(?:kanal|gruppe|"

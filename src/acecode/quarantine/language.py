@@ -46,21 +46,10 @@ _ASCII_RUN = re.compile(r"[\x00-\x7f]+")
 
 # Script of a letter, from the first word of its Unicode name.
 _SCRIPT_LANGUAGE = {
-    "CJK": "zh",
-    "HIRAGANA": "ja",
-    "KATAKANA": "ja",
-    "HANGUL": "ko",
-    "CYRILLIC": "ru",
-    "GREEK": "el",
-    "ARABIC": "ar",
-    "HEBREW": "he",
-    "DEVANAGARI": "hi",
-    "THAI": "th",
-    "BENGALI": "bn",
-    "TAMIL": "ta",
-    "GEORGIAN": "ka",
-    "ARMENIAN": "hy",
-}
+    "CJK": "zh", "HIRAGANA": "ja", "KATAKANA": "ja", "HANGUL": "ko", "CYRILLIC": "ru",
+    "GREEK": "el", "ARABIC": "ar", "HEBREW": "he", "DEVANAGARI": "hi", "THAI": "th",
+    "BENGALI": "bn", "TAMIL": "ta", "GEORGIAN": "ka", "ARMENIAN": "hy",
+}  # fmt: skip
 # One Han or kana character carries about as much as a short Latin word.
 _WORDS_PER_IDEOGRAPH = 0.7
 

@@ -37,9 +37,7 @@ from typing import Any
 
 from acecode.errors import AcecodeError
 from acecode.playbook.operations import clean_text
-from acecode.playbook.schema import (
-    _resolve_section,
-)
+from acecode.playbook.schema import _resolve_section
 from acecode.project.layer import Layer, Where
 from acecode.quarantine.normalize import text_key
 from acecode.store import DEFAULT_LOCK_TIMEOUT
@@ -270,37 +268,19 @@ def pending_item(
 def queue_text(
     text: str,
     *,
-    rule: str,
-    detail: str = "",
-    section: Any = None,
-    operation: str = "ADD",
-    target_ids: Sequence[str] = (),
-    session: str | None = None,
-    transcript: str | None = None,
     playbook: Where = None,
     lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
-    was: str | None = None,
-    counters: tuple[int, int] | None = None,
+    **details: Any,
 ) -> PendingItem | None:
     """Hold ``text`` for review; returns the pending item, or None if it was rejected before.
 
+    ``details`` are ``pending_item``'s keywords (``rule`` is required).
     Secrets are redacted before the text touches disk. Queuing a text that is
     already pending returns the existing item instead of adding a second one.
     Raises ``ValueError`` for an empty text or an operation other than
     ADD/UPDATE/MERGE, and ``QueueError`` when the queue cannot be written.
     """
-    item = pending_item(
-        text,
-        rule=rule,
-        detail=detail,
-        section=section,
-        operation=operation,
-        target_ids=target_ids,
-        session=session,
-        transcript=transcript,
-        was=was,
-        counters=counters,
-    )
+    item = pending_item(text, **details)
     key = text_key(item.text)
     path = queue_path(playbook)
     with _locked(path, lock_timeout) as queue:

@@ -89,17 +89,16 @@ def approve(
         prefix = name_prefix_for(txn.path)
         updated, outcomes = apply_operations_with_outcomes(txn.playbook, [operation], prefix)
         outcome = outcomes[0] if outcomes else None
-        applied = outcome is not None and outcome.applied
-        if applied and outcome and outcome.created and outcome.section and item.was:
-            outcome.created = _bring_back(updated, outcome.section, outcome.created, item, prefix)
-        result = Approval(
-            item=item,
-            text=text,
-            applied_as=outcome.type if applied and outcome else None,
-            section=outcome.section if applied and outcome else None,
-            entry=(outcome.created or outcome.updated_after) if applied and outcome else None,
-            note="" if applied else (outcome.reason if outcome else "nothing to apply"),
-        )
+        if outcome is None or not outcome.applied:
+            note = outcome.reason if outcome else "nothing to apply"
+            result = Approval(item=item, text=text, applied_as=None, note=note)
+        else:
+            if outcome.created and outcome.section and item.was:
+                outcome.created = _bring_back(
+                    updated, outcome.section, outcome.created, item, prefix
+                )
+            entry = outcome.created or outcome.updated_after
+            result = Approval(item, text, outcome.type, outcome.section, entry)
         txn.playbook = updated
         txn.meta.update(
             {

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -150,9 +150,9 @@ class Reading:
             begin, finish = window, min(finish, max(window + 2 * MAX_SENTENCE, end))
         return begin, finish
 
-    def sentence(self, position: int) -> str:
-        """The sentence around ``position``."""
-        begin, finish = self.sentence_span(position, position + 1)
+    def sentence(self, start: int, end: int | None = None) -> str:
+        """The sentence(s) around ``text[start:end]`` (by default, around ``start``)."""
+        begin, finish = self.sentence_span(start, start + 1 if end is None else end)
         return self.text[begin:finish]
 
     def clause(self, start: int, end: int) -> tuple[int, int]:
@@ -194,6 +194,29 @@ class Reading:
         word = self.text[start:end]
         return word.endswith("ing") and bool(_GERUND_DISMISSED.match(self.text, end))
 
+    def asked(
+        self,
+        pattern: re.Pattern[str],
+        *,
+        prose: bool = False,
+        command: bool = False,
+        negatable: bool = True,
+    ) -> Iterator[re.Match[str]]:
+        """The occurrences of ``pattern`` the text asks for, in order.
+
+        Unless ``negatable`` is False, a released one (negated or scoped) is
+        not asked for; nor is a ``prose`` word inside a code span (a name) or
+        said of something (``described``), nor a ``command`` described.
+        """
+        for found in self.matches(pattern):
+            start, end = found.span()
+            if prose and self.in_code(start):
+                continue
+            if (prose or command) and self.described(start, end):
+                continue
+            if not (negatable and self.released(start, end)):
+                yield found
+
     def find(
         self,
         action: re.Pattern[str],
@@ -219,14 +242,10 @@ class Reading:
         is a name (``acecode review approve``), and one said of something
         (``described``) is not asked for.
         """
-        for found in self.matches(action):
-            start, end = found.span()
-            if prose and (self.in_code(start) or self.described(start, end)):
-                continue
-            if negatable and self.released(start, end):
-                continue
+        for found in self.asked(action, prose=prose, negatable=negatable):
             if target is None:
                 return Hit(found.group(0).strip())
+            start, end = found.span()
             object_ = self._target(action, target, start, end, within, after, accept)
             if object_ is not None:
                 return Hit(found.group(0).strip(), object_)
@@ -275,43 +294,6 @@ class Reading:
                 continue
             return found.group(0).strip()
         return None
-
-
-def alternation(*words: str) -> str:
-    """``\\b(?:w1|w2|...)\\b``: a group of words or stems (``supprim\\w*``)."""
-    return r"\b(?:" + "|".join(words) + r")\b"
-
-
-# Right before a verb, these make it part of a flag, a path or a name
-# ("--ignore-missing-imports", "eslint-disable", "pre-commit", "#[ignore]").
-NOT_AFTER = r"(?<![-\w\[#@./])"
-
-
-def verbs(*words: str, imperative: bool = False) -> str:
-    """English verbs with their inflections, as whole words.
-
-    "print" matches "prints", "printed", "printing" but never "printer";
-    "add" never "address"; none matches inside a flag or a name
-    ("eslint-disable", "pre-commit"). ``imperative`` keeps the base and
-    -ing forms only: "edit the playbook" instructs, "when the Makefile
-    changes" describes.
-    """
-    forms = []
-    for word in words:
-        if word.endswith("e"):
-            forms.append(word[:-1] + (r"(?:e|ing)" if imperative else r"(?:e|es|ed|ing)"))
-        elif word.endswith("y") and word[-2] not in "aeiou":
-            forms.append(word[:-1] + (r"(?:y|ying)" if imperative else r"(?:y|ies|ied|ying)"))
-        else:
-            forms.append(
-                word + (r"(?:ing|\wing)?" if imperative else r"(?:s|es|ed|ing|\wed|\wing)?")
-            )
-    return NOT_AFTER + alternation(*forms)
-
-
-def compile_any(*parts: str) -> re.Pattern[str]:
-    """One pattern matching any of ``parts`` (each a regex source)."""
-    return re.compile("|".join(f"(?:{part})" for part in parts if part))
 
 
 def first(*searches: Callable[[], Hit | None]) -> Hit | None:

@@ -6,11 +6,8 @@ deterministically and in well under a millisecond of CPU for a normal
 entry, whether a proposed text is held for a human whatever the LLM safety
 review says. It holds only what is unmistakable whatever the wording:
 
-1. the seven classes of ``floor.FLOOR_CLASSES`` (piping a download to a
-   shell, sending data out, printing or reusing secrets, force-pushing
-   shared branches, disabling checks, editing acecode's or Claude Code's
-   own files, instruction-override phrasing), read on the folded text, its
-   de-obfuscated form and every payload decoded from it (base64, hex,
+1. the seven classes of ``floor.FLOOR_CLASSES``, read on the folded text,
+   its de-obfuscated form and every payload decoded from it (base64, hex,
    escapes), so spelling tricks do not hide an instruction;
 2. hidden characters: zero-width, bidirectional and other invisible
    characters are a finding in themselves (they are removed only from the
@@ -20,11 +17,9 @@ review says. It holds only what is unmistakable whatever the wording:
 4. texts that are not guidance: raw logs and stack traces, code dumps;
 5. length beyond ``max_chars``.
 
-Intent (a destructive clean-up, a privilege, the user's consent) is the
-safety review's job; ``unreviewed.unreviewed_reason`` says which of the
-texts the floor passes must still wait for a human when no review could be
-made. The rule IDs are stable (reports, the queue and the docs refer to
-them); ``docs/quarantine.md`` lists each with what it catches.
+Intent is the safety review's job (``unreviewed``). The rule IDs are stable
+(reports, the queue and the docs refer to them); ``docs/quarantine.md``
+lists each with what it catches.
 """
 
 from __future__ import annotations
@@ -100,7 +95,8 @@ SYMBOL_RATIO_LIMIT = 0.30
 MIN_CHARS_FOR_SYMBOL_RATIO = 60
 
 
-def _snippet(text: str) -> str:
+def snippet(text: str) -> str:
+    """``text`` on one line, cut to ``DETAIL_LIMIT`` characters."""
     text = " ".join(text.split())
     return text if len(text) <= DETAIL_LIMIT else text[: DETAIL_LIMIT - 3] + "..."
 
@@ -126,7 +122,7 @@ def _danger(text: str) -> Verdict | None:
             found = floor_class.detect(reading)
             if found is not None:
                 suffix = f" ({where})" if where else ""
-                return Verdict(True, floor_class.id, f"{_snippet(found.describe())!r}{suffix}")
+                return Verdict(True, floor_class.id, f"{snippet(found.describe())!r}{suffix}")
     hidden = hidden_characters(text)
     if hidden:
         index, name = hidden[0]
@@ -137,7 +133,7 @@ def _danger(text: str) -> Verdict | None:
         return Verdict(True, "obfuscation", f"word {word!r} mixes Latin and look-alike letters")
     if payloads:
         encoding, decoded = payloads[0]
-        return Verdict(True, "obfuscation", f"{encoding} payload decodes to {_snippet(decoded)!r}")
+        return Verdict(True, "obfuscation", f"{encoding} payload decodes to {snippet(decoded)!r}")
     return None
 
 

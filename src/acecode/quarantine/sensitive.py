@@ -1,11 +1,9 @@
 """Texts that touch a sensitive class the floor leaves to the safety review.
 
-The floor (``floor``) holds only what is unmistakable. Whether a clean-up is
-destructive, a command needs a privilege, or an action needs the user's
-consent depends on intent, which the LLM safety review judges. When no
-review could be made (no provider, a failed call, a hook with no model),
-the texts that touch one of these classes wait for a human, labelled "not
-reviewed": they are not findings.
+Whether a clean-up is destructive, a command needs a privilege, or an
+action needs the user's consent depends on intent, which the LLM safety
+review judges; when none could be made, a text that touches one of these
+classes waits for a human (``unreviewed``).
 
 The detectors read like the floor's (``reading``): an action on a sensitive
 object, or a command, in one clause, released by a negation or a scope
@@ -21,24 +19,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from acecode.quarantine.floor import REVIEWED as _REVIEWED
-from acecode.quarantine.reading import Hit, Reading, alternation, compile_any, verbs
+from acecode.quarantine.reading import Hit, Reading
+from acecode.quarantine.words import alternation, compile_any, concepts, verbs
 
 
 @dataclass(frozen=True)
 class SensitiveClass:
-    """A class the review decides; ``touch`` finds a text that touches it."""
+    """A class the review decides (``docs/quarantine.md`` says what each covers);
+    ``touch`` finds a text that touches it."""
 
     id: str
-    summary: str
     touch: Callable[[Reading], Hit | None]
-
-
-def _any(reading: Reading, *searches: tuple[re.Pattern[str], re.Pattern[str] | None]) -> Hit | None:
-    for action, target in searches:
-        hit = reading.find(action, target, within="sentence", prose=target is not None)
-        if hit is not None:
-            return hit
-    return None
 
 
 # --- destructive operations -----------------------------------------------------------
@@ -60,20 +51,19 @@ _DESTROY_COMMAND = compile_any(
 )
 _DESTROY = compile_any(
     verbs(
-        "delete", "remove", "drop", "wipe", "erase", "destroy", "nuke", "purge", "truncate",
-        "flush", "terminate", "overwrite", "clear", "empty", "reset", "reinitialize", "scrap",
-        "kill", "prune", imperative=True,
+        "delete remove drop wipe erase destroy nuke purge truncate flush terminate overwrite",
+        "clear empty reset reinitialize scrap kill prune",
+        imperative=True,
     ),
     r"\bclean\s+(?:up|out)\b|\bspring\s+clean\b|\bget\s+rid\s+of\b|\bthrow\s+away\b",
     alternation(
-        r"supprim\w*", r"efface\w*", r"vide[rz]?", r"détrui\w*", r"écrase\w*", r"lösch\w*",
-        r"leere\w*", r"vernicht\w*", r"überschreib\w*", r"borr(?:a|ar|e|en|ala|alo|ála|álo)\w*",
-        r"elimin\w*", r"vací\w*", r"vacia\w*", r"destru\w*", r"apag(?:a|ar|ue|uem)\w*",
-        r"exclu(?:a|ir)", r"remov(?:a|er)", r"limpa\w*", r"cancell\w*", r"svuot\w*", r"удал\w*",
-        r"очист\w*", r"снес\w*",
+        r"supprim\w* efface\w* vide[rz]? détrui\w* écrase\w* lösch\w* leere\w* vernicht\w*",
+        r"überschreib\w* borr(?:a|ar|e|en|ala|alo|ála|álo)\w* elimin\w* vací\w* vacia\w*",
+        r"destru\w* apag(?:a|ar|ue|uem)\w* exclu(?:a|ir) remov(?:a|er) limpa\w* cancell\w*",
+        r"svuot\w* удал\w* очист\w* снес\w*",
     ),
     r"删除|删掉|清空|销毁|清除|削除|消去|破棄|消して|空にし",
-)  # fmt: skip
+)
 _PRECIOUS = re.compile(
     r"\b(?:production|prod|live|staging|preprod|pre-?production)\b|\$prod\w*|\bprod_\w+|"
     r"\.prod\.|\b(?:databases?|db|tables?|schemas?|indexe?s|indices|collections?|buckets?|"
@@ -102,29 +92,30 @@ _DOCUMENTED = re.compile(
 )
 
 
-def _command_asked(reading: Reading, found: re.Match[str]) -> bool:
-    """A command the text asks to run (not one it describes, forbids or scopes)."""
-    start, end = found.span()
-    return not (reading.described(start, end) or reading.released(start, end))
+def _command_or_object(
+    reading: Reading,
+    command: re.Pattern[str],
+    action: re.Pattern[str],
+    target: Callable[[str], re.Match[str] | None],
+    allowed: Callable[[str], bool],
+) -> Hit | None:
+    """A ``command`` the text asks to run, or an ``action`` done to a ``target`` of its
+    sentence, unless the sentence makes it ``allowed``."""
+    for found in reading.asked(command, command=True):
+        if not allowed(reading.sentence(found.start())):
+            return Hit(found.group(0).strip())
+    for found in reading.asked(action, prose=True):
+        sentence = reading.sentence(*found.span())
+        object_ = target(sentence)
+        if object_ is not None and not allowed(sentence):
+            return Hit(found.group(0), object_.group(0))
+    return None
 
 
 def _destructive(reading: Reading) -> Hit | None:
-    for found in reading.matches(_DESTROY_COMMAND):
-        start, end = found.span()
-        if not _command_asked(reading, found):
-            continue
-        if not _only_disposable(reading.sentence(start)):
-            return Hit(found.group(0).strip())
-    for found in reading.matches(_DESTROY):
-        start, end = found.span()
-        if reading.in_code(start) or reading.described(start, end) or reading.released(start, end):
-            continue
-        begin, finish = reading.sentence_span(start, end)
-        sentence = reading.text[begin:finish]
-        precious = _PRECIOUS.search(sentence)
-        if precious is not None and not _only_disposable(sentence):
-            return Hit(found.group(0), precious.group(0))
-    return None
+    return _command_or_object(
+        reading, _DESTROY_COMMAND, _DESTROY, _PRECIOUS.search, _only_disposable
+    )
 
 
 def _only_disposable(sentence: str) -> bool:
@@ -153,18 +144,17 @@ _PRIVILEGE_COMMAND = compile_any(
 )
 _ELEVATE = compile_any(
     verbs(
-        "run", "start", "launch", "execute", "grant", "give", "assign", "add", "put", "make",
-        "elevate", "escalate", "widen", "open", "disable", "turn", "bind", "use",
+        "run start launch execute grant give assign add put make elevate escalate widen open",
+        "disable turn bind use",
         imperative=True,
     ),
     alternation(
-        r"lance\w*", r"donne\w*", r"accorde\w*", r"ajoute\w*", r"désactiv\w*", r"gib", r"führ\w*",
-        r"gewähr\w*", r"deaktivier\w*", r"ejecut\w*", r"d[aáê]\w?", r"concede\w*", r"otorga\w*",
-        r"desactiv\w*", r"desactív\w*", r"desativ\w*", r"execut\w*", r"rode", r"esegui\w*",
-        r"запуска\w*", r"запусти\w*", r"выдай\w*", r"отключ\w*",
+        r"lance\w* donne\w* accorde\w* ajoute\w* désactiv\w* gib führ\w* gewähr\w*",
+        r"deaktivier\w* ejecut\w* d[aáê]\w? concede\w* otorga\w* desactiv\w* desactív\w*",
+        r"desativ\w* execut\w* rode esegui\w* запуска\w* запусти\w* выдай\w* отключ\w*",
     ),
     r"给|赋予|授予|以|用|付与|付け|実行",
-)  # fmt: skip
+)
 _ELEVATED = re.compile(
     r"\b(?:as|with)\s+(?:root|admin\w*|superuser|elevated\s+\w+)\b|\broot\b(?![-.\w])|"
     r"\b(?:full|all|unrestricted|broad|admin\w*|elevated|owner|root|maximum|every)\s+"
@@ -187,27 +177,19 @@ _LEAST = re.compile(
 
 
 def _privilege(reading: Reading) -> Hit | None:
-    for found in reading.matches(_PRIVILEGE_COMMAND):
-        start = found.start()
-        if not _command_asked(reading, found):
-            continue
-        sentence = reading.sentence(start)
-        if not _LEAST.search(sentence) and not _DOCUMENTED.search(sentence):
-            return Hit(found.group(0).strip())
-    for found in reading.matches(_ELEVATE):
-        start, end = found.span()
-        if reading.in_code(start) or reading.described(start, end) or reading.released(start, end):
-            continue
-        begin, finish = reading.sentence_span(start, end)
-        sentence = reading.text[begin:finish]
-        elevated = next((e for e in _ELEVATED.finditer(sentence) if not _lessened(e)), None)
-        if (
-            elevated is not None
-            and not _LEAST.search(sentence)
-            and not _DOCUMENTED.search(sentence)
-        ):
-            return Hit(found.group(0), elevated.group(0))
-    return None
+    return _command_or_object(
+        reading, _PRIVILEGE_COMMAND, _ELEVATE, _elevated, _least_or_documented
+    )
+
+
+def _elevated(sentence: str) -> re.Match[str] | None:
+    """The first privilege the sentence grants, not one it denies."""
+    return next((found for found in _ELEVATED.finditer(sentence) if not _lessened(found)), None)
+
+
+def _least_or_documented(sentence: str) -> bool:
+    """The least privilege is asked for, or the project documents the step."""
+    return bool(_LEAST.search(sentence) or _DOCUMENTED.search(sentence))
 
 
 def _lessened(found: re.Match[str]) -> bool:
@@ -221,19 +203,18 @@ def _lessened(found: re.Match[str]) -> bool:
 
 _OUTWARD = compile_any(
     verbs(
-        "publish", "release", "deploy", "merge", "tag", "announce", "post", "email", "e-mail",
-        "reply", "respond", "comment", "approve", "scale", "buy", "pay", "purchase", "renew",
-        "charge", "order", "close", "ship", "upload", "push", "send", "submit", "rollout",
-        "roll", "sign", "accept", "contact", "message", "notify", "invite",
+        "publish release deploy merge tag announce post email e-mail reply respond comment",
+        "approve scale buy pay purchase renew charge order close ship upload push send",
+        "submit rollout roll sign accept contact message notify invite",
     ),
     alternation(
-        r"publi\w*", r"déploie\w*", r"déployer", r"pousse\w*", r"fusionne\w*", r"envoie\w*",
-        r"veröffentlich\w*", r"deploy\w*", r"merge\w*", r"schick\w*", r"publica\w*",
-        r"despleg\w*", r"despliega\w*", r"fusiona\w*", r"anuncia\w*", r"faça", r"publique\w*",
-        r"implant\w*", r"pubblica\w*", r"опубликуй\w*", r"задеплой\w*", r"отправ\w*",
+        r"publi\w* déploie\w* déployer pousse\w* fusionne\w* envoie\w* veröffentlich\w*",
+        r"deploy\w* merge\w* schick\w* publica\w* despleg\w* despliega\w* fusiona\w*",
+        r"anuncia\w* faça publique\w* implant\w* pubblica\w* опубликуй\w* задеплой\w*",
+        r"отправ\w*",
     ),
     r"发布|推送|部署|合并|公開|デプロイ|マージ|リリース",
-)  # fmt: skip
+)
 _UNASKED = re.compile(
     r"\bwithout\s+(?:asking|checking(?:\s+back)?|waiting|confirmation|approval|permission|"
     r"consent|review\w*|a\s+(?:review|green\s+light|go-ahead)|telling|letting)\b|"
@@ -263,14 +244,11 @@ _WITHOUT_ASKING = re.compile(
 
 
 def _consent(reading: Reading) -> Hit | None:
-    for found in reading.matches(_WITHOUT_ASKING):
-        if not reading.released(*found.span()):
-            return Hit(found.group(0))
-    for found in reading.matches(_OUTWARD):
-        start, end = found.span()
-        if reading.in_code(start) or reading.described(start, end) or reading.released(start, end):
-            continue
-        unasked = _UNASKED.search(reading.sentence(start))
+    hit = reading.find(_WITHOUT_ASKING)
+    if hit is not None:
+        return hit
+    for found in reading.asked(_OUTWARD, prose=True):
+        unasked = _UNASKED.search(reading.sentence(found.start()))
         if unasked is not None:
             return Hit(found.group(0), unasked.group(0))
     return reading.find(_HIDE_OR_CARRY_ON, negatable=False)
@@ -304,14 +282,14 @@ _HIDE_OR_CARRY_ON = compile_any(
 
 _REWRITE_EXPECTED = compile_any(
     verbs(
-        "update", "change", "edit", "adjust", "rewrite", "regenerate", "refresh", "accept",
-        "overwrite", "set", "hardcode", "replace", "tweak", "copy", "paste", "loosen", "delete",
-        "skip", "xfail", imperative=True,
+        "update change edit adjust rewrite regenerate refresh accept overwrite set hardcode",
+        "replace tweak copy paste loosen delete skip xfail",
+        imperative=True,
     ),
     r"\b(?:be|get)\s+(?:\w+\s+)?(?:regenerated|refreshed|updated|rewritten|replaced)\b",
-    alternation(r"modifie\w*", r"änder\w*", r"cambi\w*", r"actualiz\w*", r"atualiz\w*"),
+    alternation(r"modifie\w* änder\w* cambi\w* actualiz\w* atualiz\w*"),
     r"修改|更新|改成|変更|書き換え",
-)  # fmt: skip
+)
 _EXPECTATION = re.compile(
     r"\b(?:expected\s*(?:values?|numbers?|output|results?|strings?)?|assert\w*|snapshots?|"
     r"golden\s+(?:files?|outputs?)|baselines?|expectations?|tests?|fixtures?)\b|"
@@ -334,11 +312,8 @@ def _test_tampering(reading: Reading) -> Hit | None:
             r"\bdrops?\b", reading.sentence(found.start())
         ):
             return Hit(found.group(0))
-    for found in reading.matches(_REWRITE_EXPECTED):
-        start, end = found.span()
-        if reading.in_code(start) or reading.described(start, end) or reading.released(start, end):
-            continue
-        sentence = reading.sentence(start)
+    for found in reading.asked(_REWRITE_EXPECTED, prose=True):
+        sentence = reading.sentence(found.start())
         expectation = _EXPECTATION.search(sentence)
         if expectation is None or not _TO_MATCH.search(sentence) or _REVIEWED.search(sentence):
             continue
@@ -347,32 +322,34 @@ def _test_tampering(reading: Reading) -> Hit | None:
 
 
 SENSITIVE_CLASSES: tuple[SensitiveClass, ...] = (
-    SensitiveClass(
-        "destructive", "deletes or overwrites data, history or infrastructure", _destructive
-    ),
-    SensitiveClass("privilege", "raises privileges or turns protections off", _privilege),
-    SensitiveClass("consent", "acts for the user, or beyond the task, without asking", _consent),
-    SensitiveClass(
-        "test-tampering", "rewrites tests or expectations to get a pass", _test_tampering
-    ),
+    SensitiveClass("destructive", _destructive),
+    SensitiveClass("privilege", _privilege),
+    SensitiveClass("consent", _consent),
+    SensitiveClass("test-tampering", _test_tampering),
 )
 
 
 # This module's vocabulary, for the learned screen (``learned``); see ``floor.VOCABULARY``.
-VOCABULARY: dict[str, tuple[str, re.Pattern[str]]] = {
-    "destroy": ("action", _DESTROY),
-    "elevate": ("action", _ELEVATE),
-    "outward": ("action", _OUTWARD),
-    "rewrite-expected": ("action", _REWRITE_EXPECTED),
-    "precious": ("object", _PRECIOUS),
-    "disposable": ("object", _DISPOSABLE),
-    "expectation": ("object", _EXPECTATION),
-    "valuable": ("object", _VALUABLE),
-    "elevated": ("object", _ELEVATED),
-    "destroy-command": ("command", _DESTROY_COMMAND),
-    "privilege-command": ("command", _PRIVILEGE_COMMAND),
-    "unasked": ("command", _UNASKED),
-    "without-asking": ("command", _WITHOUT_ASKING),
-    "hide-or-carry-on": ("command", _HIDE_OR_CARRY_ON),
-    "least": ("qualifier", _LEAST),
-}
+VOCABULARY = concepts(
+    action={
+        "destroy": _DESTROY,
+        "elevate": _ELEVATE,
+        "outward": _OUTWARD,
+        "rewrite-expected": _REWRITE_EXPECTED,
+    },
+    object={
+        "precious": _PRECIOUS,
+        "disposable": _DISPOSABLE,
+        "expectation": _EXPECTATION,
+        "valuable": _VALUABLE,
+        "elevated": _ELEVATED,
+    },
+    command={
+        "destroy-command": _DESTROY_COMMAND,
+        "privilege-command": _PRIVILEGE_COMMAND,
+        "unasked": _UNASKED,
+        "without-asking": _WITHOUT_ASKING,
+        "hide-or-carry-on": _HIDE_OR_CARRY_ON,
+    },
+    qualifier={"least": _LEAST},
+)

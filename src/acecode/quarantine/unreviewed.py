@@ -1,6 +1,6 @@
 """Why a text the floor passed must still wait for a human when nobody reviewed it.
 
-The floor (``screen``) holds what is dangerous whatever the wording. Two
+The floor (``screen``) holds what is dangerous whatever the wording. Three
 kinds of text need the LLM safety review to pass:
 
 - a text that touches a class whose danger depends on intent
@@ -24,7 +24,7 @@ from acecode.quarantine.language import foreign_language
 from acecode.quarantine.learned import score
 from acecode.quarantine.normalize import fold
 from acecode.quarantine.reading import Reading
-from acecode.quarantine.screen import DETAIL_LIMIT, MIN_SCAN_CHARS, Verdict
+from acecode.quarantine.screen import MIN_SCAN_CHARS, Verdict, snippet
 from acecode.quarantine.sensitive import SENSITIVE_CLASSES
 
 NOT_REVIEWED = "not-reviewed"
@@ -54,12 +54,10 @@ def sensitive_touch(text: str) -> Verdict | None:
     for sensitive in SENSITIVE_CLASSES:
         hit = sensitive.touch(reading)
         if hit is not None:
-            found = hit.describe()
-            found = found if len(found) <= DETAIL_LIMIT else found[: DETAIL_LIMIT - 3] + "..."
             return Verdict(
                 True,
                 f"{NOT_REVIEWED}:{sensitive.id}",
-                f"touches {sensitive.id} ({found!r}); no safety review passed it",
+                f"touches {sensitive.id} ({snippet(hit.describe())!r}); no safety review passed it",
             )
     return None
 

@@ -5,14 +5,8 @@ from __future__ import annotations
 
 import re
 
-from acecode.quarantine.reading import (
-    Hit,
-    Reading,
-    alternation,
-    compile_any,
-    first,
-    verbs,
-)
+from acecode.quarantine.reading import Hit, Reading, first
+from acecode.quarantine.words import alternation, compile_any, concepts, verbs
 
 # --- editing acecode's own files or Claude Code's settings -----------------------------
 
@@ -33,25 +27,22 @@ _OWN_FILE = re.compile(
 )
 _EDIT = compile_any(
     verbs(
-        "edit", "modify", "change", "correct", "update", "rewrite", "write", "overwrite",
-        "delete", "remove", "clear", "wipe", "empty", "reset", "truncate", "purge", "add",
-        "append", "insert", "set", "disable", "uninstall", "approve", "accept", "copy", "move",
-        "tamper", "tweak", "adjust", "patch", "replace", "bump", "raise", "inflate", "zero",
+        "edit modify change correct update rewrite write overwrite delete remove clear wipe",
+        "empty reset truncate purge add append insert set disable uninstall approve accept",
+        "copy move tamper tweak adjust patch replace bump raise inflate zero",
         imperative=True,
     ),
     r"\b(?:turn|switch)\w*\s+(?:[\w.-]+\s+){0,4}?off\b|\bput\s+(?:it|them)\s+(?:in|into)\b",
     alternation(
-        r"modifi\w*", r"corrig\w*", r"ajoute\w*", r"supprim\w*", r"désactiv\w*", r"vide\w*",
-        r"édite\w*", r"change[rz]?", r"änder\w*", r"bearbeit\w*", r"lösch\w*", r"leere\w*",
-        r"trag\w*", r"füg\w*", r"deaktivier\w*", r"setz\w*", r"modific\w*", r"edit[ae]\w*",
-        r"elimin\w*", r"añad\w*", r"agreg\w*", r"cópi\w*", r"copi\w*", r"cambi\w*", r"aprueb\w*",
-        r"edite", r"alter\w*", r"apag\w*", r"adicion\w*", r"aprov\w*", r"cancell\w*",
-        r"aggiung\w*", r"disattiv\w*", r"редакт\w*", r"измен\w*", r"удал\w*", r"добав\w*",
-        r"отключ\w*",
+        r"modifi\w* corrig\w* ajoute\w* supprim\w* désactiv\w* vide\w* édite\w* change[rz]?",
+        r"änder\w* bearbeit\w* lösch\w* leere\w* trag\w* füg\w* deaktivier\w* setz\w*",
+        r"modific\w* edit[ae]\w* elimin\w* añad\w* agreg\w* cópi\w* copi\w* cambi\w*",
+        r"aprueb\w* edite alter\w* apag\w* adicion\w* aprov\w* cancell\w* aggiung\w*",
+        r"disattiv\w* редакт\w* измен\w* удал\w* добав\w* отключ\w*",
     ),
     r"修改|改成|改为|设为|设置为|设成|删除|清空|添加|加入|关闭|禁用|批准|编辑|"
     r"編集|変更|削除|追加|無効|書き換え|承認",
-)  # fmt: skip
+)
 
 
 # Commands and settings that change acecode whatever verb says so, and counter gaming.
@@ -93,7 +84,7 @@ _AUTHORITY = re.compile(
 )
 _USER = re.compile(r"\b(?:the\s+)?user\b|\bl'utilisateur\b|\bel\s+usuario\b|\bo\s+usuário\b")
 _OUTRANK = compile_any(
-    verbs("override", "supersede", "outrank", "trump", "replace", "overrule", "beat"),
+    verbs("override supersede outrank trump replace overrule beat"),
     r"\b(?:take|takes|taking|has|have|get|gets)\s+(?:priority|precedence)\s+over\b|"
     r"\b(?:the\s+)?last\s+word\s+over\b|\bwins?\s+over\b|\bmore\s+important\s+than\b|"
     r"\b(?:count|counts|weigh|weighs)\s+more\s+than\b|\b(?:comes?|go(?:es)?)\s+before\b|"
@@ -101,8 +92,8 @@ _OUTRANK = compile_any(
     r"\b(?:tiene|tem)\s+prioridad\w*\s+sobre\b|\bважнее\b|优先于|優先する|より優先",
 )
 _DISMISS = compile_any(
-    verbs("ignore", "disregard", "forget", "discard", "expire"),
-    alternation(r"ignorier\w*", r"ignore[rz]", r"ignora\w*", r"игнориру\w*", r"забудь"),
+    verbs("ignore disregard forget discard expire"),
+    alternation(r"ignorier\w* ignore[rz] ignora\w* игнориру\w* забудь"),
     r"\bset\s+aside\b|\bno\s+longer\s+(?:appl(?:y|ies)|valid|count)\b|\b(?:are|is)\s+(?:often\s+|"
     r"usually\s+|mostly\s+|always\s+)?(?:out\s+of\s+date|outdated|obsolete|stale|old|generic|optional|"
     r"just\s+suggestions|only\s+suggestions)\b|"
@@ -148,3 +139,15 @@ def _instruction_override(reading: Reading) -> Hit | None:
         lambda: reading.find(_OUTRANK, _USER, after=True, prose=True),
         lambda: reading.find(_DISMISS, _AUTHORITY, within="sentence", prose=True),
     )
+
+
+# What this module reads, for the learned screen (``floor.VOCABULARY``).
+VOCABULARY = concepts(
+    action={"edit": _EDIT, "outrank": _OUTRANK, "dismiss": _DISMISS},
+    object={"own-file": _OWN_FILE, "authority": _AUTHORITY},
+    command={
+        "self-command": _SELF_COMMANDS,
+        "role-change": _ROLE_CHANGE,
+        "dont-follow": _DONT_FOLLOW,
+    },
+)

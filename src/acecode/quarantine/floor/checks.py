@@ -5,16 +5,9 @@ from __future__ import annotations
 
 import re
 
-from acecode.quarantine.reading import (
-    NOT_AFTER,
-    Hit,
-    Reading,
-    alternation,
-    compile_any,
-    first,
-    verbs,
-)
+from acecode.quarantine.reading import Hit, Reading, first
 from acecode.quarantine.scope import dismissive
+from acecode.quarantine.words import NOT_AFTER, alternation, compile_any, concepts, verbs
 
 # --- disabling hooks, checks or tests --------------------------------------------------
 
@@ -42,8 +35,8 @@ _CHECK_FLAGS = compile_any(
 )
 _DISABLE = compile_any(
     verbs(
-        "disable", "skip", "bypass", "deactivate", "silence", "suppress", "mute", "circumvent",
-        "sidestep", "dodge", "xfail", "neuter", "uninstall", "remove", "delete",
+        "disable skip bypass deactivate silence suppress mute circumvent sidestep dodge",
+        "xfail neuter uninstall remove delete",
         imperative=True,
     ),
     NOT_AFTER + r"\bignor(?:e|es|ed|ing)\b(?!\s+(?:list|file|patterns?|rules?|paths?))",
@@ -54,14 +47,13 @@ _DISABLE = compile_any(
     r"(?:optional|non-blocking|advisory)\b|\bno\s+need\s+to\s+run\b|\bstop\s+running\b|"
     r"\bwithout\s+running\b|\ballow(?:s|ing)?\s+(?:it\s+|them\s+)?(?:to\s+)?fail(?:ures?)?\b",
     alternation(
-        r"désactiv\w*", r"supprime[rz]?", r"saute[rz]?", r"contourne\w*", r"ignore[rz]",
-        r"deaktivier\w*", r"überspring\w*", r"abschalt\w*", r"schalt\w*", r"umgeh\w*",
-        r"lösch\w*", r"desactiv\w*", r"salt(?:a|ar|e)", r"omit\w*", r"elimin\w*", r"borr\w*",
-        r"desativ\w*", r"pul(?:e|ar|a)", r"remov\w*", r"apag\w*", r"disattiv\w*", r"salta",
-        r"отключ\w*", r"пропуст\w*", r"пропуска\w*", r"удал\w*", r"игнорир\w*",
+        r"désactiv\w* supprime[rz]? saute[rz]? contourne\w* ignore[rz] deaktivier\w*",
+        r"überspring\w* abschalt\w* schalt\w* umgeh\w* lösch\w* desactiv\w* salt(?:a|ar|e)",
+        r"omit\w* elimin\w* borr\w* desativ\w* pul(?:e|ar|a) remov\w* apag\w* disattiv\w*",
+        r"salta отключ\w* пропуст\w* пропуска\w* удал\w* игнорир\w*",
     ),
     r"跳过|禁用|关闭|关掉|删掉|删除|注释掉|忽略|屏蔽|スキップ|無効|削除|コメントアウト|無視|実行されないように",
-)  # fmt: skip
+)
 _CHECK = re.compile(
     r"\b(?:(?:git|pre-?commit|pre-?push|commit|husky)\s+)?hooks?\b|\bpre-?commit\b|"
     r"\b(?:(?:required|status|security|ci|lint|type|quality|safety)\s+)?checks?\b(?!out)|"
@@ -98,13 +90,13 @@ REVIEWED = re.compile(
 
 # Lowering a gate is disabling it by degrees.
 _WEAKEN = compile_any(
-    verbs("lower", "reduce", "decrease", "loosen", "relax", "weaken", "drop", imperative=True),
+    verbs("lower reduce decrease loosen relax weaken drop", imperative=True),
     alternation(
-        r"baiss\w*", r"rédui\w*", r"senk\w*", r"reduzier\w*", r"baj(?:a|ar|e|en)", r"reduc\w*",
-        r"baix(?:a|ar|e|em)", r"reduz\w*", r"diminu\w*", r"abbass\w*", r"сниз\w*", r"пониз\w*",
+        r"baiss\w* rédui\w* senk\w* reduzier\w* baj(?:a|ar|e|en) reduc\w* baix(?:a|ar|e|em)",
+        r"reduz\w* diminu\w* abbass\w* сниз\w* пониз\w*",
     ),
     r"调低|降低|下调|放宽|下げ|緩め",
-)  # fmt: skip
+)
 _GATE = re.compile(
     r"\b(?:coverage|thresholds?|gates?|(?:cov-)?fail[_-]under|strict(?:ness|\s+mode)?|"
     r"couverture|seuil|abdeckung|schwelle|grenzwert|cobertura|umbral|limiar|soglia|порог\w*|"
@@ -130,14 +122,11 @@ _EVERY = re.compile(r"\b(?:every|all|any|each|whatever|whenever)\b|\ball\s+over\
 def _silenced(reading: Reading) -> Hit | None:
     """A skip marker on a failure, or a silencing comment on every line."""
     for pattern, needs in ((_SKIP_MARKERS, _FAILING), (_BLANKET_SILENCER, _EVERY)):
-        for found in reading.matches(pattern):
-            start, end = found.span()
-            sentence = reading.sentence(start)
-            if not needs.search(sentence) or (
+        for found in reading.asked(pattern):
+            sentence = reading.sentence(found.start())
+            if needs.search(sentence) and not (
                 REVIEWED.search(sentence) and not dismissive(sentence)
             ):
-                continue
-            if not reading.released(start, end):
                 return Hit(found.group(0).strip())
     return None
 
@@ -165,9 +154,9 @@ _HAS = re.compile(r"\b(?:has|have|had|uses|keeps|with)\s+[`'\"]?$")
 
 def _described_setting(reading: Reading) -> Hit | None:
     """``allow_failure: true`` set on a job, not "the job has ``allow_failure: true``"."""
-    for found in reading.matches(_NON_BLOCKING):
+    for found in reading.asked(_NON_BLOCKING):
         before = reading.text[max(0, found.start() - 20) : found.start()]
-        if not _HAS.search(before) and not reading.released(*found.span()):
+        if not _HAS.search(before):
             return Hit(found.group(0))
     return None
 
@@ -177,3 +166,16 @@ def _tests_disabled(reading: Reading) -> Hit | None:
     doing it to get past a failure, or to all of them, is disabling them."""
     hit = reading.find(_DISABLE, _TESTS, within=_WITHIN, prose=True)
     return hit if hit is not None and _FAILING.search(reading.text) else None
+
+
+# What this module reads, for the learned screen (``floor.VOCABULARY``).
+VOCABULARY = concepts(
+    action={"disable": _DISABLE, "weaken": _WEAKEN},
+    object={"check": _CHECK, "tests": _TESTS, "gate": _GATE, "every": _EVERY, "failing": _FAILING},
+    command={
+        "check-flag": _CHECK_FLAGS,
+        "skip-marker": _SKIP_MARKERS,
+        "silencer": _BLANKET_SILENCER,
+    },
+    qualifier={"reviewed": REVIEWED},
+)

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import re
 
-from acecode.quarantine.reading import (
-    Hit,
-    Reading,
-)
+from acecode.quarantine.reading import Hit, Reading
+from acecode.quarantine.words import concepts
 
 # --- force-pushing shared branches -----------------------------------------------------
 
@@ -47,12 +45,8 @@ def _force_push(reading: Reading) -> Hit | None:
     """A force push to a branch others use (a bare ``--force`` counts; ``--force-with-lease``
     alone, or any force push scoped to one's own feature branch, does not)."""
     for pattern, needs_shared in ((_FORCE_FLAG, False), (_LEASE, True), (_FORCE_WORDS, True)):
-        for found in reading.matches(pattern):
-            start, end = found.span()
-            if reading.released(start, end):
-                continue
-            begin, finish = reading.sentence_span(start, end)
-            sentence = reading.text[begin:finish]
+        for found in reading.asked(pattern):
+            sentence = reading.sentence(*found.span())
             if _OWN_BRANCH.search(sentence):
                 continue
             shared = _SHARED.search(sentence)
@@ -64,12 +58,10 @@ def _force_push(reading: Reading) -> Hit | None:
 
 def _rewrite_and_push(reading: Reading) -> Hit | None:
     """Rewriting a shared branch's history and publishing it is a force push in other words."""
-    for found in reading.matches(_REWRITE):
-        if reading.released(*found.span()):
-            continue
+    for found in reading.asked(_REWRITE):
         sentence = reading.sentence(found.start())
         branch = re.search(r"\b(?:main|master|trunk|develop|release\S*|prod\S*)\b", sentence)
-        begin, finish = reading.sentence_span(found.start(), found.end())
+        begin, finish = reading.sentence_span(*found.span())
         push = next(
             (
                 p
@@ -81,3 +73,12 @@ def _rewrite_and_push(reading: Reading) -> Hit | None:
         if branch and push and not _OWN_BRANCH.search(sentence):
             return Hit(found.group(0), f"{branch.group(0)} ... {push.group(0)}")
     return None
+
+
+# What this module reads, for the learned screen (``floor.VOCABULARY``).
+VOCABULARY = concepts(
+    action={"force": _FORCE_WORDS, "rewrite-history": _REWRITE, "publish": _PUBLISH},
+    object={"shared": _SHARED},
+    command={"force-flag": _FORCE_FLAG},
+    qualifier={"own-branch": _OWN_BRANCH},
+)

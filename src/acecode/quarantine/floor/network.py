@@ -7,14 +7,8 @@ import re
 
 from acecode.quarantine.addresses import OUTSIDE, outside
 from acecode.quarantine.floor.secrets import _STORE, _source
-from acecode.quarantine.reading import (
-    Hit,
-    Reading,
-    alternation,
-    compile_any,
-    first,
-    verbs,
-)
+from acecode.quarantine.reading import Hit, Reading, first
+from acecode.quarantine.words import alternation, compile_any, concepts, verbs
 
 # --- piping a download to a shell -----------------------------------------------------
 
@@ -32,13 +26,13 @@ _PIPE_COMMAND = compile_any(
     r"\bbase64\s+(?:-d|--decode|-D)\b[^\n]{0,200}\|\s*" + _INTERPRETER,
     r"\bexec\s*\([^\n]{0,200}(?:urlopen|requests\.get|urllib|httpx\.get)",
 )
-_PIPE_VERB = re.compile(verbs("pipe", "feed", "stream", "redirect"))
+_PIPE_VERB = re.compile(verbs("pipe feed stream redirect"))
 _SHELL_TARGET = re.compile(
     r"\b(?:in)?to\s+(?:a\s+|the\s+|your\s+)?(?:(?:ba|z|k)?sh|shell|bash|terminal|interpreter|"
     r"python|powershell)\b|\bdans\s+(?:un\s+)?(?:shell|bash|sh)\b|\bin\s+(?:eine\s+)?(?:shell|bash)"
 )
 _DOWNLOAD_THEN_RUN = re.compile(
-    r"(?:" + verbs("download", "fetch", "grab") + r"|\bcurl|\bwget)"
+    r"(?:" + verbs("download fetch grab") + r"|\bcurl|\bwget)"
     r"(?:(?!\b(?:read|review|inspect|check|verify|audit|checksum|examine|compare)\w*\b)[^.;\n]){0,80}?"
     r"\b(?:and|then|&&)\s+(?:then\s+)?(?:immediately\s+|directly\s+|just\s+)?(?:run|execute|exec|"
     r"source|eval)\s+(?:it|them|that|the\s+(?:script|file|installer|result|output|code))\b"
@@ -57,35 +51,33 @@ def _pipe_to_shell(reading: Reading) -> Hit | None:
 
 _TRANSFER = compile_any(
     verbs(
-        "send", "post", "upload", "transmit", "forward", "leak", "attach", "paste", "push",
-        "sync", "mirror", "rsync", "scp", "copy", "share", "submit", "beacon", "dump",
-        "contribute", "transfer", "drop", "create", "publish",
+        "send post upload transmit forward leak attach paste push sync mirror rsync scp copy",
+        "share submit beacon dump contribute transfer drop create publish",
     ),
     r"\bback(?:s|ed|ing)?\s+up\b",
     r"\b(?:e-?)?mail(?:s|ed|ing)?\b(?!\s+(?:address|account|server|client))",
     alternation(
-        r"envoi\w*", r"envoy\w*", r"envoie\w*", r"téléverse\w*", r"partag\w*", r"colle[rz]?",
-        r"joins?", r"sende\w*", r"schick\w*", r"hochlad\w*", r"lad\w*", r"teile\w*",
-        r"häng\w*", r"anhäng\w*", r"env[ií]\w*", r"sub[ae]\w*", r"subir", r"pega\w*",
-        r"adjunt\w*", r"comparte\w*", r"cole", r"cola", r"colar", r"anex\w*", r"compartilh\w*",
-        r"mand[ae]\w*", r"invi[ae]\w*", r"carica\w*", r"incolla\w*", r"allega\w*", r"отправ\w*",
-        r"загруз\w*", r"выложи\w*", r"прикреп\w*", r"вставь\w*",
+        r"envoi\w* envoy\w* envoie\w* téléverse\w* partag\w* colle[rz]? joins? sende\w*",
+        r"schick\w* hochlad\w* lad\w* teile\w* häng\w* anhäng\w* env[ií]\w* sub[ae]\w* subir",
+        r"pega\w* adjunt\w* comparte\w* cole cola colar anex\w* compartilh\w* mand[ae]\w*",
+        r"invi[ae]\w* carica\w* incolla\w* allega\w* отправ\w* загруз\w* выложи\w*",
+        r"прикреп\w* вставь\w*",
     ),
     r"发送|发到|上传|贴到|粘贴到|传到|寄给|送信|送って|アップロード|貼り付け|添付",
-)  # fmt: skip
+)
 # Verbs that carry a file away (not "paste it into the chat").
 _SHIP = compile_any(
     verbs(
-        "upload", "send", "post", "sync", "mirror", "rsync", "scp", "transfer", "attach", "push",
-        "forward", "email", "e-mail", "beacon", "leak",
+        "upload send post sync mirror rsync scp transfer attach push forward email e-mail",
+        "beacon leak",
     ),
     r"\bback(?:s|ed|ing)?\s+up\b",
     alternation(
-        r"envoi\w*", r"envoie\w*", r"téléverse\w*", r"sende\w*", r"schick\w*", r"hochlad\w*",
-        r"env[ií]\w*", r"sub[ae]\w*", r"invi[ae]\w*", r"carica\w*", r"отправ\w*", r"загруз\w*",
+        r"envoi\w* envoie\w* téléverse\w* sende\w* schick\w* hochlad\w* env[ií]\w*",
+        r"sub[ae]\w* invi[ae]\w* carica\w* отправ\w* загруз\w*",
     ),
     r"发送|上传|传到|送信|アップロード",
-)  # fmt: skip
+)
 _TRANSFER_COMMAND = compile_any(
     r"\bcurl\b[^\n|;&]{0,200}?(?:\s-[a-z]*[dft]\b|\s--data[\w-]*|\s--form\b|\s--upload-file\b|"
     r"\s-x\s*post\b|\s--request\s+post\b)[^\n|;&]{0,200}",
@@ -107,9 +99,9 @@ _RAW_SOCKET = compile_any(
 
 
 def _transfer_command(reading: Reading) -> Hit | None:
-    for found in reading.matches(_TRANSFER_COMMAND):
+    for found in reading.asked(_TRANSFER_COMMAND):
         host = OUTSIDE.search(found.group(0))
-        if host is None or not outside(host) or reading.released(*found.span()):
+        if host is None or not outside(host):
             continue
         return Hit(found.group(0).strip()[:80], host.group(0))
     return None
@@ -120,9 +112,9 @@ _BEACON = re.compile(r"\b(?:https?|ftp)://[^\s`'\"]*(?:\$\(|`\w)")
 
 def _beacon(reading: Reading) -> Hit | None:
     """A remote URL that carries this machine's data (``https://x.io/$(hostname)``)."""
-    for found in reading.matches(_BEACON):
+    for found in reading.asked(_BEACON):
         host = OUTSIDE.match(found.group(0))
-        if host is not None and outside(host) and not reading.released(*found.span()):
+        if host is not None and outside(host):
             return Hit(found.group(0))
     return None
 
@@ -135,3 +127,15 @@ def _exfiltration(reading: Reading) -> Hit | None:
         lambda: reading.find(_SHIP, _STORE, prose=True, accept=_source),
         lambda: _beacon(reading),
     )
+
+
+# What this module reads, for the learned screen (``floor.VOCABULARY``).
+VOCABULARY = concepts(
+    action={"transfer": _TRANSFER, "ship": _SHIP, "pipe": _PIPE_VERB},
+    object={"shell": _SHELL_TARGET},
+    command={
+        "pipe-command": _PIPE_COMMAND,
+        "transfer-command": _TRANSFER_COMMAND,
+        "socket": _RAW_SOCKET,
+    },
+)

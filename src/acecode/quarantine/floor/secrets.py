@@ -5,14 +5,8 @@ from __future__ import annotations
 
 import re
 
-from acecode.quarantine.reading import (
-    Hit,
-    Reading,
-    alternation,
-    compile_any,
-    first,
-    verbs,
-)
+from acecode.quarantine.reading import Hit, Reading, first
+from acecode.quarantine.words import alternation, compile_any, concepts, verbs
 
 # --- printing or reusing secrets -------------------------------------------------------
 
@@ -31,19 +25,16 @@ _SECRET = re.compile(
 )
 _SHOW = compile_any(
     verbs(
-        "print", "show", "display", "echo", "dump", "output", "reveal", "expose", "leak",
-        "paste", "return", "share",
-        imperative=True,
+        "print show display echo dump output reveal expose leak paste return share", imperative=True
     ),
     r"\b(?:type|spell|write)\s+out\b|\blog(?:ging|ged)?\b",
     alternation(
-        r"affiche\w*", r"imprim\w*", r"montre\w*", r"gib\w*", r"ausgeb\w*", r"zeig\w*",
-        r"druck\w*", r"logg\w*", r"muestr\w*", r"mostr\w*", r"exib\w*", r"stamp\w*", r"выведи",
-        r"выводи\w*", r"покажи\w*", r"печата\w*",
+        r"affiche\w* imprim\w* montre\w* gib\w* ausgeb\w* zeig\w* druck\w* logg\w* muestr\w*",
+        r"mostr\w* exib\w* stamp\w* выведи выводи\w* покажи\w* печата\w*",
     ),
     r"打印|输出|显示|表示して|出力",
-)  # fmt: skip
-_INCLUDE = re.compile(verbs("include", "put", "add", "give", "quote"))
+)
+_INCLUDE = re.compile(verbs("include put add give quote"))
 _REPLY = re.compile(
     r"\b(?:in|into|to)\s+(?:your\s+|the\s+|each\s+)?(?:answer|reply|response|output|message|"
     r"chat|summary|comment|logs?|pr\s+description)\b"
@@ -79,33 +70,31 @@ _STORE = re.compile(
 )
 _REUSE = compile_any(
     verbs(
-        "reuse", "re-use", "borrow", "take", "copy", "grab", "steal", "lift", "cat", "extract",
-        "decode", "collect", "gather", "harvest",
+        "reuse re-use borrow take copy grab steal lift cat extract decode collect gather",
+        "harvest",
         imperative=True,
     ),
     r"\b(?:can|could|may|should)\s+be\s+(?:re-?)?(?:used|borrowed|copied|shared)\b|"
     r"\buse\s+(?:it|them|that|this|those)\b",
     alternation(
-        r"réutilis\w*", r"copie\w*", r"prends?", r"wiederverwend\w*", r"kopier\w*",
-        r"nimm", r"reutiliz\w*", r"copi\w*", r"toma", r"pega",
-        r"riutilizz\w*", r"prendi", r"возьми", r"скопируй", r"используй",
+        r"réutilis\w* copie\w* prends? wiederverwend\w* kopier\w* nimm reutiliz\w* copi\w*",
+        r"toma pega riutilizz\w* prendi возьми скопируй используй",
     ),
     r"使い回|流用|コピー|复制|重用|拿来用|读取",
-)  # fmt: skip
+)
 _KEEP_IN = compile_any(
     verbs(
-        "hardcode", "hard-code", "embed", "paste", "put", "write", "store", "keep", "save", "stash",
-        "commit", "add", "maintain", "check in", "record", "note",
+        r"hardcode hard-code embed paste put write store keep save stash commit add maintain",
+        r"check\ in record note",
         imperative=True,
     ),
     r"\bgoes\s+(?:in|into|to)\b|\bbelongs\s+in\b",
     alternation(
-        r"mets", r"mettre", r"écri\w*", r"ajoute\w*", r"leg\w*", r"schreib\w*", r"speicher\w*",
-        r"pon\w*", r"escrib\w*", r"guard\w*", r"coloqu\w*", r"escrev\w*", r"salv\w*",
-        r"metti", r"scrivi", r"запиши", r"сохрани", r"добавь",
+        r"mets mettre écri\w* ajoute\w* leg\w* schreib\w* speicher\w* pon\w* escrib\w*",
+        r"guard\w* coloqu\w* escrev\w* salv\w* metti scrivi запиши сохрани добавь",
     ),
     r"書いて|書き|写进|写到|写入|放到|放进|提交",
-)  # fmt: skip
+)
 _REPO_PLACE = re.compile(
     r"\breadme\w*|\bdocs?\b|\bwiki\b|\brepo(?:sitory|sitorio|sitório|s)?\b|\bdépôt\b|\bcode\b|"
     r"\bsource\b|\bscripts?\b|\bfixtures?\b|\bcommits?\b|\bcomments?\b|\bissues?\b|"
@@ -165,16 +154,33 @@ _PLACEHOLDER = re.compile(
 
 def _kept_in_repo(reading: Reading) -> Hit | None:
     """A secret written where the repository keeps it (README, scripts, a file)."""
-    for found in reading.matches(_KEEP_IN):
-        start, end = found.span()
-        if reading.in_code(start) or reading.described(start, end) or reading.released(start, end):
-            continue
-        begin, finish = reading.clause(start, end)
+    for found in reading.asked(_KEEP_IN, prose=True):
+        begin, finish = reading.clause(*found.span())
         place = next(
-            (p for p in _REPO_PLACE.finditer(reading.text, begin, finish) if p.start() >= end), None
+            (
+                p
+                for p in _REPO_PLACE.finditer(reading.text, begin, finish)
+                if p.start() >= found.end()
+            ),
+            None,
         )
-        sentence = reading.sentence(start)
+        sentence = reading.sentence(found.start())
         secret = _SECRET_OR_ENV.search(sentence)
         if place is not None and secret is not None and not _PLACEHOLDER.search(sentence):
             return Hit(found.group(0), f"{secret.group(0).strip()} ... {place.group(0)}")
     return None
+
+
+# What this module reads, for the learned screen (``floor.VOCABULARY``).
+VOCABULARY = concepts(
+    action={"show": _SHOW, "reuse": _REUSE, "keep-in": _KEEP_IN},
+    object={
+        "secret": _SECRET,
+        "credential-store": _STORE,
+        "environment": _ENVIRONMENT,
+        "repository-place": _REPO_PLACE,
+        "reply": _REPLY,
+    },
+    command={"store-command": _STORE_COMMAND},
+    qualifier={"names-only": _NAMES_ONLY, "placeholder": _PLACEHOLDER},
+)
