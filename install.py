@@ -379,7 +379,8 @@ def uninstall(layout: Layout, environ: Mapping[str, str]) -> None:
         layout.venv.parent.rmdir()
     print(
         "acecode is uninstalled. Kept: each project's .claude/playbook.json and "
-        ".claude/acecode/ (delete them to forget what was learned). Hooks added with "
+        ".claude/acecode/, and your user layer ~/.claude/acecode-user/ (delete them to "
+        "forget what was learned). Hooks added with "
         "`acecode install --scope project` or `--scope local` stay in those projects' "
         ".claude/settings*.json: take acecode's entries out there."
     )
