@@ -12,7 +12,7 @@ from pathlib import Path
 from acecode.project import outcomes, paths
 from acecode.project.layer import Layer
 from acecode.store import resolve_path
-from acecode.store.journal import journal_path
+from acecode.store.journal import JOURNAL_NAME, journal_path
 
 
 def test_the_project_layer_is_the_playbook_the_cli_finds_from_a_subfolder(project_dir: Path):
@@ -35,9 +35,7 @@ def test_a_layer_or_its_playbook_path_name_the_same_state_files(tmp_path: Path):
 
     assert resolve_path(layer) == resolve_path(playbook) == playbook
     assert (
-        journal_path(layer)
-        == journal_path(playbook)
-        == tmp_path / "team" / "acecode" / (journal_path(playbook).name)
+        journal_path(layer) == journal_path(playbook) == playbook.parent / "acecode" / JOURNAL_NAME
     )
     assert layer.state_file("pins.json") == str(layer.file("pins.json"))
     assert layer.project_root is None  # not in a .claude folder: no project of its own

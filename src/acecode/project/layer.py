@@ -10,9 +10,10 @@ docs/architecture.md).
 
 A :class:`Layer` is built once where a playbook is chosen (the cycle's entry, a
 CLI command) and handed down instead of the path: the modules below it read
-``layer.folder`` instead of working out the folder from the path again. Every
-function that takes a layer also takes a path, for the library and the tests
-(:meth:`Layer.of`).
+``layer.folder`` instead of working out the folder from the path again. A function
+that takes a layer also takes a path, for the library, the CLI and the tests: the
+playbook file where it asks for a layer (``Where``, :meth:`Layer.of`), the state
+folder where it asks for one (``StateFolder``, :func:`acecode.project.state_folder.folder_of`).
 
 Only ``os`` is imported: the hooks build their layer too, and ``pathlib`` costs the
 injection hook a noticeable share of its time (:mod:`acecode.hooks.context`). The
