@@ -194,7 +194,8 @@ def test_a_tiny_session_ended_by_clear_is_skipped_without_an_llm_call(
     line = wait_for_line(log, "[skipped]")
     assert line.endswith(
         "[skipped] tiny.jsonl: too small to learn from: 1 user request, 0 tool calls, "
-        "no failed tool call (learn_min_requests = 2, learn_min_tool_calls = 5)"
+        "no failed tool call or stated preference (learn_min_requests = 2, "
+        "learn_min_tool_calls = 5)"
     )
     assert llm.requests == 0
     doctor = _acecode("doctor", env=env).stdout

@@ -166,8 +166,8 @@ def test_too_small_is_skipped_without_an_llm_call_and_stays_due(routed_llm, proj
 
     assert report.status == "skipped"
     assert report.reason == (
-        "too small to learn from: 1 user request, 0 tool calls, no failed tool call "
-        "(learn_min_requests = 2, learn_min_tool_calls = 5)"
+        "too small to learn from: 1 user request, 0 tool calls, no failed tool call or "
+        "stated preference (learn_min_requests = 2, learn_min_tool_calls = 5)"
     )
     assert llm.bodies == []
     assert learned(project) == {}  # stays due
@@ -221,6 +221,35 @@ def test_one_request_with_a_failure_or_real_work_is_learned(
 
     assert report.session_size == size
     assert report.status == "ok"
+
+
+def test_a_preference_stated_in_one_short_request_is_learned(routed_llm, project, tmp_path):
+    # One request and one reply: too small by its counts, but the user gave a rule outright.
+    llm = routed_llm(router)
+    records = [
+        {
+            "type": "user",
+            "uuid": "u1",
+            "message": {"role": "user", "content": "From now on use pnpm, not npm, in this repo."},
+        },
+        {
+            "type": "assistant",
+            "uuid": "a1",
+            "message": {
+                "id": "m1",
+                "role": "assistant",
+                "content": [{"type": "text", "text": "OK"}],
+            },
+        },
+    ]
+    transcript = tmp_path / "rule.jsonl"
+    transcript.write_text("".join(json.dumps(r) + "\n" for r in records))
+
+    report = run_cycle_sync(transcript, source="session-end")
+
+    assert report.session_size == {"requests": 1, "tool_calls": 0, "failed_tool_calls": 0}
+    assert report.signals["preferences"] == 1
+    assert report.status == "ok" and llm.bodies  # reflected on, not skipped
 
 
 def test_what_is_not_a_request_is_not_counted(routed_llm, project, tmp_path):

@@ -3,8 +3,10 @@
 Learning from every ended session by default means many tiny ones: a
 question answered in one reply, a session opened and closed. Reflecting on
 those costs an LLM call each and teaches little. A session is worth a cycle
-when it has enough real user requests, enough tool calls, or any failed tool
-call (a failure is exactly what the playbook is for).
+when it has enough real user requests, enough tool calls, any failed tool
+call (a failure is exactly what the playbook is for) or a preference the user
+stated (``from now on, use pnpm``: a rule given outright, however short the
+session; :data:`acecode.pipeline.triage.PREFERENCE`).
 
 Counted on the flat messages of :mod:`acecode.transcript`: a *request* is a
 ``prompt`` message (typed by the user), not a tool result, an injected
@@ -42,9 +44,10 @@ class SessionSize:
                 self.failed_tool_calls += 1
             yield message
 
-    def too_small(self, settings: Settings) -> str | None:
-        """Why this is too small to learn from, or None when it is worth a cycle."""
-        if self.failed_tool_calls:
+    def too_small(self, settings: Settings, stated_preference: bool = False) -> str | None:
+        """Why this is too small to learn from, or None when it is worth a cycle
+        (``stated_preference``: the user stated how they want things done)."""
+        if self.failed_tool_calls or stated_preference:
             return None
         if self.requests >= settings.learn_min_requests:
             return None
@@ -52,7 +55,7 @@ class SessionSize:
             return None
         return (
             f"too small to learn from: {counted(self.requests, 'user request')}, "
-            f"{counted(self.tool_calls, 'tool call')}, no failed tool call "
+            f"{counted(self.tool_calls, 'tool call')}, no failed tool call or stated preference "
             f"(learn_min_requests = {settings.learn_min_requests}, "
             f"learn_min_tool_calls = {settings.learn_min_tool_calls})"
         )

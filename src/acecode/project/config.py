@@ -57,7 +57,8 @@ class Settings:
     bootstrap_delay: float = 2.0
     # A session (or its part not learned yet) is too small to learn from, and skipped
     # without an LLM call, when it has fewer user requests than this, fewer tool calls
-    # than learn_min_tool_calls and no failed tool call. Only cycles started by a hook
+    # than learn_min_tool_calls, no failed tool call and no stated preference (a rule the
+    # user gave outright, acecode.pipeline.triage.PREFERENCE). Only cycles started by a hook
     # or by `acecode bootstrap` skip; `acecode learn` learns what it is given.
     learn_min_requests: int = 2
     learn_min_tool_calls: int = 5

@@ -59,7 +59,8 @@ def admit(ctx: CycleContext) -> bool:
             report.finish(outcomes.SKIPPED, "the transcript has no messages")
         return False
     by_hand = report.source in outcomes.BY_HAND_SOURCES
-    too_small = size.too_small(ctx.settings) if not by_hand else None
+    stated = bool(signals.counts["preferences"])
+    too_small = size.too_small(ctx.settings, stated) if not by_hand else None
     if too_small:
         report.finish(outcomes.SKIPPED, too_small)
         return False
