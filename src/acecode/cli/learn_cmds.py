@@ -256,6 +256,7 @@ def bootstrap(
     from acecode.agents import UnknownAgentError, get_agent
     from acecode.output.waiting import progress_to
     from acecode.pipeline.bootstrap import bootstrap as run_bootstrap
+    from acecode.pipeline.bootstrap import bootstrap_file
     from acecode.pipeline.own_sessions import split_own_sessions
     from acecode.project import paths
     from acecode.project.config import load_settings
@@ -294,7 +295,7 @@ def bootstrap(
             with progress_to(warn):
                 counts = run_bootstrap(
                     transcripts,
-                    state_path=paths.state_dir(root) / "bootstrap.json",
+                    state_path=bootstrap_file(root),
                     playbook_path=playbook,
                     delay=settings.bootstrap_delay if delay is None else delay,
                     on_progress=on_progress,
@@ -341,7 +342,7 @@ def catch_up(
     """
     from acecode.agents import get_agent
     from acecode.output.waiting import progress_to
-    from acecode.pipeline.bootstrap import BootstrapState
+    from acecode.pipeline.bootstrap import BootstrapState, bootstrap_file
     from acecode.pipeline.bootstrap import bootstrap as run_bootstrap
     from acecode.pipeline.own_sessions import split_own_sessions
     from acecode.project import outcomes, paths
@@ -357,7 +358,7 @@ def catch_up(
     # not a reason to stay inactive (as in acecode.pipeline.cycle).
     if not activity(root, {k: v for k, v in os.environ.items() if k != NESTED_ENV}).active:
         return
-    state_path = paths.state_dir(root) / "bootstrap.json"
+    state_path = bootstrap_file(root)
     done = BootstrapState.load(state_path)
     sessions = get_agent(agent).find_sessions(root, include_subagents=False)
     pending = [

@@ -22,6 +22,15 @@ from acecode.project.outcomes import SKIPPED
 from acecode.store.atomic import atomic_write_text
 from acecode.store.lock import exclusive_lock
 
+BOOTSTRAP_FILE = "bootstrap.json"
+
+
+def bootstrap_file(root: Path) -> Path:
+    """The progress file of the project rooted at ``root``, in its layer's state folder."""
+    from acecode.project.layer import Layer
+
+    return Layer.of_project(root).file(BOOTSTRAP_FILE)
+
 
 @dataclass
 class BootstrapState:
