@@ -21,6 +21,14 @@ def redact_adversarial(scale: int) -> str:
             "-----END RSA PRIVATE KEY-----" * 125 * scale,
             ("x" * 60 + "\n") * 320 * scale + "-----END PRIVATE KEY-----",
             "eyJ" + "a" * 6_250 * scale + ".",
+            # The command-line and prose shapes: their triggers, over and over.
+            "--password " * 1_250 * scale,
+            ("mysql " + "x" * 150 + " ") * 80 * scale,
+            ("curl " + "a" * 250 + " -u ") * 50 * scale,
+            "machine a login b " * 700 * scale,
+            "auth=('" * 2_000 * scale,
+            "password is " * 1_000 * scale,
+            "PG" * 6_000 * scale + "PASSWORD=",
         ]
     )
 

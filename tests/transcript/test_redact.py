@@ -79,6 +79,42 @@ CORPUS: list[tuple[str, str, str]] = [
         "the deploy token is {s}, keep it safe",
     ),
     ("bearer-token", "ya30Zx81kLmNoPqRsTuVwXyZ0123", "Authorization: Bearer {s}"),
+    # Shapes added after an audit of common credential forms (docs/transcripts.md).
+    ("docker-token", "dckr_pat_" + "Qm7rT2xV9kLp4Wn8Zc3Yb6Hd", "docker login -u me -p {s}"),
+    (
+        "pypi-token",
+        "pypi-AgEIcHlwaS5vcmc" + "Ck9xT3mZ8" * 6,
+        "TWINE_PASSWORD={s} twine upload dist/*",
+    ),
+    (
+        "sendgrid-key",
+        "SG.Zk3mQ9xT2vLp8WnRc4Yb6H." + "d7Fj2Ks9Lq4Mw8Nx1Pz5Rv3Tb6Yc0Ue",
+        "sg = SendGrid('{s}')",
+    ),
+    (
+        "vault-token",
+        "hvs." + "CAESIK9x2mT7qLz4Wv8Nc3Rb6Yd",
+        "VAULT_TOKEN={s} vault kv get secret/app",
+    ),
+    ("openrouter-key", "sk-or-v1-" + "9f2c" * 16, "OPENROUTER_API_KEY={s}"),
+    (
+        "azure-key",
+        "q8YRpQ1tD1mSxk7cXAVvwwVZT5oE3uT0bP8Yh9dL2fQ3kZ0pY1s2T3u4V5w6X7y8Z9a0B1c2D3e4F5g6H7i8J==",
+        "AccountName=acct;AccountKey={s};EndpointSuffix=core.windows.net",
+    ),
+    (
+        "url-token",
+        "9f86d081884c7d659a2feaa0c55ad015",
+        "SENTRY_DSN=https://{s}@o4505.ingest.sentry.io/42",
+    ),
+    ("command-line-secret", "Tr0ub4dor&3x", "mysql -u root -p{s} shop"),
+    ("command-line-secret", "Sup3rS3cret", "curl -u admin:{s} https://api.example.com/v1"),
+    ("command-line-secret", "hunter2hunter2", "pg_dump --password {s} shop > dump.sql"),
+    ("secret-assignment", "Sup3rS3cret", "PGPASSWORD={s} psql -h db -U app"),
+    ("secret-assignment", "correct horse battery staple", "DB_PASSWORD='{s}'"),
+    ("code-credential", "Sup3rS3cret", "requests.get(url, auth=('admin', '{s}'))"),
+    ("netrc-password", "Sup3rS3cret", "machine api.example.com login me password {s}"),
+    ("secret-in-prose", "Xy7kq2zW9", "the staging admin password is {s} until Friday"),
 ]
 
 
@@ -178,6 +214,13 @@ ORDINARY_CODE = [
     "image: data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk",
     "Bearer token authentication is configured in settings.py",
     "sk-learn is not a package, scikit-learn is",
+    "mysql -u root -p shop",
+    "echo $TOKEN | docker login --password-stdin ghcr.io",
+    "curl -u $USER:$PASS https://api.example.com",
+    "the password is stored in Vault, ask ops for access",
+    "PWD=/home/user/project mkdir -p build",
+    'password: "Enter it twice"',
+    "ssh://git@github.com/org/repo.git",
 ]
 
 

@@ -30,10 +30,14 @@ import math
 import re
 import string
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from acecode.text.secret_shapes import COMMAND_SHAPES, PROVIDER_SHAPES
+
 MARKER = "[REDACTED:{kind}]"
+_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,116 +49,7 @@ class SecretMatch:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
-class _Rule:
-    """A provider key shape: pattern, the group to replace, and its trigger literals."""
-
-    kind: str
-    pattern: re.Pattern[str]
-    group: int
-    literals: tuple[str, ...]
-    # Pattern and literals apply to the lowercased text (spans are the same).
-    fold: bool = False
-    # The match must not continue a word (checked in code: a leading lookbehind
-    # would stop the regex engine from jumping to the literal prefix).
-    left_boundary: bool = True
-
-
-_NOT_WORD_AFTER = r"(?![A-Za-z0-9_])"
-_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
-
-
-def _rule(
-    kind: str,
-    pattern: str,
-    literals: tuple[str, ...],
-    group: int = 0,
-    fold: bool = False,
-    left_boundary: bool = True,
-) -> _Rule:
-    return _Rule(kind, re.compile(pattern), group, literals, fold, left_boundary)
-
-
-# Order matters only for naming: when two rules cover the same span, the earlier names it.
-_RULES: tuple[_Rule, ...] = (
-    _rule(
-        "private-key",
-        r"-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
-        r"(?:[A-Za-z0-9+/=\s\\:,.]|-(?!----))*+"
-        r"(?:-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----)?",
-        ("PRIVATE KEY",),
-        left_boundary=False,
-    ),
-    _rule(
-        "aws-access-key",
-        r"(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)"
-        r"[A-Z0-9]{16}" + _NOT_WORD_AFTER,
-        ("AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "APKA"),
-    ),
-    _rule(
-        "aws-secret-key",
-        r"aws[a-z0-9_ .-]{0,30}?(?:secret|key)[a-z0-9_ .-]{0,20}?"
-        r"\\?[\"']?\s{0,3}(?:=|:|=>)\s{0,3}\\?[\"']?([a-z0-9/+]{40})" + _NOT_WORD_AFTER,
-        ("aws",),
-        group=1,
-        fold=True,
-        left_boundary=False,
-    ),
-    _rule(
-        "github-token",
-        r"(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,251})" + _NOT_WORD_AFTER,
-        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
-    ),
-    _rule("gitlab-token", r"glpat-[A-Za-z0-9_-]{20,64}", ("glpat-",)),
-    _rule("anthropic-key", r"sk-ant-[A-Za-z0-9_-]{20,255}", ("sk-ant-",)),
-    _rule(
-        "openai-key",
-        r"(?:sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,255}"
-        r"|sk-[A-Za-z0-9]{32,255}" + _NOT_WORD_AFTER + r")",
-        ("sk-",),
-    ),
-    _rule("slack-token", r"xox[abposre]-[A-Za-z0-9-]{10,255}", ("xox",)),
-    _rule(
-        "slack-webhook",
-        r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]{8,255}",
-        ("hooks.slack.com",),
-        left_boundary=False,
-    ),
-    _rule(
-        "stripe-key",
-        r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,255}",
-        ("_live_", "_test_"),
-    ),
-    _rule("stripe-webhook-secret", r"whsec_[A-Za-z0-9]{24,255}", ("whsec_",)),
-    _rule("google-api-key", r"AIza[0-9A-Za-z_-]{35}" + _NOT_WORD_AFTER, ("AIza",)),
-    _rule("google-oauth-token", r"ya29\.[0-9A-Za-z_-]{20,2048}", ("ya29.",)),
-    _rule("huggingface-token", r"hf_[A-Za-z0-9]{34,64}" + _NOT_WORD_AFTER, ("hf_",)),
-    _rule("npm-token", r"npm_[A-Za-z0-9]{36}" + _NOT_WORD_AFTER, ("npm_",)),
-    _rule(
-        "jwt",
-        r"eyJ[A-Za-z0-9_-]{5,4096}\.eyJ[A-Za-z0-9_-]{5,8192}"
-        r"\.[A-Za-z0-9_-]{10,4096}",
-        ("eyJ",),
-    ),
-    _rule(
-        # scheme://user:password@host -> only the password is replaced.
-        "url-password",
-        # The scheme before "://" is checked in code, so the scan can jump to the literal.
-        r"://[^\s:/@\"'<>\\\[\]]{1,128}:([^\s/@\"'<>\\]{1,256})@",
-        ("://",),
-        group=1,
-        left_boundary=False,
-    ),
-    _rule(
-        "bearer-token",
-        r"(?:\bbearer|authorization\\?[\"']?:[ \t]{0,3}\\?[\"']?(?:basic|bearer|token))"
-        r"[ \t]{1,4}([a-z0-9_\-+/=.~]{16,2048})",
-        ("bearer", "authorization"),
-        group=1,
-        fold=True,
-        left_boundary=False,
-    ),
-)
+_RULES = (*PROVIDER_SHAPES, *COMMAND_SHAPES)
 _PRIORITY: dict[str, int] = {rule.kind: rank for rank, rule in enumerate(_RULES)}
 
 # --- secret-looking names ------------------------------------------------------------------------
@@ -164,6 +59,9 @@ _SECRET_WORD = (
     r"|private[_-]?key|credentials?|auth[_-]?key|session[_-]?key|signing[_-]?key)"
 )
 _SECRET_LITERALS = ("pass", "secret", "token", "key", "credential")
+# ``MYSQL_PWD=...``: a password under its short name (a bare ``PWD`` or ``OLDPWD`` is the
+# working directory, and has no underscore before it).
+_PWD_ASSIGNMENT = re.compile(r"_pwd[ \t]{0,3}=[ \t]{0,3}[\"']?(?P<val>[^\s\"'`,;]{4,256})")
 _ASSIGNMENT = re.compile(
     r"(?P<name>" + _SECRET_WORD + r"[a-z0-9_-]{0,40}+)"
     r"\\?[\"']?[ \t]{0,3}(?::=|=>|=|:)[ \t]{0,3}"
@@ -175,6 +73,11 @@ _NEAR_NAME = re.compile(
     r"(?:" + _SECRET_WORD + r"|bearer)s?\b"
     r"(?:[^\S\n]{1,3}(?:is|was)?[^\S\n]{0,3}|[^\S\n]{0,3}[:=][^\S\n]{0,3})"
     r"[\"'`]?(?P<val>[a-z0-9_\-+/=.~]{16,512})"
+)
+
+# A password told in prose: "the admin password is Xy7!kq2z".
+_PROSE_PASSWORD = re.compile(
+    r"pass(?:word|phrase)s?\b[^\S\n]{1,3}(?:is|was)[^\S\n]{1,3}[\"'`]?(?P<val>[^\s\"'`,;]{6,128})"
 )
 
 # Name suffixes that describe something other than the secret itself.
@@ -203,6 +106,15 @@ _NAME_SUFFIX_EXCLUDED = frozenset(
         "used",
         "budget",
         "base",
+        "hint",
+        "prompt",
+        "label",
+        "message",
+        "text",
+        "help",
+        "policy",
+        "pattern",
+        "regex",
     }
 )
 _PLACEHOLDER_WORDS = ("your", "redacted", "placeholder", "changeme", "dummy", "xxxx", "****", "...")
@@ -271,9 +183,24 @@ def _is_word_char(char: str) -> bool:
     return char.isascii() and (char.isalnum() or char == "_")
 
 
+_MAX_NAME_PREFIX = 30
+
+
 def _word_start(text: str, index: int) -> bool:
-    """The name starts a word: ``db_password`` and ``PASSWORD`` count, ``bypass`` does not."""
-    return index == 0 or not text[index - 1].isalpha()
+    """The name starts a word: ``db_password`` and ``PASSWORD`` count, ``bypass`` does not;
+    nor does ``PGPASSWORD``'s, an environment name that runs the words together."""
+    if index == 0 or not text[index - 1].isalpha():
+        return True
+    # A prefix of bounded length (``PG``, ``APPDB``), so that a scan stays linear.
+    start = index
+    while start and index - start <= _MAX_NAME_PREFIX and text[start - 1].isalpha():
+        start -= 1
+    if start and text[start - 1].isalpha():
+        return False
+    end = index
+    while end < min(len(text), index + 64) and (text[end].isalnum() or text[end] == "_"):
+        end += 1
+    return text[start:end].isupper()
 
 
 def _assignment_matches(text: str, lowered: str) -> list[SecretMatch]:
@@ -290,7 +217,10 @@ def _assignment_matches(text: str, lowered: str) -> list[SecretMatch]:
         if not value or _is_placeholder(value):
             continue
         if quoted:
-            keep = len(value) >= 4 and (" " not in value or _looks_random(value))
+            # A phrase with spaces is a passphrase in environment style (``DB_PASSWORD='a b c'``),
+            # in code most likely a message (``password: "Enter it twice"``).
+            phrase_ok = name.isupper() or _looks_random(value)
+            keep = len(value) >= 4 and (" " not in value or phrase_ok)
         elif text[m.end(group) : m.end(group) + 1] in ("(", "[") or _DOTTED_NAME.fullmatch(value):
             keep = False  # code: ``API_KEY = os.environ[...]``, ``token = make_token()``
         elif name.isupper():
@@ -321,6 +251,45 @@ def _near_name_matches(text: str, lowered: str) -> list[SecretMatch]:
     return found
 
 
+def _after_scheme(text: str, m: re.Match[str]) -> bool:
+    """``://`` ends a URL scheme (``https://``), not any text."""
+    return _SCHEME_END.search(text, max(0, m.start() - 22), m.start()) is not None
+
+
+def _literal_value(text: str, m: re.Match[str]) -> bool:
+    """The captured value is a literal, not a placeholder or a variable reference."""
+    value = text[m.start(1) : m.end(1)]
+    return bool(value) and not _is_placeholder(value)
+
+
+# What a shape's match must also satisfy, by kind, beyond its pattern.
+_CHECKS: dict[str, Callable[[str, re.Match[str]], bool]] = {
+    "url-password": _after_scheme,
+    "url-token": lambda text, m: (
+        _after_scheme(text, m) and _literal_value(text, m) and _looks_random(m.group(1))
+    ),
+    "bearer-token": lambda text, m: _looks_like_token(text[m.start(1) : m.end(1)]),
+    "command-line-secret": _literal_value,
+    "code-credential": _literal_value,
+    "netrc-password": _literal_value,
+}
+
+
+def _prose_password_matches(text: str, lowered: str) -> list[SecretMatch]:
+    """A password named in prose is a word with a digit or a symbol in it, not a path,
+    an address or a placeholder ("the password is stored in Vault" is left alone)."""
+    found: list[SecretMatch] = []
+    for m in _PROSE_PASSWORD.finditer(lowered):
+        value = text[m.start("val") : m.end("val")].rstrip(".!?)")
+        mixed = any(c.isdigit() or not c.isalnum() for c in value) and any(
+            c.isalpha() for c in value
+        )
+        if not mixed or value[0] in "/~." or "://" in value or _is_placeholder(value):
+            continue
+        found.append(SecretMatch("secret-in-prose", m.start("val"), m.start("val") + len(value)))
+    return found
+
+
 def find_secrets(text: str) -> list[SecretMatch]:
     """All secrets in ``text`` as non-overlapping spans, in order of position."""
     lowered = _lower_same_length(text)
@@ -329,14 +298,11 @@ def find_secrets(text: str) -> list[SecretMatch]:
         haystack = lowered if rule.fold else text
         if not any(literal in haystack for literal in rule.literals):
             continue
+        check = _CHECKS.get(rule.kind)
         for m in rule.pattern.finditer(haystack):
             if rule.left_boundary and m.start() and _is_word_char(text[m.start() - 1]):
                 continue
-            if rule.kind == "url-password" and not _SCHEME_END.search(
-                text, max(0, m.start() - 22), m.start()
-            ):
-                continue
-            if rule.kind == "bearer-token" and not _looks_like_token(text[m.start(1) : m.end(1)]):
+            if check is not None and not check(text, m):
                 continue
             if m.end(rule.group) > m.start(rule.group):
                 candidates.append(SecretMatch(rule.kind, m.start(rule.group), m.end(rule.group)))
@@ -345,6 +311,13 @@ def find_secrets(text: str) -> list[SecretMatch]:
     if any(literal in lowered for literal in _SECRET_LITERALS):
         candidates.extend(_assignment_matches(text, lowered))
         candidates.extend(_near_name_matches(text, lowered))
+        candidates.extend(_prose_password_matches(text, lowered))
+    if "_pwd" in lowered:
+        candidates.extend(
+            SecretMatch("secret-assignment", m.start("val"), m.end("val"))
+            for m in _PWD_ASSIGNMENT.finditer(lowered)
+            if not _is_placeholder(text[m.start("val") : m.end("val")])
+        )
     candidates.sort(key=lambda s: (s.start, -(s.end - s.start), _PRIORITY.get(s.kind, 99)))
     chosen: list[SecretMatch] = []
     for candidate in candidates:
