@@ -75,10 +75,20 @@ _NEAR_NAME = re.compile(
     r"[\"'`]?(?P<val>[a-z0-9_\-+/=.~]{16,512})"
 )
 
-# A password told in prose: "the admin password is Xy7!kq2z".
+# A password told in prose: "the admin password is Xy7!kq2z", "the passphrase is 'a b c 58'".
 _PROSE_PASSWORD = re.compile(
-    r"pass(?:word|phrase)s?\b[^\S\n]{1,3}(?:is|was)[^\S\n]{1,3}[\"'`]?(?P<val>[^\s\"'`,;]{6,128})"
+    r"pass(?:word|phrase)s?\b[^\S\n]{1,3}(?:is|was)[^\S\n]{1,3}"
+    r"(?:(?P<q>[\"'`])(?P<qval>[^\"'`\n]{6,128})(?P=q)|(?P<val>[^\s\"'`,;]{6,128}))"
 )
+# Names that hold a secret only when their value is a random-looking key: ``account_key``,
+# ``DD-APPLICATION-KEY``, docker's ``"auth"``, a ``sessionid`` cookie, an ``appid`` parameter.
+_WEAK_NAME = re.compile(
+    r"(?:key|auth|session(?:[_-]?id)?|sessid|sid|appid)"
+    r"\\?[\"']?[ \t]{0,3}(?::=|=>|=|:)[ \t]{0,3}\\?[\"']?(?P<val>[a-z0-9_\-+/=.~%]{16,512})"
+)
+_WEAK_LITERALS = ("key", "auth", "sess", "sid", "appid")
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+_HEX_COLOR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
 
 # Name suffixes that describe something other than the secret itself.
 _NAME_SUFFIX_EXCLUDED = frozenset(
@@ -120,6 +130,8 @@ _NAME_SUFFIX_EXCLUDED = frozenset(
 _PLACEHOLDER_WORDS = ("your", "redacted", "placeholder", "changeme", "dummy", "xxxx", "****", "...")
 _LITERAL_WORDS = frozenset(
     {"none", "null", "nil", "true", "false", "undefined", "string", "str", "bytes", "optional"}
+    # A name standing for itself: ``postgres://USER:PASSWORD@HOST``.
+    | {"password", "passwd", "pass", "pwd", "secret", "token", "key", "user", "username"}
 )
 
 
@@ -141,6 +153,8 @@ def _is_placeholder(value: str) -> bool:
     """Variable references, type names and obvious placeholders are not secrets."""
     lowered = value.lower()
     if value[0] in "$%{<[" or "{{" in value or lowered in _LITERAL_WORDS:
+        return True
+    if _HEX_COLOR.fullmatch(value):  # a theme's ``secret: '#7c3aed'``
         return True
     if len(set(value)) <= 2:
         return True
@@ -221,7 +235,7 @@ def _assignment_matches(text: str, lowered: str) -> list[SecretMatch]:
             # in code most likely a message (``password: "Enter it twice"``).
             phrase_ok = name.isupper() or _looks_random(value)
             keep = len(value) >= 4 and (" " not in value or phrase_ok)
-        elif text[m.end(group) : m.end(group) + 1] in ("(", "[") or _DOTTED_NAME.fullmatch(value):
+        elif _code_reference(text, m.end(group), value):
             keep = False  # code: ``API_KEY = os.environ[...]``, ``token = make_token()``
         elif name.isupper():
             # Environment style (``DB_PASSWORD=hunter2``): any literal value.
@@ -236,6 +250,13 @@ def _assignment_matches(text: str, lowered: str) -> list[SecretMatch]:
 
 
 _DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+
+
+def _code_reference(text: str, end: int, value: str) -> bool:
+    """``value`` (ending at ``end``) is called or indexed, or is a dotted name: code, not a
+    literal. A value cut short by a clip (``hunter2…[6 chars cut]``) is no call."""
+    called = text[end : end + 1] in ("(", "[") and not value.endswith("…")
+    return called or _DOTTED_NAME.fullmatch(value) is not None
 
 
 def _near_name_matches(text: str, lowered: str) -> list[SecretMatch]:
@@ -275,18 +296,44 @@ _CHECKS: dict[str, Callable[[str, re.Match[str]], bool]] = {
 }
 
 
+_SEGMENT_SEPARATORS = re.compile(r"[-_./:]")
+
+
+def _composed(value: str) -> bool:
+    """A name built of words (``setup-uv-1-x86_64-linux-<hash>``, a cache key): one of its
+    parts is a lowercase word of five letters or more, which a random key never spells."""
+    return any(
+        len(part) >= 5 and part.isalpha() and part.islower()
+        for part in _SEGMENT_SEPARATORS.split(value)
+    )
+
+
+def _weak_name_matches(text: str, lowered: str) -> list[SecretMatch]:
+    found: list[SecretMatch] = []
+    for m in _WEAK_NAME.finditer(lowered):
+        if not _word_start(text, m.start()):
+            continue
+        value = text[m.start("val") : m.end("val")]
+        if _UUID.fullmatch(value.lower()) or _is_placeholder(value) or _composed(value):
+            continue  # an identifier: an idempotency key, ``setup-uv-1-x86_64-linux-<hash>``
+        if _looks_random(value):
+            found.append(SecretMatch("secret-assignment", m.start("val"), m.end("val")))
+    return found
+
+
 def _prose_password_matches(text: str, lowered: str) -> list[SecretMatch]:
     """A password named in prose is a word with a digit or a symbol in it, not a path,
     an address or a placeholder ("the password is stored in Vault" is left alone)."""
     found: list[SecretMatch] = []
     for m in _PROSE_PASSWORD.finditer(lowered):
-        value = text[m.start("val") : m.end("val")].rstrip(".!?)")
+        group = "qval" if m.group("qval") is not None else "val"
+        value = text[m.start(group) : m.end(group)].rstrip(".!?)")
         mixed = any(c.isdigit() or not c.isalnum() for c in value) and any(
             c.isalpha() for c in value
         )
         if not mixed or value[0] in "/~." or "://" in value or _is_placeholder(value):
             continue
-        found.append(SecretMatch("secret-in-prose", m.start("val"), m.start("val") + len(value)))
+        found.append(SecretMatch("secret-in-prose", m.start(group), m.start(group) + len(value)))
     return found
 
 
@@ -304,6 +351,8 @@ def find_secrets(text: str) -> list[SecretMatch]:
                 continue
             if check is not None and not check(text, m):
                 continue
+            if _is_placeholder(text[m.start(rule.group) : m.end(rule.group)] or "-"):
+                continue  # ``ghp_xxxx…``, ``sk_test_XXXX…``, ``${GITHUB_TOKEN}``
             if m.end(rule.group) > m.start(rule.group):
                 candidates.append(SecretMatch(rule.kind, m.start(rule.group), m.end(rule.group)))
     if "PRIVATE KEY" in text:
@@ -312,6 +361,8 @@ def find_secrets(text: str) -> list[SecretMatch]:
         candidates.extend(_assignment_matches(text, lowered))
         candidates.extend(_near_name_matches(text, lowered))
         candidates.extend(_prose_password_matches(text, lowered))
+    if any(literal in lowered for literal in _WEAK_LITERALS):
+        candidates.extend(_weak_name_matches(text, lowered))
     if "_pwd" in lowered:
         candidates.extend(
             SecretMatch("secret-assignment", m.start("val"), m.end("val"))

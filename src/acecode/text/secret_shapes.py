@@ -122,7 +122,13 @@ PROVIDER_SHAPES: tuple[SecretShape, ...] = (
     _shape("linear-key", r"lin_(?:api|oauth)_[A-Za-z0-9]{32,64}", ("lin_",)),
     _shape("postman-key", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}", ("PMAK-",)),
     _shape("newrelic-key", r"NRAK-[A-Z0-9]{27}", ("NRAK-",)),
-    _shape("telegram-bot-token", r"[0-9]{8,10}:AA[A-Za-z0-9_-]{33}", (":AA",)),
+    _shape(
+        # <bot id>:AA<35>; also inside the Bot API's URLs (``api.telegram.org/bot<token>/``)
+        "telegram-bot-token",
+        r"(?:(?<=/bot)|(?<![A-Za-z0-9_]))[0-9]{8,10}:AA[A-Za-z0-9_-]{33}",
+        (":AA",),
+        left_boundary=False,
+    ),
     _shape(
         "discord-webhook",
         r"discord(?:app)?\.com/api/webhooks/[0-9]{5,30}/[A-Za-z0-9_-]{40,100}",
@@ -155,7 +161,7 @@ PROVIDER_SHAPES: tuple[SecretShape, ...] = (
         # scheme://user:password@host -> only the password is replaced.
         "url-password",
         # The scheme before "://" is checked in code, so the scan can jump to the literal.
-        r"://[^\s:/@\"'<>\\\[\]]{1,128}:([^\s/@\"'<>\\]{1,256})@",
+        r"://[^\s:/@\"'<>\\\[\]]{0,128}:([^\s/@\"'<>\\]{1,256})@",
         ("://",),
         group=1,
         left_boundary=False,
@@ -163,7 +169,7 @@ PROVIDER_SHAPES: tuple[SecretShape, ...] = (
     _shape(
         # scheme://token@host: a key given as the URL's user (Sentry DSN, git over https).
         "url-token",
-        r"://([A-Za-z0-9_.~%-]{20,256})@",
+        r"://([A-Za-z0-9_.~%-]{20,256})(?:@|…)",  # … : a clip cut the URL there
         ("://",),
         group=1,
         left_boundary=False,
@@ -239,16 +245,34 @@ COMMAND_SHAPES: tuple[SecretShape, ...] = (
         # requests.get(url, auth=("user", "SECRET")), aiohttp.BasicAuth("user", "SECRET")
         "code-credential",
         r"(?:\bauth[ \t]{0,3}=[ \t]{0,3}\(|BasicAuth\()[ \t]{0,3}[\"'][^\"'\n]{1,128}[\"']"
-        r"[ \t]{0,3},[ \t]{0,3}[\"']([^\"'\n]{4,256})[\"']",
+        r"[ \t]{0,3},[ \t]{0,3}[\"']([^\"'\n…]{4,256})(?:[\"']|…)",  # … : a clip cut it there
         ("auth=", "auth =", "BasicAuth("),
         group=1,
         left_boundary=False,
     ),
     _shape(
-        # .netrc: machine HOST login USER password SECRET
+        # .netrc: machine HOST login USER password SECRET (on one line or several)
         "netrc-password",
-        r"\bmachine[ \t]+\S{1,256}[ \t]+login[ \t]+\S{1,256}[ \t]+password[ \t]+([^\s]{1,256})",
+        r"\bmachine\s{1,20}\S{1,256}\s{1,20}(?:login\s{1,20}\S{1,256}\s{1,20})?"
+        r"password\s{1,20}([^\s]{1,256})",
         ("machine",),
+        group=1,
+        left_boundary=False,
+    ),
+    _shape(
+        # ~/.pgpass: host:port:database:user:password, one entry per line
+        "pgpass-password",
+        r"(?m)^[^:\s]{1,253}:(?:[0-9]{1,5}|\*):[^:\s]{1,128}:[^:\s]{1,128}:([^\s]{1,256})$",
+        (":",),
+        group=1,
+        left_boundary=False,
+    ),
+    _shape(
+        # mongosh -p SECRET, redis-cli -a SECRET: database shells that take it spaced
+        "command-line-secret",
+        r"\b(?:mongosh|mongo|mongodump|mongorestore|mongoexport|mongoimport|redis-cli)\b"
+        r"[^\n|;&]{0,200}?[ \t](?:-p|-a)[ \t]{1,3}(?!-)" + _VALUE,
+        ("mongo", "redis-cli"),
         group=1,
         left_boundary=False,
     ),
