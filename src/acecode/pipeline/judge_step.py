@@ -44,6 +44,8 @@ class JudgeSummary:
     floor: float
     stored_verdicts: int = 0
     pairs_asked: int = 0
+    # Proposed pairs beyond what the cycle's reservation holds for the judge.
+    pairs_left_out: int = 0
     verdicts: dict[str, int] = field(default_factory=dict)
     unanswered: int = 0
     call_failed: bool = False
@@ -55,6 +57,7 @@ class JudgeSummary:
             "floor": self.floor,
             "stored_verdicts": self.stored_verdicts,
             "pairs_asked": self.pairs_asked,
+            "pairs_left_out": self.pairs_left_out,
             "verdicts": dict(self.verdicts),
             "unanswered": self.unanswered,
             "call_failed": self.call_failed,
@@ -132,6 +135,10 @@ async def judge_step(
     if not pairs:
         summary.skipped = "no candidate pairs"
         return
+    pairs = _fitting(pairs, summary)
+    if not pairs:
+        summary.skipped = "no pair fits in what the cycle holds for the judge"
+        return
     new = await _ask(pairs, report, summary)
     semantic.verdicts.add(new)
     summary.new_conflicts = [
@@ -151,6 +158,21 @@ async def judge_step(
         )
     except JudgementsError as exc:
         warn(f"verdicts not stored (they still apply to this cycle): {exc}")
+
+
+def _fitting(pairs: list[Any], summary: JudgeSummary) -> list[Any]:
+    """The most similar pairs that fit in what the cycle holds for the judge (the pairs
+    planned at admission, more when earlier calls cost less than their bounds); the
+    others merge only if near-verbatim, as pairs without a verdict do."""
+    from acecode.cost.gate import fits
+    from acecode.roles.judge import judge_request
+
+    kept = sorted(pairs, key=lambda pair: -pair.similarity)
+    while kept and not fits("judge", judge_request([(p.first, p.second) for p in kept])):
+        kept.pop()
+    summary.pairs_left_out = len(pairs) - len(kept)
+    chosen = {id(pair) for pair in kept}
+    return [pair for pair in pairs if id(pair) in chosen]
 
 
 async def _ask(pairs: list[Any], report: CycleReport, summary: JudgeSummary) -> list[Any]:
