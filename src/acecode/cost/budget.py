@@ -18,6 +18,7 @@ import os
 import socket
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from acecode.cost.estimate import CycleEstimate
@@ -31,6 +32,7 @@ from acecode.cost.ledger import (
     record_time,
     stamp,
 )
+from acecode.cost.liveness import remove_dead
 from acecode.project.config import Settings
 from acecode.project.diagnostics import warn
 
@@ -205,10 +207,14 @@ def settle_gone(ledger: Ledger, records: list[dict[str, Any]]) -> list[dict[str,
     """Write down the spend of this machine's cycles whose process is gone (killed, out
     of memory, crashed), releasing the rest of their reservations; the records with
     those settlements added. Call it with the lock held."""
-    closing = [killed_record(state) for state in gone_cycles(records)]
-    for record in closing:
+    gone = gone_cycles(records)
+    closing = [killed_record(state) for state in gone]
+    for state, record in zip(gone, closing, strict=True):
         record["settled"] = stamp()
         ledger.append(record)
+        lock = (state.admitted or {}).get("lock")
+        if isinstance(lock, str) and lock:
+            remove_dead(Path(lock))
     return records + closing
 
 
