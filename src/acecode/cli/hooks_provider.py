@@ -18,15 +18,12 @@ from acecode.project import outcomes
 if TYPE_CHECKING:
     from acecode.project.layer import Layer
 
-# Cycles started by hand, not by a hook: they ran in a shell.
-NOT_HOOKS = (*outcomes.BY_HAND_SOURCES, "bootstrap")
-
 
 def last_hook_choice(layer: Layer) -> dict[str, Any] | None:
     """The record of the last cycle a hook started here that chose a provider or failed for
     want of one (cycles skipped before choosing say nothing about it), or None."""
     for record in reversed(outcomes.read_outcomes(layer)):
-        if record.get("source") in NOT_HOOKS:
+        if not outcomes.started_by_hook(record.get("source")):
             continue
         if record.get("provider") or record.get("status") == outcomes.FAILED:
             return record
