@@ -317,7 +317,7 @@ def bootstrap(
         else ""
     )
     console.print(
-        f"learned {counts.learned}, already done {counts.already_done}, "
+        f"learned {counts.learned}, already learned {counts.already_done}, "
         f"failed {counts.failed}{skipped}",
         markup=False,
         highlight=False,

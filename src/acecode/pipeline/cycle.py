@@ -76,6 +76,7 @@ async def run_cycle(
     ignore_budget: bool = False,
     triage: bool | None = None,
     burst: bool = False,
+    record_if_learned_before: bool = True,
 ) -> CycleReport:
     """Learn from one transcript (a file, or the :class:`MessageList` a library call
     passed) and (unless ``dry_run``) save the result.
@@ -99,6 +100,10 @@ async def run_cycle(
     ``burst`` (bootstrap, catch-up, ``acecode learn`` of several transcripts), or one
     that follows another within the hour, asks for a one-hour prompt cache, as the
     next cycle is likely to come within it.
+
+    ``record_if_learned_before`` False (``acecode bootstrap``) leaves no record of a
+    transcript whose every message an earlier cycle learned (the hooks did): the
+    caller counts it as already learned, and nothing happened to tell.
     """
     from acecode.agents import detect_agent
     from acecode.cost.gate import metered
@@ -133,7 +138,7 @@ async def run_cycle(
     for warning in report.warnings:
         warn(warning)
     report.duration_s = round(time.monotonic() - started, 3)
-    if not dry_run:
+    if not dry_run and (record_if_learned_before or not report.learned_before):
         announce_learned(report, layer)  # before the cycle's record, its last write
         record_outcome(report, layer)
     diagnose("cycle_report", report.summary())
