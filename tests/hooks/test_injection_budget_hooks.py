@@ -173,6 +173,11 @@ def test_an_inactive_project_gets_nothing_and_the_switch_is_seen_at_once(
         ("user-prompt-submit", _prompt(NEEDLE_PROMPT, "warm")),
     ):
         run = run_hook(event, payload)
+        if how == "acecode off" and event == "session-start":  # said once, nothing injected
+            assert (run.returncode, run.stderr) == (0, "")
+            assert list(run.output()) == ["systemMessage"]
+            assert "off in this project" in run.output()["systemMessage"]
+            continue
         assert (run.returncode, run.stdout, run.stderr) == (0, "", ""), (event, payload)
     sessions = project_dir / ".claude" / "acecode" / "sessions"
     assert sorted(p.name for p in sessions.iterdir()) == ["warm"]

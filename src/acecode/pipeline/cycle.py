@@ -51,7 +51,12 @@ from acecode.pipeline.stages.context import CycleContext
 from acecode.pipeline.stages.instructions import hold_against_instructions, record_overlap
 from acecode.pipeline.stages.judge import judge
 from acecode.pipeline.stages.layers import plan_layers
-from acecode.pipeline.stages.record import record_layer, record_learned, record_outcome
+from acecode.pipeline.stages.record import (
+    announce_learned,
+    record_layer,
+    record_learned,
+    record_outcome,
+)
 from acecode.pipeline.stages.roles import reflect_and_curate
 from acecode.pipeline.stages.screen import screen_and_review
 from acecode.project import outcomes
@@ -131,6 +136,7 @@ async def run_cycle(
         warn(warning)
     report.duration_s = round(time.monotonic() - started, 3)
     if not dry_run:
+        announce_learned(report, layer)  # before the cycle's record, its last write
         record_outcome(report, layer)
     diagnose("cycle_report", report.summary())
     return report
