@@ -242,6 +242,15 @@ def _injection(playbook: _Playbook) -> list[str]:
     return lines
 
 
+def _claude_memory(playbook: _Playbook) -> list[str]:
+    """CLAUDE.md, rules and auto memory: what applies, and which entries repeat or
+    contradict them (:mod:`acecode.cli.memory_report`)."""
+    from acecode.cli.memory_report import memory_lines
+    from acecode.project import paths
+
+    return memory_lines(paths.project_dir(), playbook.data)
+
+
 def _experiments(layer: Layer) -> list[str]:
     """Whether the randomised hold-back runs, and what it concluded so far."""
     from acecode.experiments.status import summary_lines
@@ -411,6 +420,7 @@ def doctor(playbook: playbook_option = None) -> None:
         ("playbook", lambda: _playbook_check(loaded)),
         ("user layer", _user_layer),
         ("injection", lambda: _injection(loaded)),
+        ("Claude Code's memory", lambda: _claude_memory(loaded)),
         ("experiments", lambda: _experiments(loaded.layer)),
         ("stale rules", lambda: loaded.check(_stale)),
         ("prompt templates", _templates),

@@ -59,7 +59,8 @@ def describe(state: dict[str, Any], playbook: Path | None = None) -> list[str]:
             "context reaches the model as a 2 KB preview"
         )
     if not total:
-        return [*lines, *(_held_arrivals(state) or ["nothing to inject yet (no entries)"])]
+        held = repeats(state) + _held_arrivals(state)
+        return [*lines, *(held or ["nothing to inject yet (no entries)"])]
     text = state.get("text", "")
     if not text:
         return [
@@ -79,7 +80,25 @@ def describe(state: dict[str, Any], playbook: Path | None = None) -> list[str]:
             f"ones relevant to each prompt (up to {state.get('topup_budget', 0):,} characters); "
             "`acecode pin NAME` keeps an entry in"
         )
-    return lines + _held_arrivals(state) + _stale_pins(state, playbook)
+    return lines + repeats(state) + _held_arrivals(state) + _stale_pins(state, playbook)
+
+
+def repeats(state: dict[str, Any]) -> list[str]:
+    """The entries left out because they repeat an instruction Claude Code loads at session
+    start, each with that instruction (:mod:`acecode.instructions.overlap`)."""
+    records = state.get("repeats") or []
+    if not records:
+        return []
+    lines = [
+        f"{counted(len(records), 'entry')} left out at session start: "
+        "each repeats an instruction Claude Code already loads into the same context"
+    ]
+    for record in records:
+        lines.append(
+            f"  [{record['name']}] repeats {record['label']}:{record['line']}: "
+            f"“{record['instruction']}”"
+        )
+    return lines
 
 
 def _held_arrivals(state: dict[str, Any]) -> list[str]:
