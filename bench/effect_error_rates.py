@@ -41,16 +41,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from acecode.experiments.classes import CONCLUSIVE, HELPS, HURTS, NO_EFFECT, NO_EVIDENCE  # noqa: E402
-from acecode.experiments.draw import held_back  # noqa: E402
-from acecode.experiments.estimate import Session, estimate, holdback_probability  # noqa: E402
+from acecode.experiments.classes import CONCLUSIVE, HELPS, HURTS, NO_EFFECT, NO_EVIDENCE
+from acecode.experiments.draw import held_back
+from acecode.experiments.estimate import Session, estimate, holdback_probability
 
 ORDER = (HELPS, NO_EFFECT, HURTS, NO_EVIDENCE)
 
 
-def run_world(
-    rng: random.Random, effects: list[float], args: argparse.Namespace
-) -> dict[str, str]:
+def run_world(rng: random.Random, effects: list[float], args: argparse.Namespace) -> dict[str, str]:
     """The final class of every rule of one world (``rule-NN`` -> class)."""
     salt = rng.randbytes(16)
     names = [f"rule-{i:02d}" for i in range(len(effects))]
