@@ -32,7 +32,9 @@ read (``error``: nothing is injected), a user layer that cannot be read
 configuration problems (``config_off``: a switch file that cannot be read, so
 acecode is off; ``config_ignored``: settings it ignores), and the entries that
 arrived from elsewhere and are held (``arrivals``: they are left out of both
-files, :mod:`acecode.arrivals.split`). All of them depend
+files, :mod:`acecode.arrivals.split`). Entries the hold-back experiments measured
+to hurt are left out of both files too, until the user keeps them in review
+(``classes.json``, in the key). All of them depend
 only on files in the key, so a broken file costs one render, not one per
 session. A miss in the ``SessionStart`` hook renders only its own file; the
 index (tokenising every entry) is built by the first prompt that needs it, or
@@ -300,9 +302,10 @@ def _render(
     start: dict[str, Any] = {"key": key, **limits}
     if not limits["active"]:
         return start, dict(start)
-    from acecode.experiments.classes import HELPS, names_in
+    from acecode.experiments.classes import HELPS, names_in, withheld
     from acecode.experiments.plan import plan_fields
     from acecode.playbook.injection import render_injection
+    from acecode.playbook.schema import without_names
     from acecode.store.errors import PlaybookError
 
     state = Layer.of_project(project)
@@ -313,6 +316,7 @@ def _render(
         start["error"] = str(exc)
         return start, dict(start)
     helps = frozenset(names_in(state, HELPS))
+    playbook = without_names(playbook, withheld(state))  # measured to hurt: in review
     injection = render_injection(
         playbook, _template_text(), limits["budget"], frozenset(pinned), where, measure, helps
     )
