@@ -259,17 +259,19 @@ def _activity(project: str, start: dict[str, Any] | None) -> tuple[bool, str]:
 
 
 def measured_to_hurt(state: str) -> str | None:
-    """The line naming the entries the hold-back experiments found harmful, or None."""
-    from acecode.experiments.classes import HURTS, names_in
+    """The line naming the entries the hold-back experiments found harmful and that wait
+    for the user (not injected meanwhile), or None."""
+    from acecode.experiments.classes import withheld
 
-    names = names_in(state, HURTS)
+    names = sorted(withheld(state))
     if not names:
         return None
     shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
     verb = "makes its failure" if len(names) == 1 else "make their failures"
+    pronoun = "it is" if len(names) == 1 else "they are"
     return (
-        f"{shown} {verb} more frequent in randomised hold-back experiments: review with "
-        "`acecode impact --rules`, then `acecode edit` or `acecode forget`"
+        f"{shown} {verb} more frequent in randomised hold-back experiments: {pronoun} no "
+        "longer injected; keep or delete with `acecode review`"
     )
 
 

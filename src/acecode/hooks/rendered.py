@@ -39,7 +39,9 @@ read (``error``: nothing is injected), a user layer that cannot be read
 configuration problems (``config_off``: a switch file that cannot be read, so
 acecode is off; ``config_ignored``: settings it ignores), and the entries that
 arrived from elsewhere and are held (``arrivals``: they are left out of both
-files, :mod:`acecode.arrivals.split`). All of them depend
+files, :mod:`acecode.arrivals.split`). Entries the hold-back experiments measured
+to hurt are left out of both files too, until the user keeps them in review
+(``classes.json``, in the key). All of them depend
 only on files in the key, so a broken file costs one render, not one per
 session. A miss in the ``SessionStart`` hook renders only its own file; the
 index (tokenising every entry) is built by the first prompt that needs it, or
@@ -311,9 +313,10 @@ def _render(
     start: dict[str, Any] = {"key": key, **limits}
     if not limits["active"]:
         return start, dict(start)
-    from acecode.experiments.classes import HELPS, names_in
+    from acecode.experiments.classes import HELPS, names_in, withheld
     from acecode.experiments.plan import plan_fields
     from acecode.playbook.injection import render_injection
+    from acecode.playbook.schema import without_names
     from acecode.store.errors import PlaybookError
 
     state = Layer.of_project(project)
@@ -324,6 +327,7 @@ def _render(
         start["error"] = str(exc)
         return start, dict(start)
     helps = frozenset(names_in(state, HELPS))
+    playbook = without_names(playbook, withheld(state))  # measured to hurt: in review
     if agent == DEFAULT_AGENT:
         playbook = _without_repeats(project, state, playbook, start)
     injection = render_injection(
