@@ -55,23 +55,21 @@ BUDGET_FACTOR = 2.6
 SESSION_BYTES = 30_000
 # Longer than any role's bound (characters; the server counts 4 a token).
 REPLY_CHARS = 60_000
-WORDS = (
-    "run the suite from the repository root with the virtualenv active because the src layout "
-    "needs the package installed in editable mode and the fixtures read the config from there"
-).split()
+VOCABULARY = (
+    "run the suite from the repository root with the virtualenv active because the src "
+    "layout needs the package installed in editable mode and the fixtures read the config"
+)
 
 
 def _sentence(rng: random.Random, words: int) -> str:
-    return " ".join(rng.choice(WORDS) for _ in range(words))
+    return " ".join(rng.choice(VOCABULARY.split()) for _ in range(words))
 
 
 def long_reply(system: str, prompt: str) -> str:
     """Every role's reply, as long as a model could make it (each item distinct)."""
     rng = random.Random(len(prompt))
     if is_safety_review(system, prompt):
-        items = [
-            {"id": n, "verdict": "safe", "reason": _sentence(rng, 40)} for n in range(1, 400)
-        ]
+        items = [{"id": n, "verdict": "safe", "reason": _sentence(rng, 40)} for n in range(1, 400)]
         return json.dumps({"verdicts": items})
     if is_judge(system, prompt):
         pairs = [pair["pair"] for pair in judged_pairs(prompt)] or ["p1"]
@@ -132,9 +130,7 @@ def learn(env: dict[str, str], folder: Path, transcripts: list[Path]) -> list[di
         raise SystemExit(f"acecode learn gave no report: {done.stderr[-2000:]}") from None
 
 
-def worst_case(
-    tmp: Path, server: BillingAnthropic, src: Path | None, samples: list[Path]
-) -> float:
+def worst_case(tmp: Path, server: BillingAnthropic, src: Path | None, samples: list[Path]) -> float:
     """One cycle's worst case: the admission's estimate of the first cycle of a burst (as
     in the run: several transcripts to one process ask for the one-hour cache) in a
     throwaway home."""

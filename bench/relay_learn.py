@@ -14,11 +14,11 @@ Default transcripts: two long sessions of ``../shared/transcripts`` (a
 session with many failed calls and user corrections, and a compacted one);
 ``--transcripts`` names others, and ``--shared tune`` (or ``held-out``, ``all``) the
 parts of the shared sessions ``bench/relay_split.py`` set apart, for the reply
-lengths the role bounds are set from (``bench/reply_lengths.py``). Every role is played by the model: reflector,
-curator, safety review and, when the embeddings propose similar pairs, the
-judge. Each cycle is ``python -m acecode learn FILE`` (by hand: learned
-whatever its size, no triage, no budget), with the Anthropic provider
-pointed at the relay and a one-hour request timeout (the player needs time).
+lengths the role bounds are set from (``bench/reply_lengths.py``). Every role
+is played by the model: reflector, curator, safety review and, when the
+embeddings propose similar pairs, the judge. Each cycle is ``python -m acecode
+learn FILE`` (by hand: learned whatever its size, no triage, no budget), with
+the Anthropic provider pointed at the relay and a one-hour request timeout (the player needs time).
 
 It prints, per cycle, the rules learned (operations applied, with their
 text), the tokens and cost per role as the relay reports them (its usage is

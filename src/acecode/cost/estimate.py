@@ -12,7 +12,8 @@ is known before the first call:
   possibly stale entries and retire candidates, the open conflicts, the
   repository), plus the largest reflection the reflector's ``max_tokens``
   allows, re-serialised (:data:`REQUOTE_FACTOR`), plus the largest view of the
-  playbook its budget allows;
+  playbook its budget allows and the largest digest of the project's instructions
+  (``instructions_budget_tokens``);
 * the safety review: once per layer the cycle may write (the project's and the
   user's), its template plus the texts the curator may propose: at most its
   ``max_tokens`` of them in all (they come from its reply), re-serialised, and one
@@ -223,6 +224,7 @@ def role_bounds(
     the entries it is always shown (tagged, cited, in a conflict); what the reflector
     may tag is bounded by what it was shown, itself bounded by its own budget.
     """
+    from acecode.instructions.digest import digest_bound
     from acecode.project.repository import repository_line
     from acecode.roles.ask import role_prompt
     from acecode.roles.curator import (
@@ -246,6 +248,7 @@ def role_bounds(
         reflector_view + _view_bound(playbook, whole, settings.curator_budget_tokens, named),
     )
     reflection = math.ceil(reflector.max_tokens * REQUOTE_FACTOR) * BYTES_PER_TOKEN
+    instructions = digest_bound(settings.instructions_budget_tokens)
     curator = role_prompt(
         role="curator",
         template="curator.txt",
@@ -282,7 +285,7 @@ def role_bounds(
     )
     return {
         "reflector": _prompt_bound(reflector, provider),
-        "curator": _prompt_bound(curator, provider, reflection + curator_view),
+        "curator": _prompt_bound(curator, provider, reflection + curator_view + instructions),
         "safety_review": review,
         "judge": judge,
     }

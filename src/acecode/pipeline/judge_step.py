@@ -9,10 +9,15 @@ on the snapshot and the operations still to apply:
    proposed texts against the entries *and the texts folded into them* (a
    conflict with a folded text keeps both sides, see
    :meth:`acecode.dedup.verdicts.Verdicts.conflict_with`);
-3. if there are any, ask the judge in one batched call (no pairs: no call,
+3. in the same call, the pairs that tell whether a text repeats or
+   contradicts one of the project's instructions
+   (:func:`acecode.dedup.candidates.propose_against`; the proposed texts first,
+   then the entries, :mod:`acecode.instructions.relations`);
+4. if there are any, ask the judge in one batched call (no pairs: no call,
    no tokens) and add its tokens to the cycle's ledger under ``judge``;
-4. store the new verdicts (not in a dry run) and hand all of them to the
-   ladder and the de-duplication pass through ``SemanticTools.verdicts``.
+5. store the new verdicts (not in a dry run) and hand all of them to the
+   ladder, the de-duplication pass and the instructions' check through
+   ``SemanticTools.verdicts``.
 
 Whatever fails (no provider, a failed call, an unparseable reply, a pair left
 out) only means fewer verdicts: those pairs merge only if near-verbatim.
@@ -21,6 +26,7 @@ out) only means fewer verdicts: those pairs merge only if near-verbatim.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +37,7 @@ from acecode.project.diagnostics import warn
 if TYPE_CHECKING:
     from acecode.dedup.candidates import ProposedText
     from acecode.dedup.judgements import Conflict
+    from acecode.instructions.units import Instruction
     from acecode.pipeline.cycle_report import CycleReport
     from acecode.pipeline.dedup_step import SemanticTools
     from acecode.project.config import Settings
@@ -46,6 +53,8 @@ class JudgeSummary:
     pairs_asked: int = 0
     # Proposed pairs beyond what the cycle's reservation holds for the judge.
     pairs_left_out: int = 0
+    # Of those, the pairs of a text and one of the project's instructions.
+    instruction_pairs: int = 0
     verdicts: dict[str, int] = field(default_factory=dict)
     unanswered: int = 0
     call_failed: bool = False
@@ -58,6 +67,7 @@ class JudgeSummary:
             "stored_verdicts": self.stored_verdicts,
             "pairs_asked": self.pairs_asked,
             "pairs_left_out": self.pairs_left_out,
+            "instruction_pairs": self.instruction_pairs,
             "verdicts": dict(self.verdicts),
             "unanswered": self.unanswered,
             "call_failed": self.call_failed,
@@ -103,9 +113,10 @@ async def judge_step(
     operations: list[Any],
     report: CycleReport,
     settings: Settings,
+    instructions: Sequence[Instruction] = (),
 ) -> None:
     """Fill ``semantic.verdicts`` and ``semantic.judge_summary`` (module doc); never raises
-    for LLM or verdict-file trouble."""
+    for LLM or verdict-file trouble. ``instructions`` are the project's (their units)."""
     from acecode.dedup.judgements import JudgementsError, load_verdicts, record_verdicts
 
     summary = semantic.judge_summary = JudgeSummary(floor=settings.judge_floor)
@@ -117,7 +128,7 @@ async def judge_step(
     if semantic.backend is None:
         summary.skipped = semantic.unavailable or "no embedding backend"
         return
-    from acecode.dedup.candidates import propose_pairs
+    from acecode.dedup.candidates import propose_against, propose_pairs
 
     existing = [str(entry.get("text", "")) for _, entry in iter_entries(snapshot)]
     proposed = proposed_texts(operations, snapshot)
@@ -132,6 +143,19 @@ async def judge_step(
         known=semantic.verdicts,
         folded=folded,
     )
+    references = [unit.text for unit in instructions]
+    against = [
+        propose_against(
+            references,
+            texts,
+            backend=semantic.backend,
+            cache=semantic.cache,
+            floor=settings.judge_floor,
+            known=semantic.verdicts,
+        )
+        for texts in ([p.text for p in proposed], existing)
+    ]
+    pairs = (against[0] + pairs + against[1])[: settings.judge_max_pairs]
     if not pairs:
         summary.skipped = "no candidate pairs"
         return
@@ -141,10 +165,12 @@ async def judge_step(
         return
     new = await _ask(pairs, report, summary)
     semantic.verdicts.add(new)
+    referenced = set(references)
+    summary.instruction_pairs = sum(pair.first in referenced for pair in pairs)
     summary.new_conflicts = [
         {"first": v.first, "second": v.second, "reason": v.reason}
         for v in new
-        if v.verdict == "conflicting"
+        if v.verdict == "conflicting" and not {v.first, v.second} & referenced
     ]
     if report.dry_run or not new:
         return
@@ -152,7 +178,7 @@ async def judge_step(
         record_verdicts(
             new,
             cycle_id=report.cycle_id,
-            current_texts=existing + folded + [p.text for p in proposed],
+            current_texts=existing + folded + [p.text for p in proposed] + references,
             playbook=layer,
             lock_timeout=settings.lock_timeout,
         )
@@ -161,18 +187,18 @@ async def judge_step(
 
 
 def _fitting(pairs: list[Any], summary: JudgeSummary) -> list[Any]:
-    """The most similar pairs that fit in what the cycle holds for the judge (the pairs
-    planned at admission, more when earlier calls cost less than their bounds); the
-    others merge only if near-verbatim, as pairs without a verdict do."""
+    """The first pairs, in the order they were proposed in (the instructions' first),
+    that fit in what the cycle holds for the judge: the pairs planned at admission, more
+    when earlier calls cost less than their bounds. The others merge only if
+    near-verbatim, as pairs without a verdict do."""
     from acecode.cost.gate import fits
     from acecode.roles.judge import judge_request
 
-    kept = sorted(pairs, key=lambda pair: -pair.similarity)
+    kept = list(pairs)
     while kept and not fits("judge", judge_request([(p.first, p.second) for p in kept])):
         kept.pop()
     summary.pairs_left_out = len(pairs) - len(kept)
-    chosen = {id(pair) for pair in kept}
-    return [pair for pair in pairs if id(pair) in chosen]
+    return kept
 
 
 async def _ask(pairs: list[Any], report: CycleReport, summary: JudgeSummary) -> list[Any]:
