@@ -141,3 +141,20 @@ def test_bad_names_sections_and_texts_are_one_line_errors_that_change_nothing(pl
         "edit", "pat-001", "Run ruff format before committing."
     )
     assert playbook.read_bytes() == before and history() == []
+
+
+def test_add_in_the_home_folder_asks_for_user_instead_of_making_a_project_there(
+    home_dir: Path, monkeypatch
+) -> None:
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR")
+    monkeypatch.chdir(home_dir)
+
+    refused = acecode("add", "Answer briefly.", "--section", "pref", code=1)
+
+    assert refused.stderr.strip() == (
+        f"acecode: {home_dir} is your home folder, not a project: `acecode add --user ...` "
+        "adds the rule to your user layer (every project); or run it in a project"
+    )
+    assert not (home_dir / ".claude" / "playbook.json").exists()
+    added = acecode("add", "Answer briefly.", "--section", "pref", "--user")
+    assert added.stdout.startswith("added u-pref-001 to USER PREFERENCES")
