@@ -74,6 +74,7 @@ DEFAULT_RELAY = ROOT.parent / "shared" / "tools" / "model_relay.py"
 VARIANTS = ("paraphrase", "contradiction", "unrelated")
 TRANSCRIPT_PROJECTS = {"marot/spotter": "4d5611e5", "daaain/claude-code-log": "37f83ec9"}
 REQUEST = "Please finish the change and run the checks."
+HEADING = "Project instructions"
 
 
 def load_corpus() -> dict[str, Any]:
@@ -81,7 +82,7 @@ def load_corpus() -> dict[str, Any]:
 
 
 def claude_md(lines: list[str]) -> str:
-    return "# Project instructions\n\n" + "".join(f"- {line}\n" for line in lines)
+    return f"# {HEADING}\n\n" + "".join(f"- {line}\n" for line in lines)
 
 
 class Front:
@@ -121,7 +122,7 @@ class Front:
         request = json.loads(raw)
         text = raw.decode("utf-8", "replace")
         role = _role(text)
-        if self.relay and role in ("curator", "judge"):
+        if self.relay and (role == "judge" or (role == "curator" and self.findings)):
             return self._forward(path, raw)
         if role == "curator":
             ops = [{"type": "ADD", "text": t, "section": "OTHERS"} for t in self.findings]
@@ -143,9 +144,8 @@ class Front:
             if not line.startswith('{"pair": '):
                 continue
             pair = json.loads(line)
-            label = self.labels.get((pair["A"], pair["B"])) or self.labels.get(
-                (pair["B"], pair["A"])
-            )
+            first, second = (_bare(pair[side]) for side in ("A", "B"))
+            label = self.labels.get((first, second)) or self.labels.get((second, first))
             verdicts.append({"pair": pair["pair"], "verdict": label or "different", "reason": "-"})
         return verdicts
 
@@ -162,6 +162,11 @@ class Front:
     def close(self) -> None:
         self.server.shutdown()
         self.server.server_close()
+
+
+def _bare(text: str) -> str:
+    """An instruction without the heading a short one is given as context (``units``)."""
+    return text.removeprefix(f"{HEADING}: ")
 
 
 def _role(text: str) -> str:
@@ -232,6 +237,21 @@ class Project:
         os.environ.update(self.env)
         return rendered.session_start(str(self.root))
 
+    def injected_without_skips(self) -> str:
+        """The session-start text were no entry left out as a repeat (the same playbook,
+        its overlap record set aside for the render)."""
+        from acecode.instructions.overlap import OVERLAP_NAME
+
+        record = self.root / ".claude" / "acecode" / OVERLAP_NAME
+        aside = record.with_suffix(".aside")
+        if record.exists():
+            record.rename(aside)
+        try:
+            return self.injected()["text"]
+        finally:
+            if aside.exists():
+                aside.rename(record)
+
 
 def _session(number: int) -> str:
     records = [
@@ -289,7 +309,7 @@ def learning(cases: list[dict], corpus: dict, front: Front, judge: str, base: Pa
             report = project.cycle(rotation)
             closest = mapper(list(chosen))
             outcome = _outcomes(report, closest)
-            for text, (case, variant) in chosen.items():
+            for text, (_case, variant) in chosen.items():
                 for what in outcome.get(text, {"not proposed"}):
                     counts[(variant, what)] += 1
                 counts[(variant, "cases")] += 1
@@ -340,10 +360,10 @@ def injection(
             for n, (text, _kind) in enumerate(texts, start=1)
         ]
         save_playbook(playbook, project.root / ".claude" / "playbook.json")
-        before = project.injected()["text"]
         for number in range(3):  # judge_max_pairs per cycle: enough cycles to judge every pair
             project.cycle(100 + number, relearn=True)
         after = project.injected()
+        before = project.injected_without_skips()
         counts["characters before"] += len(before)
         counts["characters after"] += len(after["text"])
         for text, kind in texts:
@@ -400,11 +420,15 @@ def main() -> None:
     parser.add_argument("--wait", type=float, default=7200.0)
     parser.add_argument("--relay", type=Path, default=DEFAULT_RELAY)
     parser.add_argument("--transcripts", action="store_true", help="the shared sessions' projects")
+    parser.add_argument("--limit", type=int, default=0, help="only the first N repositories")
     args = parser.parse_args()
     for name in [key for key in os.environ if key.startswith(("ACECODE_", "ANTHROPIC_"))]:
         del os.environ[name]
     corpus = load_corpus()
     cases = [c for c in corpus["items"] if args.split in ("all", c["split"])]
+    if args.limit:
+        kept = sorted({c["repo"] for c in cases})[: args.limit]
+        cases = [c for c in cases if c["repo"] in kept]
     relay = None
     if args.relay_dir:
         from relay_review import start_relay
