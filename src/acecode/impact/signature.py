@@ -25,6 +25,8 @@ import re
 import shlex
 from typing import NamedTuple
 
+from acecode.impact.error_line import error_line
+
 # Tools whose input is a shell command with a head worth keeping.
 SHELL_TOOLS = frozenset({"Bash", "shell", "local_shell", "exec_command"})
 # Results that are not failures of the call itself: the user said no, or a
@@ -36,7 +38,6 @@ _NOT_A_FAILURE = (
 )
 
 ERROR_CHARS = 160
-_SCAN_LINES = 200
 _HEAD_WORDS = 3
 
 # --- command head ------------------------------------------------------------------------------
@@ -87,59 +88,6 @@ def _head_words(words: list[str]) -> list[str]:
             break
         head.append(word)
     return head
-
-
-# --- error line --------------------------------------------------------------------------------
-
-# Lines that come before the error and say nothing about it.
-_NOISE = re.compile(
-    r"^(exit code \d+$"
-    r"|([=_-]{3,} ?)?(test session starts|failures|errors|short test summary info"
-    r"|warnings summary)$"
-    r"|platform \w+ -- python"
-    r"|(cachedir|rootdir|configfile|testpaths|plugins|asyncio|collecting|collected)\b"
-    r"|npm (warn|notice)\b|yarn warn"
-    r"|time=\"[^\"]*\" level=(info|debug|warn)"
-    r"|compiling \d+ files?|generated \S+ app|getting extensions|==> \S+$"
-    r"|resolved \d+ packages?|prepared \d+ packages?|installed \d+ packages?|audited \d+"
-    r"|warning:|\S*:\d+: \w*warning:"
-    r"|traceback \(most recent call last\):$|file \".*\", line \d+"
-    r"|>|\$ "
-    r")",
-    re.IGNORECASE,
-)
-# A pytest-style banner, ``==== 2 failed in 0.5s ====``: its text is what counts.
-_BANNER = re.compile(r"^[=_-]{3,} (.*?) [=_-]{3,}$")
-# A Python exception line: ``ModuleNotFoundError: No module named 'x'``.
-_EXCEPTION = re.compile(r"^(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt)\b.*")
-_ERRORISH = re.compile(
-    r"(error|fatal|fail|not found|no such|cannot|can't|could not|couldn't|unable|denied|"
-    r"refused|invalid|unknown|missing|exceeds|not allowed|requires approval|blocked|"
-    r"has not been|haven't granted|no \w+ found|does not exist|✘|✗)",
-    re.IGNORECASE,
-)
-
-
-def error_line(text: str) -> str:
-    """The line of a failed call's output that says what went wrong.
-
-    In order of preference: the last Python exception line of a traceback,
-    the first line that reads like an error, the first line that is not
-    noise, and finally ``Exit code N`` alone.
-    """
-    lines = [_BANNER.sub(r"\1", line.strip()) for line in text.splitlines()[:_SCAN_LINES]]
-    lines = [line for line in lines if line]
-    if not lines:
-        return ""
-    if any(line.startswith("Traceback (most recent call last)") for line in lines):
-        exceptions = [line for line in lines if _EXCEPTION.match(line)]
-        if exceptions:
-            return exceptions[-1]
-    meaningful = [line for line in lines if not _NOISE.match(line)]
-    for line in meaningful:
-        if _ERRORISH.search(line):
-            return line
-    return meaningful[0] if meaningful else lines[0]
 
 
 # --- normalisation -----------------------------------------------------------------------------
