@@ -779,8 +779,12 @@ def transcript_cases(folder: Path) -> list[dict[str, str]]:
     """Every failed call of the shared transcripts under ``folder``, one case per distinct
     (tool, command, output), as acecode's transcript reader gives it."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
-    from acecode.impact.scan import shell_command
-    from acecode.impact.signature import SHELL_TOOLS, command_head, is_not_a_failure
+    from acecode.impact.signature import (
+        SHELL_TOOLS,
+        command_head,
+        is_not_a_failure,
+        shell_command,
+    )
     from acecode.transcript import iter_messages
 
     cases: dict[tuple[str, str, str], dict[str, str]] = {}

@@ -50,7 +50,7 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 _BANNER = re.compile(r"^[=_\-!*]{3,} ?(.*?) ?[=_\-!*]{3,}$")
 # What tools put before a line: CI job tags, box drawing, status symbols, klog headers.
 _PREFIX = re.compile(
-    r"^(?:\[[\w/.:@ -]{1,40}\]\s+(?:\|\s*)?|[│┃|]\s?|[✘✗✖❌×●⨯▶►»]\s*"
+    r"^(?:\[(?!(?:error|fatal|err)\])[\w/.:@-]{1,40}\]\s+(?:\|\s*)?|[│┃|]\s?|[✘✗✖❌×●⨯▶►»]\s*"
     r"|[EWIF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ \S+:\d+\]\s)+"
 )
 
@@ -75,7 +75,7 @@ _NOISE = re.compile(
     r"|stack backtrace:|stacktrace:|goroutine \d+|created by |require stack:"
     r"|for more information about this error|see also \"|to see the full stack trace"
     r"|re-run maven using|for more information about the errors|node\.js v\d"
-    r"|\[help \d+\]|\{$|\}$|\[$|\]$"
+    r"|\[help \d+\]|\{$|\}$|\[$|\]$|https?://\S+$"
     r")",
     re.IGNORECASE,
 )
@@ -115,7 +115,7 @@ _SPECIFIC = re.compile(
     # path:line[:col]: [fatal ]error: message (gcc, clang, mypy, javac, ruff's old format)
     r"^\S+?:\d+(?::\d+)?:\s+(?:fatal\s+)?(?:error|\w*Error)\b"
     # a location and a message (go build and vet, go test's t.Error lines, ruff's old format)
-    r"|^(?:vet: )?\.{0,2}/?[\w./-]+\.\w{1,5}:\d+(?::\d+)?: \S"
+    r"|^(?:vet: )?\.{0,2}/?[\w./-]+\.\w{1,5}:\d+(?::\d+)?: [^\s(]"
     # tsc: file(line,col): error TS2322: ...; pyright: path:l:c - error: ...
     r"|^\S+\(\d+,\d+\): error\b|^\S+:\d+:\d+ - error:"
     # eslint: 1:7  error  message  rule
@@ -133,6 +133,8 @@ _SPECIFIC = re.compile(
     r"|^failed \S+ - \S|^cmake error\b|^error: \S",
     re.IGNORECASE,
 )
+# A log level in brackets: ``[ERROR] ...`` is an error line, ``[INFO] ...`` noise.
+_LEVEL = re.compile(r"^\[(error|err|fatal|info|warn|warning|debug)\]\s*", re.IGNORECASE)
 _FATAL = re.compile(r"^(?:\[fatal\]|fatal\b|\S+: fatal\b)", re.IGNORECASE)
 
 # --- class 3: error words ----------------------------------------------------------------------
@@ -192,10 +194,17 @@ def _core(line: str) -> str:
 def _rank(line: str) -> tuple[int, int]:
     """(class, fatal) of one line: higher is more informative (see the module)."""
     core = _core(line)
+    level = _LEVEL.match(core)
+    if level:
+        core = _core(core[level.end() :])
     if not core or _NOISE.match(core):
         return (0, 0)
     if _WRAPPER.match(core):
         return (2, 0)
+    if level:
+        if level.group(1).lower() in ("info", "warn", "warning", "debug"):
+            return (0, 0)
+        return (4, 1 if level.group(1).lower() == "fatal" else 0)
     if _EXCEPTION.match(core) or _SPECIFIC.match(core):
         return (4, 1 if _FATAL.match(core) else 0)
     if _ERRORISH.search(core):

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import re
 import shlex
-from typing import NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 from acecode.impact.error_line import error_line
 
@@ -66,6 +67,17 @@ def command_head(command: str) -> str:
             continue
         return " ".join(_head_words(words))
     return ""
+
+
+def shell_command(tool_input: Any) -> str:
+    """The command of a shell call: Claude Code's ``command``, Codex's ``cmd`` (a string, or
+    an argument list in older Codex versions)."""
+    if not isinstance(tool_input, dict):
+        return ""
+    command = tool_input.get("command", tool_input.get("cmd"))
+    if isinstance(command, list):
+        return " ".join(str(part) for part in command)
+    return command if isinstance(command, str) else ""
 
 
 def _split_words(segment: str) -> list[str]:
@@ -164,3 +176,20 @@ def signature_of(tool: str, command: str, output: str) -> FailureSignature:
     and its output (or, for provenance evidence, the error line already picked)."""
     head = command_head(command) if tool in SHELL_TOOLS and command else ""
     return FailureSignature(tool, head, normalise_error(error_line(output)))
+
+
+def evidence_signature(evidence: Any) -> FailureSignature:
+    """The signature of a provenance origin's failure evidence (an ``Evidence`` or its JSON).
+
+    Evidence recorded since the error-line reader was unified carries the signature
+    computed from the whole output when the rule was learned (``head``,
+    ``error_key``): that is what later failures produce. Older evidence holds only the
+    error line, from which the signature is computed again.
+    """
+    get = evidence.get if isinstance(evidence, Mapping) else lambda key: getattr(evidence, key, "")
+    tool, command = str(get("tool") or ""), str(get("command") or "")
+    key = str(get("error_key") or "")
+    if key:
+        head = str(get("head") or "") if tool in SHELL_TOOLS else ""
+        return FailureSignature(tool, head, key)
+    return signature_of(tool, command, str(get("error") or ""))

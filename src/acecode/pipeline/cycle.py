@@ -146,7 +146,7 @@ async def _stages(ctx: CycleContext) -> None:
             record_learned(ctx.layer, ctx.session, report)
         return
     # The session read again for the entries' evidence, once, outside any lock.
-    evidence = None if report.dry_run else EvidencePool.collect(ctx.messages)
+    evidence = None if report.dry_run else EvidencePool.collect(ctx.messages, ctx.agent)
     changed = False
     for layer in plan_layers(ctx):
         await screen_and_review(ctx, layer)

@@ -60,13 +60,25 @@ def excerpt(text: Any, limit: int = EXCERPT_CHARS) -> str:
 
 @dataclass(frozen=True)
 class Evidence:
-    """What in the session showed the rule was needed (every field redacted)."""
+    """What in the session showed the rule was needed (every field redacted).
+
+    For a failure, ``head`` and ``error_key`` are its signature's command head and
+    normalised error, computed from the whole output when the rule was learned
+    (:func:`acecode.impact.signature.evidence_signature` reads them); ``ref`` is the
+    moment of the session (``F3``, ``C1``) and ``link`` how the cycle found it:
+    ``named`` by the curator or reflector, ``overlap`` by the word-overlap fallback,
+    ``relinked`` by ``acecode bootstrap --relink``.
+    """
 
     kind: str = "none"  # failure | request | none
     tool: str = ""
     command: str = ""
     error: str = ""
     request: str = ""
+    head: str = ""
+    error_key: str = ""
+    ref: str = ""
+    link: str = ""
 
     @classmethod
     def from_dict(cls, data: Any) -> Evidence:
@@ -80,6 +92,10 @@ class Evidence:
             command=excerpt(data.get("command")),
             error=excerpt(data.get("error")),
             request=excerpt(data.get("request")),
+            head=excerpt(data.get("head"), 80),
+            error_key=excerpt(data.get("error_key")),
+            ref=excerpt(data.get("ref"), 12),
+            link=excerpt(data.get("link"), 12),
         )
 
 
