@@ -215,6 +215,7 @@ def role_bounds(
     the entries it is always shown (tagged, cited, in a conflict); what the reflector
     may tag is bounded by what it was shown, itself bounded by its own budget.
     """
+    from acecode.habits.notes import NOTES_BOUND_BYTES
     from acecode.project.repository import repository_line
     from acecode.roles.ask import role_prompt
     from acecode.roles.curator import MAX_TOKENS as CURATOR_MAX_TOKENS
@@ -257,7 +258,7 @@ def role_bounds(
     )
     return {
         "reflector": _prompt_bound(reflector, provider),
-        "curator": _prompt_bound(curator, provider, reflection + curator_view),
+        "curator": _prompt_bound(curator, provider, reflection + curator_view + NOTES_BOUND_BYTES),
         "safety_review": _prompt_bound(review, provider, texts),
     }
 

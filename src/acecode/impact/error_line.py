@@ -76,6 +76,7 @@ _NOISE = re.compile(
     r"|for more information about this error|see also \"|to see the full stack trace"
     r"|re-run maven using|for more information about the errors|node\.js v\d"
     r"|\[help \d+\]|\{$|\}$|\[$|\]$|https?://\S+$"
+    r"|\S+ (?:passed|skipped|xfail|xpass)\s+\[\s*\d+%\]|test \S+ \.\.\. ok$"
     r")",
     re.IGNORECASE,
 )

@@ -136,8 +136,6 @@ async def run_cycle(
 
 async def _stages(ctx: CycleContext) -> None:
     """The stages of :func:`run_cycle`; every way out leaves the report's status set."""
-    from acecode.pipeline.provenance_step import EvidencePool
-
     report = ctx.report
     if not admit(ctx):
         return
@@ -145,8 +143,8 @@ async def _stages(ctx: CycleContext) -> None:
         if report.learned and not report.dry_run:
             record_learned(ctx.layer, ctx.session, report)
         return
-    # The session read again for the entries' evidence, once, outside any lock.
-    evidence = None if report.dry_run else EvidencePool.collect(ctx.messages, ctx.agent)
+    # The session's moments, read once by the curate stage (outside any lock).
+    evidence = None if report.dry_run else ctx.evidence
     changed = False
     for layer in plan_layers(ctx):
         await screen_and_review(ctx, layer)

@@ -47,12 +47,16 @@ REF = re.compile(r"\b([FC])(\d{1,5})\b")
 
 @dataclass(frozen=True)
 class Moment:
-    """One numbered moment: its evidence and the words the fallback scores."""
+    """One numbered moment: its evidence, the words the fallback scores and, for a
+    failed call, the call itself (tool, input, working directory), which a learned
+    input pattern must match (:mod:`acecode.pipeline.triggers_step`)."""
 
     ref: str
     evidence: dict[str, str]
     words: frozenset[str]
+    tool: str = ""
     tool_input: dict[str, Any] = field(default_factory=dict)
+    cwd: str = ""
 
 
 @dataclass
@@ -62,7 +66,9 @@ class EvidencePool:
     moments: dict[str, Moment] = field(default_factory=dict)
 
     @classmethod
-    def collect(cls, messages: Iterable[dict[str, Any]], agent: Agent | None = None) -> EvidencePool:
+    def collect(
+        cls, messages: Iterable[dict[str, Any]], agent: Agent | None = None
+    ) -> EvidencePool:
         """One pass over acecode's flat messages, numbered as the condenser numbers them."""
         from acecode.agents import get_agent
 
@@ -81,7 +87,9 @@ class EvidencePool:
             else:
                 text = str(message.get("content") or "")
                 pool.moments[ref] = Moment(
-                    ref, {"kind": "request", "request": excerpt(text), "ref": ref}, frozenset(terms(text))
+                    ref,
+                    {"kind": "request", "request": excerpt(text), "ref": ref},
+                    frozenset(terms(text)),
                 )
         return pool
 
@@ -159,4 +167,8 @@ def _failure(ref: str, call: dict[str, Any], result: dict[str, Any]) -> Moment:
         "error_key": excerpt(signature.error),
         "ref": ref,
     }
-    return Moment(ref, evidence, frozenset(terms(f"{tool} {shown} {line}")), dict(tool_input or {}))
+    if command:  # Codex names it ``cmd`` or gives an argv list; patterns read ``command``
+        tool_input = {**tool_input, "command": command}
+    cwd = call.get("cwd") or tool_input.get("workdir") or ""
+    words = frozenset(terms(f"{tool} {shown} {line}"))
+    return Moment(ref, evidence, words, tool, dict(tool_input), cwd if isinstance(cwd, str) else "")

@@ -14,6 +14,10 @@ report (and ``acecode history``) tell the same story:
 * a MERGE, and a group the semantic de-duplication folded: ``merged``, the
   survivor inheriting every source's origins.
 
+An ADD or UPDATE's input pattern (``when``) is kept in the origin when it matches
+the call the entry was learned from (:mod:`acecode.pipeline.triggers_step`); a
+refused one is named in the report's ``refused_patterns``.
+
 The reason is the curator's for the operation; when it gave none, the
 reflector's analysis. The evidence is the moment of the session the operation
 names (its ``refs``, ``F3`` or ``C1``, checked against the session the cycle
@@ -29,6 +33,7 @@ from typing import Any
 
 from acecode.agents import DEFAULT_AGENT
 from acecode.pipeline.evidence import EvidencePool, refs_in
+from acecode.pipeline.triggers_step import checked_patterns
 from acecode.playbook.operations import clean_text
 from acecode.playbook.relevance import terms
 
@@ -86,7 +91,13 @@ def cycle_provenance(report: Any, pool: EvidencePool) -> dict[str, Any]:
         op = _proposing(proposed, text)
         why = _curator_reason(op, reason or analysis)
         evidence = entry_evidence(pool, text, op, analysis)
-        return {"name": name, "how": how, "reason": why, "evidence": evidence, **extra}
+        planned = {"name": name, "how": how, "reason": why, "evidence": evidence, **extra}
+        if how == "learned" and op.get("type") in ("ADD", "UPDATE"):
+            kept, refused = checked_patterns(op.get("when"), evidence, pool)
+            if kept:
+                planned["when"] = kept
+            report.refused_patterns += [f"{name}: {line}" for line in refused]
+        return planned
 
     entries: list[dict[str, Any]] = []
     for decision in dedup.get("ladder_decisions") or ():

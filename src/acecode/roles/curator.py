@@ -2,10 +2,11 @@
 
 It sees only the reflector's output, a bounded view of the playbook (the
 entries that bear on the session, :mod:`acecode.playbook.curator_view`), the
-short lists of possibly stale entries and retire candidates, and the pairs of
-entries the judge found conflicting (so it can UPDATE or DELETE one side),
-never the transcript (CON-CUR-006): the reflector diagnoses, the curator
-decides.
+short lists of possibly stale entries and retire candidates, the pairs of
+entries the judge found conflicting (so it can UPDATE or DELETE one side) and,
+for each failed call the findings name, its command, error line and whether an
+entry already came from it (:mod:`acecode.habits.notes`); never the transcript
+(CON-CUR-006): the reflector diagnoses, the curator decides.
 Returns ``{"reasoning", "operations"}``; on any failure
 ``{"reasoning": "", "operations": []}``; never raises (INV-CUR-008).
 """
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from acecode.playbook.curator_view import CuratorView
 
 NO_CONFLICTS = "(none)"
+NO_FAILURES = "(none)"
 # About 70 tokens per operation and a one-sentence reasoning: most replies propose
 # 1-4 operations (100-350 tokens), 6 fit. A reply cut off here (up to 10 operations
 # are allowed) is asked again once with DEFAULT_MAX_TOKENS (acecode.llm.client.complete).
@@ -88,6 +90,7 @@ def curator_prompt(
     conflicts: Sequence[Conflict] = (),
     view: CuratorView | None = None,
     max_removals: int | None = None,
+    failures: str = NO_FAILURES,
 ) -> RolePrompt:
     """The curator's request as it will be sent (see :func:`run_curator`)."""
     from acecode.playbook.curator_view import render_listed
@@ -108,6 +111,7 @@ def curator_prompt(
             render_conflicts(conflicts),
             repository_line(),
             max_removals,
+            failures,
         ),
         max_tokens=MAX_TOKENS,
     )
@@ -121,6 +125,7 @@ def curator_fields(
     conflicts: str,
     repository: str,
     max_removals: int,
+    failures: str = NO_FAILURES,
 ) -> dict[str, str]:
     """The template's fields; what came from an LLM or a transcript is redacted (the
     playbook's entries were redacted when they were saved)."""
@@ -132,6 +137,7 @@ def curator_fields(
         "conflicts": redact(conflicts),
         "repository": repository,
         "max_removals": counted(max_removals, "removal"),
+        "failures": redact(failures),
     }
 
 
@@ -142,6 +148,7 @@ async def run_curator(
     conflicts: Sequence[Conflict] = (),
     view: CuratorView | None = None,
     max_removals: int | None = None,
+    failures: str = NO_FAILURES,
 ) -> dict[str, Any]:
     """Propose ADD/UPDATE/MERGE/DELETE operations from a reflection; never raises.
 
@@ -149,10 +156,12 @@ async def run_curator(
     ``curator_budget_tokens``); the IDs it may name are those of the view,
     which the learning cycle enforces (``curator_view.refuse_unseen``). It is
     told how many entries it may remove (``max_removals``, by default the
-    removal budget of ``playbook``); the cycle defers the rest.
+    removal budget of ``playbook``); the cycle defers the rest. ``failures`` are the
+    notes on the failed calls the findings name (:mod:`acecode.habits.notes`).
     """
     data = await ask(
-        curator_prompt(reflector_output, playbook, conflicts, view, max_removals), "curator"
+        curator_prompt(reflector_output, playbook, conflicts, view, max_removals, failures),
+        "curator",
     )
     return {
         "reasoning": as_text(data.get("reasoning")),

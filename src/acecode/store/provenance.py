@@ -10,8 +10,13 @@ report)::
 
     {"version": 1,
      "entries": {"pat-001": {"origins": [{"cycle_id", "at", "how", "agent", "session",
-                                           "transcript", "reason", "evidence": {...}}]}},
+                                           "transcript", "reason", "evidence": {...},
+                                           "when": [{"tool", "field", "pattern"}]}]}},
      "retired": {"pat-004": [{"removed_in": "<cycle id>", "origins": [...]}]}}
+
+``when`` (an addition readers may ignore) holds the input patterns the origin gave
+the entry (:class:`acecode.recall.pattern.InputPattern` as ``to_dict``): the
+curator's, kept only when it matched the very call the entry was learned from.
 
 ``retired`` (an addition readers may ignore) keeps the origins of entries
 that left the playbook, by the cycle that removed them, so ``acecode restore``
@@ -99,6 +104,37 @@ class Evidence:
         )
 
 
+TRIGGER_PATTERN_CHARS = 200
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """An input pattern an origin gave its entry (checked by whoever wrote it)."""
+
+    tool: str
+    field: str
+    pattern: str
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Trigger | None:
+        """The trigger in ``data``; None unless it holds three non-empty strings."""
+        if not isinstance(data, dict):
+            return None
+        values = [data.get(key) for key in ("tool", "field", "pattern")]
+        if not all(isinstance(value, str) and value for value in values):
+            return None
+        tool, field_name, pattern = values
+        if len(pattern) > TRIGGER_PATTERN_CHARS:
+            return None
+        return cls(tool[:40], field_name[:40], pattern)
+
+
+def triggers_from(data: Any) -> tuple[Trigger, ...]:
+    """The well-formed triggers of a ``when`` list (anything else is left out)."""
+    found = (Trigger.from_dict(item) for item in data) if isinstance(data, list) else ()
+    return tuple(trigger for trigger in found if trigger is not None)
+
+
 @dataclass(frozen=True)
 class Origin:
     """One event in an entry's history: the cycle, how, and why."""
@@ -111,10 +147,14 @@ class Origin:
     transcript: str | None = None
     reason: str = ""
     evidence: Evidence = field(default_factory=Evidence)
+    when: tuple[Trigger, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
-        """The JSON form of the file format."""
-        return asdict(self)
+        """The JSON form of the file format (``when`` only when there is one)."""
+        data = asdict(self)
+        if not self.when:
+            del data["when"]
+        return data
 
     @classmethod
     def from_dict(cls, data: Any) -> Origin:
@@ -137,6 +177,7 @@ class Origin:
             transcript=text_or_none("transcript"),
             reason=excerpt(data.get("reason"), REASON_CHARS),
             evidence=Evidence.from_dict(data.get("evidence")),
+            when=triggers_from(data.get("when")),
         )
 
 

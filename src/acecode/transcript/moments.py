@@ -14,8 +14,9 @@ reference means the same moment to the condenser and to the cycle.
   ``tail`` exits 0): the condenser's ``FAILURE_SIGNAL``.
 * A *correction or request* (``C``) is a message the user typed in the main
   thread, or the user's answer to a question the agent asked (the result of an
-  ``answers`` tool, even when it rejects the plan). A subagent's prompt is
-  written by the agent, so it is no ``C``.
+  ``answers`` tool, also when the user rejects the plan; an ``answers`` tool
+  that itself failed is an ``F``). A subagent's prompt is written by the
+  agent, so it is no ``C``.
 """
 
 from __future__ import annotations
@@ -60,10 +61,11 @@ class MomentCounter:
             message.get("tool_name") or self._calls.get(str(message.get("tool_use_id") or ""), "")
         )
         content = str(message.get("content") or "")
-        if name in self.tools.answers:
+        declined = is_not_a_failure(content)
+        if name in self.tools.answers and (declined or not message.get("is_error")):
             return self._next(CORRECTION)
         if message.get("is_error"):
-            return None if is_not_a_failure(content) else self._next(FAILURE)
+            return None if declined else self._next(FAILURE)
         if name in self.tools.shell and FAILURE_SIGNAL.search(content.strip()):
             return self._next(FAILURE)
         return None
