@@ -31,7 +31,7 @@ FIELDS = {
         "conflicts": "- [pat-001] and [pat-002]: tabs against spaces",
         "repository": "shop (git remote origin: https://example.org/shop.git)",
         "max_removals": "3 removals",
-        "failures": "- F2: Bash `npm test` failed: npm error Missing script: \"test\"",
+        "failures": '- F2: Bash `npm test` failed: npm error Missing script: "test"',
     },
 }
 LEGACY_OPERATION_FIELDS = {
