@@ -69,6 +69,11 @@ def _changes(report: dict[str, Any]) -> list[str]:
         lines.append(f"  PRUNE   {item['entry']['name']}: {item['entry']['text']}")
     for item in report.get("deferred") or ():
         lines.append(f"  DEFER   {describe_operation(item['operation'])}: {item['reason']}")
+    for item in report.get("promoted") or ():
+        lines.append(
+            f"  MOVE    {item['name']} -> {item['as']}: another project of yours learned "
+            "the same failure, so it is now a user-layer entry"
+        )
     return lines
 
 

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from acecode.habits.record import FailureRecord, family_key
+from acecode.impact.signature import SHELL_TOOLS
 from acecode.pipeline.evidence import EvidencePool, refs_in
 
 if TYPE_CHECKING:
@@ -73,9 +74,11 @@ def failure_notes(
             continue
         evidence = pool.moments[ref].evidence
         signature = evidence_signature(evidence)
-        call = evidence["tool"] + (
-            f" `{excerpt(evidence['command'], COMMAND_CHARS)}`" if evidence.get("command") else ""
-        )
+        command = excerpt(evidence.get("command"), COMMAND_CHARS)
+        # A shell call shows its command; another tool's description names the tool.
+        call = f"`{command}`" if command else evidence["tool"]
+        if command and evidence["tool"] in SHELL_TOOLS:
+            call = f"{evidence['tool']} {call}"
         line = f"- {ref}: {call} failed: {excerpt(evidence['error'], ERROR_CHARS)}"
         known = learned_from(signature, provenance)
         history = record.history(project, family_key(signature))

@@ -47,6 +47,7 @@ from acecode.pipeline.session_source import MessageList, TranscriptFile
 from acecode.pipeline.stages.admit import admit
 from acecode.pipeline.stages.apply import apply_layer
 from acecode.pipeline.stages.context import CycleContext
+from acecode.pipeline.stages.habits import note_habits
 from acecode.pipeline.stages.judge import judge
 from acecode.pipeline.stages.layers import plan_layers
 from acecode.pipeline.stages.record import record_layer, record_learned, record_outcome
@@ -146,11 +147,13 @@ async def _stages(ctx: CycleContext) -> None:
     # The session's moments, read once by the curate stage (outside any lock).
     evidence = None if report.dry_run else ctx.evidence
     changed = False
-    for layer in plan_layers(ctx):
+    works = plan_layers(ctx)
+    for layer in works:
         await screen_and_review(ctx, layer)
         await judge(ctx, layer)
         changed |= apply_layer(ctx, layer, evidence)
         record_layer(ctx, layer)
+    note_habits(ctx, works)
     if changed:
         report.finish(outcomes.OK)
     else:
