@@ -30,11 +30,11 @@ if TYPE_CHECKING:
     from acecode.store.provenance import Origin
 
 NO_FAILURES = "(none)"
-MAX_NOTES = 8
+MAX_NOTES = 6
 COMMAND_CHARS = 120
 ERROR_CHARS = 160
 # What the notes may add to the curator's request, at most (the cost estimate prices it).
-NOTES_BOUND_BYTES = 4_000
+NOTES_BOUND_BYTES = 2_400
 
 
 def learned_from(
