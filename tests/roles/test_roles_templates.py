@@ -22,6 +22,7 @@ FIELDS = {
         "cited_ids": "pat-001",
         "mode": "CITATION-GUIDED",
         "repository": "shop (git remote origin: https://example.org/shop.git)",
+        "instructions": "<project-instructions>\n## CLAUDE.md\n- Use pnpm\n</project-instructions>",
     },
     "curator.txt": {
         "reflector_output": '{"analysis": "A"}',
@@ -32,6 +33,7 @@ FIELDS = {
         "repository": "shop (git remote origin: https://example.org/shop.git)",
         "max_removals": "3 removals",
         "failures": '- F2: Bash `npm test` failed: npm error Missing script: "test"',
+        "instructions": "<project-instructions>\n## CLAUDE.md\n- Use pnpm\n</project-instructions>",
     },
 }
 LEGACY_OPERATION_FIELDS = {

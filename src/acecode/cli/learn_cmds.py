@@ -54,6 +54,9 @@ def _changes(report: dict[str, Any]) -> list[str]:
     lines = []
     for item in report["held_for_review"]:
         lines.append(f"  HOLD    ({hold_label(item['rule'])}) {item['text']}")
+    for item in report.get("instruction_repeats") or ():
+        where = item["instruction"]
+        lines.append(f"  ALREADY {where['file']}:{where['line']} says it: {item['text']}")
     dedup = (report["curation"] or {}).get("de_duplication_results", {})
     for decision in dedup.get("ladder_decisions", []):
         if decision["action"] != "add":

@@ -47,6 +47,7 @@ async def curate(ctx: CycleContext) -> list[Any]:
             conflicts,
             view=view,
             max_removals=lists.max_removals,
+            instructions=ctx.digest,
             failures=_failure_notes(ctx),
         )
     )
