@@ -72,7 +72,9 @@ def test_a_large_playbook_is_bounded_by_the_views_not_its_size() -> None:
     # Both past their budget: only the removal limit's one more digit ("500 removals" for
     # "50 removals") may differ, at most one token at 3 bytes per token.
     assert at_5000["curator"] - at_500["curator"] in (0, 1)
-    assert at_5000["curator"] < whole_5000 / 10
+    # Far below the whole playbook: the views' budgets plus the fixed parts (the template,
+    # the instructions' digest, the notes on the session's failures, the reflection).
+    assert at_5000["curator"] < whole_5000 / 8
 
 
 def test_a_small_playbook_counts_whole_and_cited_entries_always_count() -> None:
