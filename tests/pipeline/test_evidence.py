@@ -158,7 +158,10 @@ def test_the_condensed_transcript_and_the_pool_number_the_same_moments(transcrip
         moment = pool.moments[ref]
         if ref.startswith("F"):
             tool = moment.evidence["tool"]
-            assert line.startswith((f"ERROR from {tool}:", f"FAILURE in {tool} output:")), ref
+            # The error line is shown in brackets when the clip hid it.
+            assert line.startswith(
+                (f"ERROR from {tool}:", f"ERROR from {tool} (", f"FAILURE in {tool} output:")
+            ), ref
         else:
             assert line.startswith(("USER", "ERROR from")), line
 
