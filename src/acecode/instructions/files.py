@@ -39,6 +39,7 @@ MAX_IMPORT_DEPTH = 5
 # Kinds, as Claude Code labels them in the request.
 USER, PROJECT, LOCAL, MEMORY, MANAGED_KIND = "user", "project", "local", "memory", "managed"
 # A comment that opens a line (measured: an inline or indented one stays), and its line end.
+MEMORY_LABEL = "auto memory (MEMORY.md)"
 _COMMENT = re.compile(r"^<!--.*?-->[ \t]*\n?", re.DOTALL | re.MULTILINE)
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _IMPORT = re.compile(r"(?:^|(?<=\s))@((?:~/|/|\.{1,2}/)?[^\s`]+)")
@@ -129,7 +130,7 @@ def instruction_files(project: Path, *, memory: bool = True) -> list[Instruction
                 InstructionFile(
                     path=index.resolve(),
                     kind=MEMORY,
-                    label="auto memory (MEMORY.md)",
+                    label=MEMORY_LABEL,
                     text=auto_memory.loaded_part(raw),
                 )
             )
