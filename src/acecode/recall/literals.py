@@ -56,7 +56,9 @@ def required_literal(pattern: str) -> tuple[str, bool]:
                 runs.append("")
 
     take(parsed)
-    best = max(runs, key=len).replace(_CWD_MARK, CWD_NAME)
+    # The folder's name is worth more than a short word: it is rarely in a command.
+    best = max(runs, key=lambda run: len(run) + 8 * (_CWD_MARK in run))
+    best = best.replace(_CWD_MARK, CWD_NAME)
     if len(best.replace(CWD_NAME, "")) < MIN_LITERAL and CWD_NAME not in best:
         return "", False
     return (best.lower(), True) if fold else (best, False)
