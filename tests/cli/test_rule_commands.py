@@ -199,3 +199,20 @@ def test_a_pattern_that_would_fire_on_every_call_is_refused_and_nothing_changes(
 
 def test_edit_without_text_or_when_says_what_it_needs(project_dir, playbook):
     assert "new text or --when" in one_line_error("edit", "pat-001")
+
+
+def test_add_in_the_home_folder_asks_for_user_instead_of_making_a_project_there(
+    home_dir: Path, monkeypatch
+) -> None:
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR")
+    monkeypatch.chdir(home_dir)
+
+    refused = acecode("add", "Answer briefly.", "--section", "pref", code=1)
+
+    assert refused.stderr.strip() == (
+        f"acecode: {home_dir} is your home folder, not a project: `acecode add --user ...` "
+        "adds the rule to your user layer (every project); or run it in a project"
+    )
+    assert not (home_dir / ".claude" / "playbook.json").exists()
+    added = acecode("add", "Answer briefly.", "--section", "pref", "--user")
+    assert added.stdout.startswith("added u-pref-001 to USER PREFERENCES")

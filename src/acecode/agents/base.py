@@ -126,6 +126,8 @@ class Agent(ABC):
     hook_events: tuple[HookEvent, ...]
     #: The name of acecode's LLM provider that runs this agent's headless CLI, if any.
     provider: str | None = None
+    #: The command that adds acecode's hooks to it, as its users are told to type it.
+    install_command: str
 
     @property
     @abstractmethod

@@ -32,6 +32,7 @@ import shlex
 import shutil
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -127,6 +128,32 @@ def read_hooks_file(path: Path) -> tuple[dict[str, Any], str | None]:
     if not isinstance(hooks, dict) or not all(isinstance(v, list) for v in hooks.values()):
         raise SettingsFileError(f"{path}: 'hooks' is not an object of lists; nothing changed")
     return data, text
+
+
+@dataclass(frozen=True)
+class Installation:
+    """Where acecode's hooks were found (for ``acecode doctor``)."""
+
+    scope: str
+    path: Path
+    events: tuple[str, ...]
+    commands: tuple[str, ...]
+
+
+def installation_in(scope: str, path: Path) -> Installation | None:
+    """acecode's hooks in the hooks file at ``path``, or None when it holds none or cannot
+    be read (this is a report, not a repair)."""
+    try:
+        data, _ = read_hooks_file(path)
+    except SettingsFileError:
+        return None
+    events, commands = [], []
+    for event, groups in data.get("hooks", {}).items():
+        ours = acecode_hooks(groups)
+        if ours:
+            events.append(event)
+            commands.extend(str(hook.get("command")) for hook in ours)
+    return Installation(scope, path, tuple(events), tuple(commands)) if events else None
 
 
 def acecode_hooks(groups: list[Any]) -> list[dict[str, Any]]:

@@ -90,13 +90,34 @@ def _claude_flags() -> list[str]:
 
 
 def _hooks() -> list[str]:
+    """Claude Code's hooks; none is a problem only when Codex has none either (a Codex
+    user need not install them for Claude Code)."""
     from acecode.agents.claude_code.install import installations, plugin_enabled
+    from acecode.agents.codex.install import installations as codex_installations
 
     found = installations()
     lines = _unreadable_settings()
     lines += [f"{i.scope}: {i.path} ({', '.join(i.events)})" for i in found]
     lines += [f"plugin enabled in {scope} settings" for scope in plugin_enabled()]
-    return (lines + _several_places()) or ["[problem] not installed: run `acecode install`"]
+    if lines:
+        return lines + _several_places()
+    if codex_installations():
+        return ["not installed (`acecode install` adds them, if you use Claude Code)"]
+    return [
+        "[problem] not installed: run `acecode install` (Claude Code) or "
+        "`acecode install --agent codex` (Codex CLI)"
+    ]
+
+
+def _codex_hooks() -> list[str]:
+    """Codex's ``hooks.json`` files that hold acecode's hooks (``_hooks`` says when neither
+    agent has them)."""
+    from acecode.agents.codex.install import installations
+
+    found = installations()
+    return [f"{i.scope}: {i.path} ({', '.join(i.events)})" for i in found] or [
+        "not installed (`acecode install --agent codex` adds them, if you use Codex)"
+    ]
 
 
 def _several_places() -> list[str]:
@@ -416,6 +437,7 @@ def doctor(playbook: playbook_option = None) -> None:
         ("LLM provider", lambda: _provider(loaded.layer)),
         ("nested claude runs", _claude_flags),
         ("Claude Code hooks", _hooks),
+        ("Codex hooks", _codex_hooks),
         ("configuration", _configuration),
         ("playbook", lambda: _playbook_check(loaded)),
         ("user layer", _user_layer),

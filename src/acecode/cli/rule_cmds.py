@@ -79,6 +79,19 @@ def _run(
     _say(f"{done(result)}; recorded as cycle {result.cycle_id} (`acecode undo` reverts it)")
 
 
+def _refuse_the_home_folder() -> None:
+    """A rule added in the home folder would start a project playbook there, beside the
+    user layer it was surely meant for: say which to use instead."""
+    from acecode.project import paths
+
+    project = paths.project_dir()
+    if project.resolve() == Path.home().resolve():
+        fail(
+            f"{project} is your home folder, not a project: `acecode add --user ...` adds the "
+            "rule to your user layer (every project); or run it in a project"
+        )
+
+
 def add(
     text: _TEXT,
     section: Annotated[
@@ -97,6 +110,8 @@ def add(
     tool calls it is about."""
     from acecode.edits.rule_edits import add_rule
 
+    if playbook is None and not user:
+        _refuse_the_home_folder()
     _run(
         playbook,
         lambda: add_rule(layer_path(playbook, user=user), text, section, reason=reason, when=when),

@@ -11,15 +11,15 @@ what is Claude Code's own: the events, the settings ``install
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from acecode.agents.base import Change, HookEvent, SettingsFileError, SettingsUpdate
 from acecode.agents.hooks_file import (
+    Installation,
     acecode_executable,
-    acecode_hooks,
     hook_groups,
+    installation_in,
     is_acecode_command,
     merge_hooks,
     read_hooks_file,
@@ -59,16 +59,6 @@ PLUGIN_NAME = "acecode"
 # acecode command even off Claude Code's PATH (plugin/scripts/acecode). Run by
 # ``sh`` so that it works whether or not the plugin copy kept the executable bit.
 PLUGIN_EXECUTABLE = 'sh "${CLAUDE_PLUGIN_ROOT}/scripts/acecode"'
-
-
-@dataclass(frozen=True)
-class Installation:
-    """Where acecode's hooks were found (for ``acecode doctor``)."""
-
-    scope: str
-    path: Path
-    events: tuple[str, ...]
-    commands: tuple[str, ...]
 
 
 def settings_path(scope: str, project: Path | None = None) -> Path:
@@ -167,22 +157,8 @@ def installations(project: Path | None = None) -> list[Installation]:
 
     Unreadable or invalid files are skipped: this is a report, not a repair.
     """
-    found = []
-    for scope in SCOPES:
-        path = settings_path(scope, project)
-        try:
-            data, _ = read_hooks_file(path)
-        except SettingsFileError:
-            continue
-        events, commands = [], []
-        for event, groups in data.get("hooks", {}).items():
-            ours = acecode_hooks(groups)
-            if ours:
-                events.append(event)
-                commands.extend(str(hook.get("command")) for hook in ours)
-        if events:
-            found.append(Installation(scope, path, tuple(events), tuple(commands)))
-    return found
+    found = (installation_in(scope, settings_path(scope, project)) for scope in SCOPES)
+    return [installation for installation in found if installation is not None]
 
 
 def unreadable_settings(project: Path | None = None) -> list[tuple[Path, str]]:

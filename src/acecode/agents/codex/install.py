@@ -25,8 +25,10 @@ from acecode.agents.base import HookEvent, SettingsFileError, SettingsUpdate
 from acecode.agents.codex.sessions import codex_home
 from acecode.agents.codex.trust import handler_states
 from acecode.agents.hooks_file import (
+    Installation,
     acecode_executable,
     hook_groups,
+    installation_in,
     is_acecode_command,
     merge_hooks,
     read_hooks_file,
@@ -64,6 +66,12 @@ def hooks_path(scope: str, project: Path | None = None) -> Path:
     if scope == "project":
         return (project or paths.project_dir()).resolve() / ".codex" / "hooks.json"
     raise ValueError(f"unknown scope {scope!r} for Codex (expected one of {', '.join(SCOPES)})")
+
+
+def installations(project: Path | None = None) -> list[Installation]:
+    """Every ``hooks.json`` (user, project) that holds acecode's hooks."""
+    found = (installation_in(scope, hooks_path(scope, project)) for scope in SCOPES)
+    return [installation for installation in found if installation is not None]
 
 
 def config_path() -> Path:
