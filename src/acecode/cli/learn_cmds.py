@@ -109,7 +109,9 @@ def learn(
     transcripts: Annotated[
         list[Path],
         typer.Argument(
-            help="Claude Code session .jsonl files, or folders: a folder means every *.jsonl "
+            metavar="TRANSCRIPT...",
+            help="Claude Code or Codex session .jsonl files, or folders: a folder means every "
+            "*.jsonl "
             "in it and below, oldest first (subagent transcripts included, Claude Code's "
             "compaction helpers skipped), e.g. ~/.claude/projects/<project>.",
             show_default=False,
@@ -343,7 +345,7 @@ def bootstrap(
         else ""
     )
     console.print(
-        f"learned {counts.learned}, already done {counts.already_done}, "
+        f"learned {counts.learned}, already learned {counts.already_done}, "
         f"failed {counts.failed}{skipped}",
         markup=False,
         highlight=False,

@@ -41,8 +41,7 @@ def learned_from(
     signature: FailureSignature, provenance: Mapping[str, Sequence[Origin]]
 ) -> list[str]:
     """The entries whose provenance holds ``signature`` (same failure)."""
-    from acecode.impact.analysis import matches
-    from acecode.impact.signature import evidence_signature
+    from acecode.impact.signature import evidence_signature, matches
 
     found = []
     for name, origins in provenance.items():

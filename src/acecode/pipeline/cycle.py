@@ -79,6 +79,7 @@ async def run_cycle(
     ignore_budget: bool = False,
     triage: bool | None = None,
     burst: bool = False,
+    record_if_learned_before: bool = True,
 ) -> CycleReport:
     """Learn from one transcript (a file, or the :class:`MessageList` a library call
     passed) and (unless ``dry_run``) save the result.
@@ -102,6 +103,10 @@ async def run_cycle(
     ``burst`` (bootstrap, catch-up, ``acecode learn`` of several transcripts), or one
     that follows another within the hour, asks for a one-hour prompt cache, as the
     next cycle is likely to come within it.
+
+    ``record_if_learned_before`` False (``acecode bootstrap``) leaves no record of a
+    transcript whose every message an earlier cycle learned (the hooks did): the
+    caller counts it as already learned, and nothing happened to tell.
     """
     from acecode.agents import detect_agent
     from acecode.cost.gate import metered
@@ -136,7 +141,7 @@ async def run_cycle(
     for warning in report.warnings:
         warn(warning)
     report.duration_s = round(time.monotonic() - started, 3)
-    if not dry_run:
+    if not dry_run and (record_if_learned_before or not report.learned_before):
         announce_learned(report, layer)  # before the cycle's record, its last write
         record_outcome(report, layer)
     diagnose("cycle_report", report.summary())
@@ -152,18 +157,22 @@ async def _stages(ctx: CycleContext) -> None:
         if report.learned and not report.dry_run:
             record_learned(ctx.layer, ctx.session, report)
         return
+    from acecode.cost.gate import release_unused
+
     # The session's moments, read once by the curate stage (outside any lock).
     evidence = None if report.dry_run else ctx.evidence
     changed = False
-    works = plan_layers(ctx)
-    for layer in works:
+    layers = plan_layers(ctx)
+    for index, layer in enumerate(layers):
         await screen_and_review(ctx, layer)
         await judge(ctx, layer)
         hold_against_instructions(ctx, layer)
+        if index == len(layers) - 1:  # no LLM call after this one: free what it held
+            release_unused()
         changed |= apply_layer(ctx, layer, evidence)
         record_layer(ctx, layer)
     record_overlap(ctx)
-    note_habits(ctx, works)
+    note_habits(ctx, layers)
     if changed:
         report.finish(outcomes.OK)
     else:

@@ -102,6 +102,16 @@ class CycleReport:
         """
         return self.status in outcomes.LEARNED
 
+    @property
+    def learned_before(self) -> bool:
+        """True when earlier cycles had learned every message of the transcript, so this
+        one found nothing new to read (no LLM call, nothing changed)."""
+        return (
+            self.status == outcomes.NOTHING_NEW
+            and self.messages > 0
+            and self.messages_already_learned >= self.messages
+        )
+
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 

@@ -14,9 +14,12 @@ report)::
                                            "when": [{"tool", "field", "pattern"}]}]}},
      "retired": {"pat-004": [{"removed_in": "<cycle id>", "origins": [...]}]}}
 
-``when`` (an addition readers may ignore) holds the input patterns the origin gave
-the entry (:class:`acecode.recall.pattern.InputPattern` as ``to_dict``): the
-curator's, kept only when it matched the very call the entry was learned from.
+An origin may also carry ``"when": [{"tool", "field", "pattern"}]``: input
+patterns (:class:`acecode.recall.pattern.InputPattern`) of the tool calls the
+entry is about, given by the curator or by ``acecode add/edit --when``. They
+are the entry's pre-call triggers (:mod:`acecode.recall.triggers`); an origin
+whose ``when`` is an empty list clears the patterns of the origins before it.
+Origins without the key say nothing about patterns (it is left out of the file).
 
 ``retired`` (an addition readers may ignore) keeps the origins of entries
 that left the playbook, by the cycle that removed them, so ``acecode restore``
@@ -104,37 +107,6 @@ class Evidence:
         )
 
 
-TRIGGER_PATTERN_CHARS = 200
-
-
-@dataclass(frozen=True)
-class Trigger:
-    """An input pattern an origin gave its entry (checked by whoever wrote it)."""
-
-    tool: str
-    field: str
-    pattern: str
-
-    @classmethod
-    def from_dict(cls, data: Any) -> Trigger | None:
-        """The trigger in ``data``; None unless it holds three non-empty strings."""
-        if not isinstance(data, dict):
-            return None
-        values = [data.get(key) for key in ("tool", "field", "pattern")]
-        if not all(isinstance(value, str) and value for value in values):
-            return None
-        tool, field_name, pattern = values
-        if len(pattern) > TRIGGER_PATTERN_CHARS:
-            return None
-        return cls(tool[:40], field_name[:40], pattern)
-
-
-def triggers_from(data: Any) -> tuple[Trigger, ...]:
-    """The well-formed triggers of a ``when`` list (anything else is left out)."""
-    found = (Trigger.from_dict(item) for item in data) if isinstance(data, list) else ()
-    return tuple(trigger for trigger in found if trigger is not None)
-
-
 @dataclass(frozen=True)
 class Origin:
     """One event in an entry's history: the cycle, how, and why."""
@@ -147,13 +119,19 @@ class Origin:
     transcript: str | None = None
     reason: str = ""
     evidence: Evidence = field(default_factory=Evidence)
-    when: tuple[Trigger, ...] = ()
+    # Input patterns as (tool, field, pattern); None: this origin names none.
+    when: tuple[tuple[str, str, str], ...] | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        """The JSON form of the file format (``when`` only when there is one)."""
+        """The JSON form of the file format (``when`` only when the origin has it)."""
         data = asdict(self)
-        if not self.when:
+        if self.when is None:
             del data["when"]
+        else:
+            data["when"] = [
+                {"tool": tool, "field": field, "pattern": pattern}
+                for tool, field, pattern in self.when
+            ]
         return data
 
     @classmethod
@@ -177,8 +155,28 @@ class Origin:
             transcript=text_or_none("transcript"),
             reason=excerpt(data.get("reason"), REASON_CHARS),
             evidence=Evidence.from_dict(data.get("evidence")),
-            when=triggers_from(data.get("when")),
+            when=patterns_of(data.get("when")),
         )
+
+
+def patterns_of(value: Any) -> tuple[tuple[str, str, str], ...] | None:
+    """The usable input patterns of an origin's ``when`` as ``(tool, field, pattern)``
+    (None when it has none; unreadable ones are left out). Their quality was checked
+    where they were written; the recall index checks them again."""
+    if not isinstance(value, list | tuple):
+        return None
+    from acecode.recall.pattern import InputPattern, PatternError
+
+    found: list[tuple[str, str, str]] = []
+    for item in value:
+        try:
+            pattern = InputPattern.from_dict(item)
+        except PatternError:
+            continue
+        key = (pattern.tool, pattern.field, pattern.pattern)
+        if key not in found:
+            found.append(key)
+    return tuple(found)
 
 
 @dataclass(frozen=True)
