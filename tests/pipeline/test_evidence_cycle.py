@@ -121,14 +121,12 @@ def test_an_input_pattern_is_kept_only_when_it_matches_the_call_learned_from(
     report = run_cycle_sync(session(tmp_path / "s.jsonl", ["fix"], FAILURES))
 
     origins = load_provenance(playbook)
-    when = {name: [vars(t) for t in found[0].when] for name, found in origins.items()}
-    assert when["mis-001"] == [
-        {"tool": "Bash", "field": "command", "pattern": "^npm run lint( |$)"}
-    ]
-    assert when["mis-002"] == [] and when["mis-004"] == [] and when["mis-005"] == []
+    when = {name: found[0].when for name, found in origins.items()}
+    assert when["mis-001"] == (("Bash", "command", "^npm run lint( |$)"),)
+    assert when["mis-002"] is None and when["mis-004"] is None and when["mis-005"] is None
     # ^ls( |$) matches `ls build/output`, but also `ls` and `ls -la`, 2 of 32 ordinary
     # commands: within the quality check's tenth, so it is kept.
-    assert when["mis-003"] == [{"tool": "Bash", "field": "command", "pattern": "^ls( |$)"}]
+    assert when["mis-003"] == (("Bash", "command", "^ls( |$)"),)
     refused = "\n".join(report.refused_patterns)
     assert "mis-002: Bash:^npm test: does not match the call it was learned from (F2)" in refused
     assert "mis-002: Bash:.: matches 32 of 32 ordinary command inputs" in refused
