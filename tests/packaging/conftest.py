@@ -1,7 +1,7 @@
 """The wheel and sdist as a package index would get them, built once per test session.
 
-``.ci/run`` builds them into a folder and names it in ``ACECODE_BUILT_DIST`` (read
-here at import, before the test fixtures clear every ``ACECODE_`` variable), so the
+``.ci/run`` builds them into a folder and names it in ``CI_BUILT_DIST`` (read
+here), so the
 tests check the very files CI checked; run alone, the tests build them with
 ``python -m build`` into a temporary folder.
 """
@@ -19,7 +19,7 @@ import pytest
 from support.hang_guard import LONG_HANG_GUARD
 
 REPO = Path(__file__).resolve().parents[2]
-BUILT_BY_CI = os.environ.get("ACECODE_BUILT_DIST")
+BUILT_BY_CI = os.environ.get("CI_BUILT_DIST")
 
 
 class Dist(NamedTuple):
