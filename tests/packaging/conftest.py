@@ -1,9 +1,8 @@
 """The wheel and sdist as a package index would get them, built once per test session.
 
-``.ci/run`` builds them into a folder and names it in ``CI_BUILT_DIST`` (read
-here), so the
-tests check the very files CI checked; run alone, the tests build them with
-``python -m build`` into a temporary folder.
+``.ci/run`` builds them into a folder and names it in ``CI_BUILT_DIST``, so the tests
+check the very files CI checked; run alone, the tests build them with ``python -m
+build`` into a temporary folder.
 """
 
 from __future__ import annotations
