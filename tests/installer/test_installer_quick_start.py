@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -158,7 +159,12 @@ def test_the_quick_start_line_installs_hooks_and_works_in_a_new_login_shell(
     settings = json.loads((home_dir / ".claude" / "settings.json").read_text())
     for hook in HOOK_EVENTS:
         (group,) = settings["hooks"][hook.event]
-        assert group["hooks"][0]["command"] == f"{venv_acecode} hook {hook.argument}"
+        command = group["hooks"][0]["command"]
+        if hook.per_call:  # recall's fast path, with the venv's interpreter
+            words = shlex.split(command)
+            assert Path(words[0]).parent == venv_acecode.parent and words[-1] == hook.argument
+        else:
+            assert command == f"{venv_acecode} hook {hook.argument}"
     # The hooks name the venv's command by its full path: they work where Claude
     # Code's PATH lacks ~/.local/bin (an app started from the desktop).
     project = tmp_path / "project"

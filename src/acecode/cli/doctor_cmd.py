@@ -374,6 +374,32 @@ def _last_cycle(state: Layer) -> list[str]:
     return lines
 
 
+def _writable(layer: Layer) -> list[str]:
+    """Whether learning can write where it writes: the state folder, the playbook's
+    folder, the cost ledger. A cycle that cannot does not start (no LLM call)."""
+    import os
+
+    from acecode.cost.ledger import ledger_path
+    from acecode.project.writable import looks_unwritable
+
+    ledger = str(ledger_path())
+    checks = (
+        (layer.state_folder, True, "the state folder"),
+        (os.path.dirname(layer.playbook), True, "the playbook's folder"),
+        (ledger, False, "the cost ledger"),
+        (os.path.dirname(ledger), True, "the cost ledger's folder"),
+    )
+    lines = []
+    for path, folder, what in checks:
+        problem = looks_unwritable(path, folder=folder)
+        if problem:
+            lines.append(
+                f"[problem] {what} cannot be written ({problem}): learning is stopped "
+                "before any LLM call until it can; fix its permissions"
+            )
+    return lines or ["the state folder, the playbook's folder and the cost ledger are writable"]
+
+
 def _cost() -> list[str]:
     """Spend today and this month against the budgets; a warning near (80%) or at a limit,
     and while the last cycle's refusal holds."""
@@ -448,6 +474,7 @@ def doctor(playbook: playbook_option = None) -> None:
         ("prompt templates", _templates),
         ("semantic de-duplication", _embeddings),
         ("last learning cycle", lambda: _last_cycle(loaded.layer)),
+        ("where learning writes", lambda: _writable(loaded.layer)),
         ("triage", lambda: _triage(loaded.layer)),
         ("cost and budget", _cost),
         ("diagnostic mode", _diagnostics),

@@ -6,7 +6,7 @@ From the entry's provenance (:mod:`acecode.store.provenance`):
   signature* (:func:`acecode.impact.signature.signature_of` of its tool,
   command and error line, as ``acecode impact`` computes it); the failure
   recurs in a session when any of them matches one of the session's failed
-  calls (:func:`acecode.impact.analysis.matches`);
+  calls (:func:`acecode.impact.signature.matches`);
 * every origin whose evidence is a request that reads like a correction
   (:func:`acecode.impact.correction.is_correction`) gives the entry a
   *correction signature*: the topic words of the entry's text and of those
@@ -55,7 +55,7 @@ class Signature:
 
     def recurred(self, outcome: Outcome) -> bool:
         """True when a session with this outcome saw the entry's failure or correction again."""
-        from acecode.impact.analysis import matches
+        from acecode.impact.signature import matches
 
         if any(wanted.error in outcome.errors for wanted in self.failures) and any(
             matches(seen, wanted) for seen in outcome.failures for wanted in self.failures

@@ -29,7 +29,7 @@ from datetime import datetime
 from typing import Any
 
 from acecode.impact.scan import SessionScan, parse_time
-from acecode.impact.signature import SHELL_TOOLS, FailureSignature, signature_of
+from acecode.impact.signature import FailureSignature, matches, signature_of
 from acecode.store.provenance import Origin
 
 DEFAULT_WINDOW = 20
@@ -206,16 +206,6 @@ def _signature_stats(sessions: list[SessionScan]) -> list[SignatureStats]:
                 item.first_seen = min(item.first_seen or when, when)
                 item.last_seen = max(item.last_seen or when, when)
     return sorted(stats.values(), key=lambda s: (-s.sessions, -s.calls, s.signature.key))
-
-
-def matches(observed: FailureSignature, wanted: FailureSignature) -> bool:
-    """Same failure: same tool (any two shell tools are the same: Claude Code's ``Bash`` and
-    Codex's ``exec_command`` run the same commands) and error, and the same command head when
-    both have one (evidence clipped before its head still links)."""
-    same_tool = observed.tool == wanted.tool or {observed.tool, wanted.tool} <= SHELL_TOOLS
-    if not same_tool or observed.error != wanted.error:
-        return False
-    return not (observed.head and wanted.head) or observed.head == wanted.head
 
 
 def _entry_impacts(

@@ -216,3 +216,13 @@ def signature_of(tool: str, command: str, output: str) -> FailureSignature:
     and its output (or, for provenance evidence, the error line already picked)."""
     head = command_head(command) if tool in SHELL_TOOLS and command else ""
     return FailureSignature(tool, head, normalise_error(error_line(output)))
+
+
+def matches(observed: FailureSignature, wanted: FailureSignature) -> bool:
+    """Same failure: same tool (any two shell tools are the same: Claude Code's ``Bash`` and
+    Codex's ``exec_command`` run the same commands) and error, and the same command head when
+    both have one (evidence clipped before its head still links)."""
+    same_tool = observed.tool == wanted.tool or {observed.tool, wanted.tool} <= SHELL_TOOLS
+    if not same_tool or observed.error != wanted.error:
+        return False
+    return not (observed.head and wanted.head) or observed.head == wanted.head

@@ -158,13 +158,18 @@ async def _stages(ctx: CycleContext) -> None:
         if report.learned and not report.dry_run:
             record_learned(ctx.layer, ctx.session, report)
         return
+    from acecode.cost.gate import release_unused
+
     # The session read again for the entries' evidence, once, outside any lock.
     evidence = None if report.dry_run else EvidencePool.collect(ctx.messages)
     changed = False
-    for layer in plan_layers(ctx):
+    layers = plan_layers(ctx)
+    for index, layer in enumerate(layers):
         await screen_and_review(ctx, layer)
         await judge(ctx, layer)
         hold_against_instructions(ctx, layer)
+        if index == len(layers) - 1:  # no LLM call after this one: free what it held
+            release_unused()
         changed |= apply_layer(ctx, layer, evidence)
         record_layer(ctx, layer)
     record_overlap(ctx)

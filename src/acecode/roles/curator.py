@@ -26,10 +26,16 @@ if TYPE_CHECKING:
     from acecode.playbook.curator_view import CuratorView
 
 NO_CONFLICTS = "(none)"
-# About 70 tokens per operation and a one-sentence reasoning: most replies propose
-# 1-4 operations (100-350 tokens), 6 fit. A reply cut off here (up to 10 operations
-# are allowed) is asked again once with DEFAULT_MAX_TOKENS (acecode.llm.client.complete).
-MAX_TOKENS = 512
+# Room for the most operations the curator may propose (10, CON-CUR-004) and its
+# one-sentence reasoning, in real tokens (docs/llm.md, "Output bounds"): real operations
+# take up to 404 characters (101 tokens at 4 characters a token; 128 leaves a denser
+# tokenizer its margin), the reasoning at most 25 words. A reply cut here has gone past
+# what the format allows; its whole operations are kept (acecode.llm.jsonx.salvage_json).
+MAX_OPERATIONS = 10
+TOKENS_PER_OPERATION = 128
+REASONING_TOKENS = 64
+FRAME_TOKENS = 32
+MAX_TOKENS = MAX_OPERATIONS * TOKENS_PER_OPERATION + REASONING_TOKENS + FRAME_TOKENS
 
 
 def empty_curation() -> dict[str, Any]:

@@ -13,6 +13,13 @@ report)::
                                            "transcript", "reason", "evidence": {...}}]}},
      "retired": {"pat-004": [{"removed_in": "<cycle id>", "origins": [...]}]}}
 
+An origin may also carry ``"when": [{"tool", "field", "pattern"}]``: input
+patterns (:class:`acecode.recall.pattern.InputPattern`) of the tool calls the
+entry is about, given by the curator or by ``acecode add/edit --when``. They
+are the entry's pre-call triggers (:mod:`acecode.recall.triggers`); an origin
+whose ``when`` is an empty list clears the patterns of the origins before it.
+Origins without the key say nothing about patterns (it is left out of the file).
+
 ``retired`` (an addition readers may ignore) keeps the origins of entries
 that left the playbook, by the cycle that removed them, so ``acecode restore``
 and ``acecode undo`` bring an entry back with its history and a later entry
@@ -95,10 +102,20 @@ class Origin:
     transcript: str | None = None
     reason: str = ""
     evidence: Evidence = field(default_factory=Evidence)
+    # Input patterns as (tool, field, pattern); None: this origin names none.
+    when: tuple[tuple[str, str, str], ...] | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        """The JSON form of the file format."""
-        return asdict(self)
+        """The JSON form of the file format (``when`` only when the origin has it)."""
+        data = asdict(self)
+        if self.when is None:
+            del data["when"]
+        else:
+            data["when"] = [
+                {"tool": tool, "field": field, "pattern": pattern}
+                for tool, field, pattern in self.when
+            ]
+        return data
 
     @classmethod
     def from_dict(cls, data: Any) -> Origin:
@@ -121,7 +138,28 @@ class Origin:
             transcript=text_or_none("transcript"),
             reason=excerpt(data.get("reason"), REASON_CHARS),
             evidence=Evidence.from_dict(data.get("evidence")),
+            when=patterns_of(data.get("when")),
         )
+
+
+def patterns_of(value: Any) -> tuple[tuple[str, str, str], ...] | None:
+    """The usable input patterns of an origin's ``when`` as ``(tool, field, pattern)``
+    (None when it has none; unreadable ones are left out). Their quality was checked
+    where they were written; the recall index checks them again."""
+    if not isinstance(value, list | tuple):
+        return None
+    from acecode.recall.pattern import InputPattern, PatternError
+
+    found: list[tuple[str, str, str]] = []
+    for item in value:
+        try:
+            pattern = InputPattern.from_dict(item)
+        except PatternError:
+            continue
+        key = (pattern.tool, pattern.field, pattern.pattern)
+        if key not in found:
+            found.append(key)
+    return tuple(found)
 
 
 @dataclass(frozen=True)
