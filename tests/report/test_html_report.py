@@ -244,3 +244,15 @@ def test_cost_per_day_comes_from_the_users_ledger_for_this_project(project_dir: 
     assert "Cost per session (last 2 cycles)" in text
     assert "median $0.3750, mean $0.3750 per cycle" in text
     assert "1 session(s) with nothing to learn skipped by the triage at $0: $0.2500" in text
+
+
+def test_report_without_a_file_writes_html_into_the_state_folder(project_dir: Path) -> None:
+    """HTML is the only format: `acecode report` alone writes the page where git does not
+    see it and says where; `--html FILE` still chooses the file."""
+    build_history(project_dir)
+
+    result = acecode("report")
+
+    page = project_dir / ".claude" / "acecode" / "report.html"
+    assert result.stdout.strip() == f"wrote {page} (open file://{page} in a browser)"
+    assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")

@@ -50,7 +50,8 @@ def _options(
         ),
     ] = False,
 ) -> None:
-    """Learn a playbook from your Claude Code sessions and inject it into the next one."""
+    """Learn a playbook from your Claude Code and Codex sessions and inject it into the next
+    one."""
 
 
 def build_app() -> typer.Typer:

@@ -10,7 +10,8 @@ screen:
 - a project playbook that cannot be read (nothing is injected or learned) and a
   user layer that cannot be read (its rules are not injected);
 - settings acecode ignores (a typo, a wrong type), named by file and key;
-- no LLM provider, or a budget that stops learning;
+- no LLM provider, a budget that stops learning, or a folder or cost ledger
+  learning cannot write (named as such, never as a budget);
 - learned rules waiting in the review queue (they reach no session until
   approved), a last learning cycle that failed, and rules the hold-back
   experiments measured to make their failure more frequent
@@ -168,7 +169,7 @@ def session_notice(
     lines = [*mine["config_off"], *user.get("config_off", ())]
     if start is not None:
         lines += _playbook_lines(start)
-    learning = list(user.get("learning", ()))
+    learning = [*_unwritable(project), *user.get("learning", ())]
     when_active = [
         *mine["config_ignored"],
         *user.get("config_ignored", ()),
@@ -182,6 +183,23 @@ def session_notice(
     else:
         lines += _off_once(project, reason, session)
     return "\n".join(PREFIX + line for line in lines) if lines else None
+
+
+def _unwritable(project: str) -> list[str]:
+    """A line when the project's state folder or the playbook's folder cannot be written
+    (a cheap look at permissions and types: a hook writes nothing to find out)."""
+    from acecode.project.writable import looks_unwritable
+
+    layer = Layer.of_project(project)
+    for folder in (layer.state_folder, os.path.dirname(layer.playbook)):
+        problem = looks_unwritable(folder, folder=True)
+        if problem:
+            return [
+                f"sessions are not learned from: {problem}, and learning writes there "
+                "(the playbook, its history, the state folder); make it writable "
+                "(`acecode doctor`)"
+            ]
+    return []
 
 
 def _learned(project: str) -> list[str]:
@@ -259,17 +277,19 @@ def _activity(project: str, start: dict[str, Any] | None) -> tuple[bool, str]:
 
 
 def measured_to_hurt(state: str) -> str | None:
-    """The line naming the entries the hold-back experiments found harmful, or None."""
-    from acecode.experiments.classes import HURTS, names_in
+    """The line naming the entries the hold-back experiments found harmful and that wait
+    for the user (not injected meanwhile), or None."""
+    from acecode.experiments.classes import withheld
 
-    names = names_in(state, HURTS)
+    names = sorted(withheld(state))
     if not names:
         return None
     shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
     verb = "makes its failure" if len(names) == 1 else "make their failures"
+    pronoun = "it is" if len(names) == 1 else "they are"
     return (
-        f"{shown} {verb} more frequent in randomised hold-back experiments: review with "
-        "`acecode impact --rules`, then `acecode edit` or `acecode forget`"
+        f"{shown} {verb} more frequent in randomised hold-back experiments: {pronoun} no "
+        "longer injected; keep or delete with `acecode review`"
     )
 
 

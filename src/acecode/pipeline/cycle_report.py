@@ -44,6 +44,10 @@ class CycleReport:
     curator_view: dict[str, Any] = field(default_factory=dict)
     # Operations naming an ID the curator was not shown: skipped outcomes, never applied.
     refused_operations: list[dict[str, Any]] = field(default_factory=list)
+    # The curator's input patterns left out of provenance, one line each: entry, pattern, why.
+    refused_patterns: list[str] = field(default_factory=list)
+    # Entries moved to the user layer because another project learned the same failure.
+    promoted: list[dict[str, str]] = field(default_factory=list)
     tags_applied: list[dict[str, Any]] = field(default_factory=list)
     tags_skipped: list[dict[str, Any]] = field(default_factory=list)
     held_for_review: list[dict[str, Any]] = field(default_factory=list)
@@ -97,6 +101,16 @@ class CycleReport:
         reply without JSON) did not learn: the transcript stays due.
         """
         return self.status in outcomes.LEARNED
+
+    @property
+    def learned_before(self) -> bool:
+        """True when earlier cycles had learned every message of the transcript, so this
+        one found nothing new to read (no LLM call, nothing changed)."""
+        return (
+            self.status == outcomes.NOTHING_NEW
+            and self.messages > 0
+            and self.messages_already_learned >= self.messages
+        )
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -123,6 +123,12 @@ class Settings:
     experiments: bool = False
     holdback_rate: float = 0.2
     holdback_max: int = 3
+    # Recall (acecode.recall, docs/recall.md): a learned entry put in front of the agent
+    # at the tool call it is about. `recall` after a failed call that matches an entry's
+    # failure trigger; `recall_before` before a call whose input matches an entry's
+    # input pattern (the PreToolUse hook, run on every tool call).
+    recall: bool = True
+    recall_before: bool = True
 
 
 BUDGET_KEYS = frozenset(
