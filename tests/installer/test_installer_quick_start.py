@@ -143,8 +143,11 @@ def test_the_quick_start_line_installs_hooks_and_works_in_a_new_login_shell(
     env = stock_environment(home_dir, stock_path(tmp_path))
     venv_acecode = home_dir / ".local" / "share" / "acecode" / "venv" / "bin" / "acecode"
 
-    run_line(line, clone, env)
+    installed = run_line(line, clone, env)
 
+    # pip's hundred lines stay out of the way: one progress line, then the summary.
+    assert "Collecting" not in installed.stdout and "Downloading" not in installed.stdout
+    assert len(installed.stdout.splitlines()) < 40, installed.stdout
     for name, shell in NEW_SHELLS.items():
         found = in_new_shell(shell, home_dir, "command -v acecode && acecode --version")
         assert found.returncode == 0, (name, found.stderr)
