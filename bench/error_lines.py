@@ -3,8 +3,8 @@ learned signature against later signature, per part of the corpus.
 
     python bench/error_lines.py [--misses]
 
-Reads ``tests/data/error_outputs.json`` (169 outputs in 32 formats: 88 from real
-tools run for it, 81 from the shared transcripts; its held-out third was drawn by
+Reads ``tests/data/error_outputs.json`` (169 outputs in 32 formats: 86 from real
+tools run for it, 83 from the shared transcripts; its held-out third was drawn by
 ``tests/data/split_corpus.py`` before the reader was tuned). For each output:
 
 * *informative*: the line :func:`acecode.impact.signature.error_line` picks

@@ -108,7 +108,7 @@ def test_an_input_pattern_is_kept_only_when_it_matches_the_call_learned_from(
                 refs=["F1"],
                 when="Bash:^npm run lint( |$)",
             ),
-            add(PYYAML, refs=["F2"], when=["Bash:^npm test", "Bash:."]),
+            add(PYYAML, refs=["F2"], when=["Bash:^npm test", "Bash:.", "Bash:(?!)"]),
             add(
                 "List build/output only after make dist.",
                 refs=["F3"],
@@ -130,6 +130,8 @@ def test_an_input_pattern_is_kept_only_when_it_matches_the_call_learned_from(
     refused = "\n".join(report.refused_patterns)
     assert "mis-002: Bash:^npm test: does not match the call it was learned from (F2)" in refused
     assert "mis-002: Bash:.: matches 32 of 32 ordinary command inputs" in refused
+    # A pattern no input can match matches no call either: refused as not matching.
+    assert "mis-002: Bash:(?!): does not match the call it was learned from (F2)" in refused
     assert "mis-004: Read:(^|/)notes[.]md$: the rule was not learned from a failed call" in refused
     assert "mis-005: Nope:x: unknown tool 'Nope'" in refused
     stored = json.loads((playbook.parent / "acecode" / "provenance.json").read_text())

@@ -118,6 +118,8 @@ class ImpactReport:
     window: int = DEFAULT_WINDOW
     window_sessions: int = 0
     retire: list[RetireCandidate] = field(default_factory=list)
+    # Per entry, what recall did at the tool calls (acecode.recall.outcomes.RecallStats).
+    recall: list[Any] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form (``acecode impact --json``)."""
@@ -137,6 +139,7 @@ class ImpactReport:
                 "sessions_in_window": self.window_sessions,
                 "candidates": [item.as_dict() for item in self.retire],
             },
+            "recall": [item.as_dict() for item in self.recall],
         }
 
 

@@ -78,7 +78,6 @@ _NOISE = re.compile(
     r"|\[help \d+\]|\{$|\}$|\[$|\]$|https?://\S+$"
     r"|\S+ (?:passed|skipped|xfail|xpass)\s+\[\s*\d+%\]|test \S+ \.\.\. ok$"
     r")",
-    re.IGNORECASE,
 )
 
 # --- class 2: wrappers -------------------------------------------------------------------------
@@ -101,7 +100,6 @@ _WRAPPER = re.compile(
     r"|npm error (?:code \S+|errno|a complete log|\d+$)"
     r"|there are some problems with the cli configuration"
     r")",
-    re.IGNORECASE,
 )
 
 # --- class 4: specific errors ------------------------------------------------------------------
@@ -146,7 +144,6 @@ _ERRORISH = re.compile(
     r"undefined|not defined|unresolved|has not been|haven't granted|no \w+ found|"
     r"does not exist|not recognized|unrecognized|would reformat|would be reformatted|"
     r"conflict|panic|abort|timed out|timeout|✘|✗)",
-    re.IGNORECASE,
 )
 
 _TRACEBACK = "Traceback (most recent call last)"
@@ -193,14 +190,19 @@ def _core(line: str) -> str:
 
 
 def _rank(line: str) -> tuple[int, int]:
-    """(class, fatal) of one line: higher is more informative (see the module)."""
+    """(class, fatal) of one line: higher is more informative (see the module).
+
+    The noise, wrapper and error-word patterns are written in lower case and matched
+    against the lower-cased line: compiling them case-insensitive costs a hook that
+    computes a signature several milliseconds more."""
     core = _core(line)
     level = _LEVEL.match(core)
     if level:
         core = _core(core[level.end() :])
-    if not core or _NOISE.match(core):
+    lower = core.lower()
+    if not core or _NOISE.match(lower):
         return (0, 0)
-    if _WRAPPER.match(core):
+    if _WRAPPER.match(lower):
         return (2, 0)
     if level:
         if level.group(1).lower() in ("info", "warn", "warning", "debug"):
@@ -208,6 +210,6 @@ def _rank(line: str) -> tuple[int, int]:
         return (4, 1 if level.group(1).lower() == "fatal" else 0)
     if _EXCEPTION.match(core) or _SPECIFIC.match(core):
         return (4, 1 if _FATAL.match(core) else 0)
-    if _ERRORISH.search(core):
+    if _ERRORISH.search(lower):
         return (3, 0)
     return (1, 0)

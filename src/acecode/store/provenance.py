@@ -17,9 +17,9 @@ report)::
 An origin may also carry ``"when": [{"tool", "field", "pattern"}]``: input
 patterns (:class:`acecode.recall.pattern.InputPattern`) of the tool calls the
 entry is about, given by the curator or by ``acecode add/edit --when``. They
-are the entry's pre-call triggers (:mod:`acecode.recall.triggers`); an origin
-whose ``when`` is an empty list clears the patterns of the origins before it.
-Origins without the key say nothing about patterns (it is left out of the file).
+are the entry's pre-call triggers (:mod:`acecode.recall.triggers`): the last
+origin that has a ``when`` decides them (an empty list: none). Origins without
+the key say nothing about patterns (it is left out of the file).
 
 ``retired`` (an addition readers may ignore) keeps the origins of entries
 that left the playbook, by the cycle that removed them, so ``acecode restore``
