@@ -165,14 +165,17 @@ def test_when_gives_an_entry_input_patterns_that_show_why_and_the_hook_use(proje
     )
     assert len(history()) == cycles and texts(playbook)["ctx-001"] == STATUS
     why = acecode("why", "ctx-001").stdout
-    assert r"trigger: before a call matching Read:(^|/)status\.md$" in why
+    assert r"trigger: before a call matching Read:(^|/)status\.md$" not in why  # replaced
     assert r"trigger: before a call matching Bash:\bcat\s+status\.md" in why
     shown = json.loads(acecode("show", "-f", "json").stdout)
-    assert len(shown["triggers"]["ctx-001"]) == 2
+    assert shown["triggers"]["ctx-001"] == [r"before a call matching Bash:\bcat\s+status\.md"]
     assert (
         json.loads(acecode("why", "ctx-001", "--json").stdout)["triggers"]
         == shown["triggers"]["ctx-001"]
     )
+    said = acecode("edit", "ctx-001", "--no-when").stdout
+    assert said.strip() == "set the triggers of ctx-001 (no patterns)"
+    assert "ctx-001" not in json.loads(acecode("show", "-f", "json").stdout)["triggers"]
 
 
 @pytest.mark.parametrize(
@@ -198,7 +201,8 @@ def test_a_pattern_that_would_fire_on_every_call_is_refused_and_nothing_changes(
 
 
 def test_edit_without_text_or_when_says_what_it_needs(project_dir, playbook):
-    assert "new text or --when" in one_line_error("edit", "pat-001")
+    assert "new text, --when TOOL:PATTERN or --no-when" in one_line_error("edit", "pat-001")
+    assert "contradict" in one_line_error("edit", "pat-001", "--no-when", "--when", "Bash:^x")
 
 
 def test_add_in_the_home_folder_asks_for_user_instead_of_making_a_project_there(

@@ -38,14 +38,18 @@ def test_a_file_tools_trigger_names_the_file() -> None:
     assert trigger.file == "status.md" and trigger.key.endswith("(status.md)")
 
 
-def test_when_patterns_accumulate_and_an_empty_when_clears_them() -> None:
+def test_the_last_when_decides_and_an_empty_one_leaves_none() -> None:
     first = {"tool": "Bash", "field": "command", "pattern": r"^npm test\b"}
     second = {"tool": "Read", "pattern": r"(^|/)package\.json$"}
     bad = [{"tool": "Bash", "pattern": ".*"}, {"tool": "Nope", "pattern": "x"}, "Bash:x"]
     origins = [failure_origin("Bash", "npm test", NPM_ERROR, when=[first, *bad])]
     assert triggers_of(ENTRY, origins).patterns == (InputPattern.from_dict(first),)
-    origins.append({**origins[0], "when": [second]})
+    origins.append(failure_origin("Bash", "npm test", NPM_ERROR))  # no when: no change
+    assert triggers_of(ENTRY, origins).patterns == (InputPattern.from_dict(first),)
+    origins.append({**origins[0], "when": [second, first]})
     assert len(triggers_of(ENTRY, origins).patterns) == 2
+    origins.append({**origins[0], "when": [second]})
+    assert triggers_of(ENTRY, origins).patterns == (InputPattern.from_dict(second),)
     origins.append({**origins[0], "when": []})
     assert triggers_of(ENTRY, origins).patterns == ()
     assert triggers_of(ENTRY, origins).failures  # the failure trigger stays

@@ -33,7 +33,8 @@ _WHEN = Annotated[
     typer.Option(
         "--when",
         metavar="TOOL:PATTERN",
-        help="Warn before a tool call that matches (repeatable): TOOL is Bash, Read, Edit, "
+        help="Warn before a tool call that matches (repeatable; replaces the rule's earlier "
+        "patterns): TOOL is Bash, Read, Edit, "
         "Write, MultiEdit or NotebookEdit, with .old_string for an Edit's old text; PATTERN "
         "a regular expression searched in the command, the file path or the old text, "
         "{cwd_name} standing for the folder the call runs in. e.g. 'Read:(^|/)status\\.md$'",
@@ -128,23 +129,34 @@ def edit(
     ] = None,
     reason: _REASON = "",
     when: _WHEN = None,
+    no_when: Annotated[
+        bool, typer.Option("--no-when", help="Remove the rule's input patterns.")
+    ] = False,
     playbook: playbook_option = None,
 ) -> None:
     """Replace one rule's text (screened like a learned rule; flagged ones wait for review),
-    or give it ``--when`` patterns: recall warns before the tool calls they match."""
+    or set its ``--when`` patterns: recall warns before the tool calls they match."""
     from acecode.edits.rule_edits import edit_rule
 
+    if no_when and when:
+        fail("--when and --no-when contradict each other; give one of them")
+    patterns = [] if no_when else when
     _run(
         playbook,
-        lambda: edit_rule(layer_path(playbook, name=name), name, text, reason=reason, when=when),
-        lambda result: (
-            f"{'edited' if text is not None else 'set the triggers of'} {name}{_triggers(when)}"
+        lambda: edit_rule(
+            layer_path(playbook, name=name), name, text, reason=reason, when=patterns
         ),
+        lambda result: (
+            f"{'edited' if text is not None else 'set the triggers of'} {name}{_triggers(patterns)}"
+        ),
+        patterns,
     )
 
 
 def _triggers(when: list[str] | None) -> str:
-    return f" (warns before a call matching {', '.join(when)})" if when else ""
+    if when is None:
+        return ""
+    return f" (warns before a call matching {', '.join(when)})" if when else " (no patterns)"
 
 
 def forget(name: _NAME, reason: _REASON = "", playbook: playbook_option = None) -> None:

@@ -12,11 +12,12 @@ What ``acecode add``, ``edit`` and ``forget`` do, as a library:
   ``acecode undo``) and the provenance file records ``added-by-user`` or
   ``edited-by-user`` (a forgotten entry's history is retired, so
   ``acecode restore`` brings it back with it);
-* ``when`` (``acecode add/edit --when TOOL:PATTERN``) gives the entry input
+* ``when`` (``acecode add/edit --when TOOL:PATTERN``) sets the entry's input
   patterns (:class:`acecode.recall.pattern.InputPattern`), checked by
-  :func:`acecode.recall.quality.validated` and kept in the provenance origin as
-  ``"when"``: recall warns before a call that matches one. ``edit`` with patterns
-  and no new text records them alone (no playbook change, no history line).
+  :func:`acecode.recall.quality.quality_problem` and kept in the provenance
+  origin as ``"when"`` (they replace earlier ones; ``edit --no-when`` records an
+  empty list: none): recall warns before a call that matches one. ``edit`` with
+  patterns and no new text records them alone (no playbook change, no history line).
 
 Errors are ``RuleEditError`` with a one-line message naming the entry,
 section or file.
@@ -95,9 +96,9 @@ def _triage(op: dict[str, Any], path: Path, playbook: dict[str, Any], settings: 
 
 
 def checked_patterns(when: list[str] | None) -> list[dict[str, str]] | None:
-    """``--when`` values as provenance's ``when`` (None when none are given);
-    :class:`RuleEditError` naming the first one that cannot be used."""
-    if not when:
+    """``--when`` values as provenance's ``when`` (None when none are given, ``[]`` for
+    ``[]``: no patterns); :class:`RuleEditError` naming the first one that cannot be used."""
+    if when is None:
         return None
     from acecode.recall.pattern import InputPattern, PatternError
     from acecode.recall.quality import quality_problem
@@ -212,8 +213,9 @@ def edit_rule(
     settings: Settings | None = None,
     when: list[str] | None = None,
 ) -> RuleEdit:
-    """Replace the text of entry ``name`` (or hold the new text for review) and give it
-    the input patterns ``when``; with no ``text``, only the patterns."""
+    """Replace the text of entry ``name`` (or hold the new text for review) and set its
+    input patterns to ``when`` (``[]``: none; None: unchanged); with no ``text``, only
+    the patterns."""
     path = resolve_path(playbook)
     current = load_playbook(path)
     section, entry = _find(current, name, path)
@@ -221,7 +223,9 @@ def edit_rule(
     why = reason.strip() or "edited by the user with `acecode edit`"
     if text is None:
         if patterns is None:
-            raise RuleEditError(f"give {name} a new text or --when TOOL:PATTERN; nothing changed")
+            raise RuleEditError(
+                f"give {name} a new text, --when TOOL:PATTERN or --no-when; nothing changed"
+            )
         return _record_patterns(path, name, section, entry["text"], why, patterns)
     cleaned = _cleaned(text)
     if cleaned == entry["text"] and patterns is None:

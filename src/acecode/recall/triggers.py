@@ -11,9 +11,9 @@ No LLM call: everything comes from what the cycle already recorded.
   file the evidence names: "File does not exist" is every missing file, and an
   entry about ``STATUS.md`` is no help for a missing ``setup.py``.
 * An **input pattern** (:class:`~acecode.recall.pattern.InputPattern`) for
-  every pattern in the origins' ``when`` (the curator's, checked against the
-  call the entry was learned from, or ``acecode add/edit --when``); an origin
-  with an empty ``when`` clears the ones before it.
+  every pattern in the ``when`` of the last origin that has one (the curator's,
+  checked against the call the entry was learned from, or ``acecode add/edit
+  --when``): a later ``when`` replaces an earlier one, an empty one leaves none.
 
 A failure trigger whose error says nothing (no word left once paths, numbers
 and quotes are placeholders, or only ``Exit code <n>``) is not kept: it would
@@ -128,7 +128,7 @@ def failure_triggers(entry: Mapping[str, Any], origins: list[Any]) -> tuple[Fail
 
 
 def input_patterns(origins: Iterable[Any]) -> tuple[InputPattern, ...]:
-    """The patterns of the origins' ``when`` after the last one that cleared them."""
+    """The patterns of the last origin that has a ``when`` (an empty one: none)."""
     from acecode.recall.quality import static_problem
 
     kept: list[InputPattern] = []
@@ -136,8 +136,7 @@ def input_patterns(origins: Iterable[Any]) -> tuple[InputPattern, ...]:
         when = _when(origin)
         if when is None:
             continue
-        if not when:
-            kept = []
+        kept = []
         for item in when:
             if isinstance(item, list | tuple) and len(item) == 3:
                 item = {"tool": item[0], "field": item[1], "pattern": item[2]}
