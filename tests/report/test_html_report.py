@@ -65,7 +65,7 @@ def report_file(project_dir: Path) -> Path:
     _grow(history["playbook"], history["sessions"][-1])
     out = project_dir / "report.html"
     result = acecode("report", "--html", str(out), "--transcripts", str(history["folder"]))
-    assert result.stdout.strip() == f"wrote {out}"
+    assert result.stdout.strip() == f"wrote {out} (open {out.as_uri()} in a browser)"
     return out
 
 
@@ -119,6 +119,12 @@ def test_page_shows_each_part_from_its_source(report_file: Path) -> None:
     retire = "Not cited or tagged in the last 4 sessions entry section text last cited why pat-001"
     assert retire in text
     assert "review:all" in text
+    # the entry learned from the push failure shows its trigger; recall has shown nothing yet
+    assert (
+        "after a failure like Bash | git push | fatal: The current branch <name> has no "
+        "upstream branch" in text
+    )
+    assert "Recall at the tool call Recall has not shown an entry yet." in text
 
 
 def test_sessions_started_in_a_subfolder_are_in_the_report(project_dir: Path) -> None:

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from acecode.cli.common import console, playbook_option
+from acecode.project import paths
+from acecode.recall.status import summary_lines as recall_lines
 from acecode.text.wording import counted
 
 if TYPE_CHECKING:
@@ -267,7 +269,6 @@ def _claude_memory(playbook: _Playbook) -> list[str]:
     """CLAUDE.md, rules and auto memory: what applies, and which entries repeat or
     contradict them (:mod:`acecode.cli.memory_report`)."""
     from acecode.cli.memory_report import memory_lines
-    from acecode.project import paths
 
     return memory_lines(paths.project_dir(), playbook.data)
 
@@ -470,6 +471,7 @@ def doctor(playbook: playbook_option = None) -> None:
         ("injection", lambda: _injection(loaded)),
         ("Claude Code's memory", lambda: _claude_memory(loaded)),
         ("experiments", lambda: _experiments(loaded.layer)),
+        ("recall at the tool call", lambda: recall_lines(loaded.layer, str(paths.project_dir()))),
         ("stale rules", lambda: loaded.check(_stale)),
         ("prompt templates", _templates),
         ("semantic de-duplication", _embeddings),

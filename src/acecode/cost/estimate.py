@@ -228,6 +228,7 @@ def role_bounds(
     the entries it is always shown (tagged, cited, in a conflict); what the reflector
     may tag is bounded by what it was shown, itself bounded by its own budget.
     """
+    from acecode.habits.notes import NOTES_BOUND_BYTES
     from acecode.instructions.digest import digest_bound
     from acecode.project.repository import repository_line
     from acecode.roles.ask import role_prompt
@@ -292,7 +293,9 @@ def role_bounds(
     )
     return {
         "reflector": _prompt_bound(reflector, provider),
-        "curator": _prompt_bound(curator, provider, reflection + curator_view + unknown_digest),
+        "curator": _prompt_bound(
+            curator, provider, reflection + curator_view + unknown_digest + NOTES_BOUND_BYTES
+        ),
         "safety_review": review,
         "judge": judge,
     }

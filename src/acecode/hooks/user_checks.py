@@ -32,7 +32,8 @@ import time
 from typing import Any
 
 import acecode
-from acecode.hooks.cache_files import read_cache_file, stat_key, write_cache_file
+from acecode.hooks.cache_files import read_cache_file, write_cache_file
+from acecode.project.file_stat import stat_key
 from acecode.project.layer import Layer
 
 CHECKS_NAME = "session-checks.json"

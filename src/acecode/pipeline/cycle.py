@@ -48,6 +48,7 @@ from acecode.pipeline.session_source import MessageList, TranscriptFile
 from acecode.pipeline.stages.admit import admit
 from acecode.pipeline.stages.apply import apply_layer
 from acecode.pipeline.stages.context import CycleContext
+from acecode.pipeline.stages.habits import note_habits
 from acecode.pipeline.stages.instructions import hold_against_instructions, record_overlap
 from acecode.pipeline.stages.judge import judge
 from acecode.pipeline.stages.layers import plan_layers
@@ -149,8 +150,6 @@ async def run_cycle(
 
 async def _stages(ctx: CycleContext) -> None:
     """The stages of :func:`run_cycle`; every way out leaves the report's status set."""
-    from acecode.pipeline.provenance_step import EvidencePool
-
     report = ctx.report
     if not admit(ctx):
         return
@@ -160,8 +159,8 @@ async def _stages(ctx: CycleContext) -> None:
         return
     from acecode.cost.gate import release_unused
 
-    # The session read again for the entries' evidence, once, outside any lock.
-    evidence = None if report.dry_run else EvidencePool.collect(ctx.messages)
+    # The session's moments, read once by the curate stage (outside any lock).
+    evidence = None if report.dry_run else ctx.evidence
     changed = False
     layers = plan_layers(ctx)
     for index, layer in enumerate(layers):
@@ -173,6 +172,7 @@ async def _stages(ctx: CycleContext) -> None:
         changed |= apply_layer(ctx, layer, evidence)
         record_layer(ctx, layer)
     record_overlap(ctx)
+    note_habits(ctx, layers)
     if changed:
         report.finish(outcomes.OK)
     else:

@@ -2,10 +2,11 @@
 
 It sees only the reflector's output, a bounded view of the playbook (the
 entries that bear on the session, :mod:`acecode.playbook.curator_view`), the
-short lists of possibly stale entries and retire candidates, and the pairs of
-entries the judge found conflicting (so it can UPDATE or DELETE one side),
-never the transcript (CON-CUR-006): the reflector diagnoses, the curator
-decides.
+short lists of possibly stale entries and retire candidates, the pairs of
+entries the judge found conflicting (so it can UPDATE or DELETE one side) and,
+for each failed call the findings name, its command, error line and whether an
+entry already came from it (:mod:`acecode.habits.notes`); never the transcript
+(CON-CUR-006): the reflector diagnoses, the curator decides.
 Returns ``{"reasoning", "operations"}``; on any failure
 ``{"reasoning": "", "operations": []}``; never raises (INV-CUR-008).
 """
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from acecode.playbook.curator_view import CuratorView
 
 NO_CONFLICTS = "(none)"
+NO_FAILURES = "(none)"
 # Room for the most operations the curator may propose (10, CON-CUR-004) and its
 # one-sentence reasoning, in real tokens (docs/llm.md, "Output bounds"): real operations
 # take up to 404 characters (101 tokens at 4 characters a token; 128 leaves a denser
@@ -95,6 +97,7 @@ def curator_prompt(
     view: CuratorView | None = None,
     max_removals: int | None = None,
     instructions: str | None = None,
+    failures: str = NO_FAILURES,
 ) -> RolePrompt:
     """The curator's request as it will be sent (see :func:`run_curator`)."""
     from acecode.playbook.curator_view import render_listed
@@ -117,6 +120,7 @@ def curator_prompt(
             repository_line(),
             max_removals,
             instructions=instructions_text(instructions),
+            failures=failures,
         ),
         max_tokens=MAX_TOKENS,
     )
@@ -131,6 +135,7 @@ def curator_fields(
     repository: str,
     max_removals: int,
     instructions: str = "",
+    failures: str = NO_FAILURES,
 ) -> dict[str, str]:
     """The template's fields; what came from an LLM or a transcript is redacted (the
     playbook's entries were redacted when they were saved, the instructions' digest
@@ -144,6 +149,7 @@ def curator_fields(
         "conflicts": redact(conflicts),
         "repository": repository,
         "max_removals": counted(max_removals, "removal"),
+        "failures": redact(failures),
     }
 
 
@@ -155,6 +161,7 @@ async def run_curator(
     view: CuratorView | None = None,
     max_removals: int | None = None,
     instructions: str | None = None,
+    failures: str = NO_FAILURES,
 ) -> dict[str, Any]:
     """Propose ADD/UPDATE/MERGE/DELETE operations from a reflection; never raises.
 
@@ -163,10 +170,13 @@ async def run_curator(
     which the learning cycle enforces (``curator_view.refuse_unseen``). It is
     told how many entries it may remove (``max_removals``, by default the
     removal budget of ``playbook``); the cycle defers the rest. ``instructions`` is the
-    digest of the project's instructions (default: read now).
+    digest of the project's instructions (default: read now); ``failures`` are the
+    notes on the failed calls the findings name (:mod:`acecode.habits.notes`).
     """
     data = await ask(
-        curator_prompt(reflector_output, playbook, conflicts, view, max_removals, instructions),
+        curator_prompt(
+            reflector_output, playbook, conflicts, view, max_removals, instructions, failures
+        ),
         "curator",
     )
     return {
