@@ -15,6 +15,8 @@ screen:
   approved), a last learning cycle that failed, and rules the hold-back
   experiments measured to make their failure more frequent
   (:mod:`acecode.experiments`; they wait for the user to look at them);
+- a save of a playbook that a killed process left half done and that cannot be
+  finished or undone (:mod:`acecode.store.commit`; one that can is settled here);
 - a project playbook with entries this machine did not write, at first sight,
   and entries that arrived later and are held for review
   (:mod:`acecode.arrivals.announce`).
@@ -120,7 +122,7 @@ def session_notice(project: str, start: dict[str, Any] | None = None) -> str | N
 
     mine = _project_config(project, start)
     user = user_notices(project)
-    lines = [*mine["config_off"], *user.get("config_off", ())]
+    lines = [*mine["config_off"], *user.get("config_off", ()), *interrupted_saves(project)]
     if start is not None:
         lines += _playbook_lines(start)
     learning = list(user.get("learning", ()))
@@ -134,6 +136,25 @@ def session_notice(project: str, start: dict[str, Any] | None = None) -> str | N
     if when_active and _active(project, start):
         lines += when_active
     return "\n".join(PREFIX + line for line in lines) if lines else None
+
+
+def interrupted_saves(project: str) -> list[str]:
+    """Finish the saves a killed learner left half done in either layer (one ``stat`` each
+    when there is none, :mod:`acecode.store.commit`); a line for each that cannot be."""
+    from acecode.store.commit import pending_save
+
+    lines = []
+    for layer in (Layer.of_project(project), Layer.user()):
+        if not os.path.exists(pending_save(layer)):
+            continue
+        from acecode.store.commit import settle_pending
+        from acecode.store.errors import PlaybookError
+
+        try:
+            settle_pending(layer, timeout=0.5)
+        except PlaybookError as exc:
+            lines.append(f"{exc} (`acecode doctor`)")
+    return lines
 
 
 def _arrivals(project: str, start: dict[str, Any] | None) -> list[str]:

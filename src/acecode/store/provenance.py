@@ -13,7 +13,8 @@ report)::
                                            "transcript", "reason", "evidence": {...}}]}},
      "retired": {"pat-004": [{"removed_in": "<cycle id>", "origins": [...]}]}}
 
-``retired`` (an addition readers may ignore) keeps the origins of entries
+``last_cycle`` (an addition readers may ignore) names the journal cycle of the
+last save applied. ``retired`` (another) keeps the origins of entries
 that left the playbook, by the cycle that removed them, so ``acecode restore``
 and ``acecode undo`` bring an entry back with its history and a later entry
 that reuses the name starts clean.
@@ -138,10 +139,14 @@ class Ledger:
 
     entries: dict[str, list[Origin]] = field(default_factory=dict)
     retired: dict[str, list[Retired]] = field(default_factory=dict)
+    # The journal cycle of the last save applied (acecode.store.commit: a save finished
+    # after a kill is not applied twice).
+    last_cycle: str | None = None
 
     def serialize(self) -> str:
-        data = {
+        data: dict[str, Any] = {
             "version": PROVENANCE_VERSION,
+            **({"last_cycle": self.last_cycle} if self.last_cycle else {}),
             "entries": {
                 name: {"origins": [origin.as_dict() for origin in origins]}
                 for name, origins in sorted(self.entries.items())
@@ -187,7 +192,8 @@ def parse_ledger(text: str, source: Path) -> Ledger:
         raise ProvenanceFileError(f"{source}: no 'entries' object")
     if data.get("version") != PROVENANCE_VERSION:
         raise ProvenanceFileError(f"{source}: unknown version {data.get('version')!r}")
-    ledger = Ledger()
+    last = data.get("last_cycle")
+    ledger = Ledger(last_cycle=last if isinstance(last, str) else None)
     for name, record in data["entries"].items():
         origins = record.get("origins") if isinstance(record, dict) else None
         ledger.entries[name] = _origins(origins, f"{source}: entry {name}")

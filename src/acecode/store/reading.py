@@ -31,6 +31,12 @@ def read_playbook(path: str | PathLike[str]) -> dict[str, Any]:
         return empty_playbook()
     except OSError as exc:
         raise PlaybookFileError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    return parse_playbook(raw, path)
+
+
+def parse_playbook(raw: bytes, path: str | PathLike[str]) -> dict[str, Any]:
+    """The migrated playbook in ``raw``, the bytes of the file ``path``; raises like
+    :func:`read_playbook`."""
     try:
         # utf-8-sig: a BOM left by a Windows editor must not lock the user out.
         data = json.loads(raw.decode("utf-8-sig"))
