@@ -98,11 +98,12 @@ def _json_default(value: Any) -> Any:
 
 
 def commit_save(
-    layer: Layer, before: dict[str, Any], after: dict[str, Any], text: str, meta: dict[str, Any]
+    layer: Layer, before: str, after: dict[str, Any], text: str, meta: dict[str, Any]
 ) -> None:
-    """Save ``text`` (the serialised ``after``) as the playbook, with its records (steps 1-6
-    of the module docstring). Raises ``PlaybookWriteError`` when the save is refused; the
-    playbook and its records are then as they were."""
+    """Save ``text`` (the serialised ``after``) in place of ``before`` (the serialised
+    playbook as loaded), with its records (steps 1-6 of the module docstring). Raises
+    ``PlaybookWriteError`` when the save is refused; the playbook and its records are then
+    as they were."""
     from acecode.arrivals.written import record_written
     from acecode.store.atomic import atomic_write_text
     from acecode.store.journal import reserve_cycle_id
@@ -123,6 +124,7 @@ def commit_save(
         "meta": _json_default(meta),
         "before": before,
     }
+    original = json.loads(before)
     try:
         atomic_write_text(target, json.dumps(record, ensure_ascii=False))
     except PlaybookWriteError as exc:
@@ -132,7 +134,7 @@ def commit_save(
             "nothing was changed"
         ) from exc
     pause("commit-file")
-    record_written(layer, before, after, meta.get("kind"))
+    record_written(layer, original, after, meta.get("kind"))
     pause("marked")
     try:
         atomic_write_text(layer.playbook_file, text)
@@ -141,7 +143,7 @@ def commit_save(
         raise
     pause("replaced")
     try:
-        _record(layer, before, after, meta)
+        _record(layer, original, after, meta)
     except PlaybookError as exc:
         raise PlaybookWriteError(_roll_back(layer, record, exc)) from exc
     _drop(target)
@@ -169,12 +171,11 @@ def _roll_back(layer: Layer, record: dict[str, Any], problem: Exception) -> str:
     the commit file then stays for the next :func:`settle`."""
     from acecode.store.atomic import atomic_write_text
     from acecode.store.journal import forget_cycle
-    from acecode.store.playbook_file import serialize_playbook
 
     playbook = layer.playbook_file
     try:
         if record.get("before_existed", True):
-            atomic_write_text(playbook, serialize_playbook(record["before"]))
+            atomic_write_text(playbook, record["before"])
         else:
             _drop(playbook)
         forget_cycle(layer, record["cycle_id"])
@@ -208,7 +209,7 @@ def settle(layer: Layer) -> str | None:
         raise PlaybookWriteError(f"cannot read {target}: {exc.strerror or exc}") from exc
     try:
         record = json.loads(raw.decode("utf-8"))
-        before, meta = record["before"], record["meta"]
+        before, meta = json.loads(record["before"]), record["meta"]
         after_digest, cycle_id = record["after_digest"], record["cycle_id"]
     except (ValueError, KeyError, TypeError):
         _drop(target)  # torn while written: the save never began

@@ -169,5 +169,5 @@ def update_playbook(
             from acecode.store.commit import commit_save  # sqlite3 off the hook path
 
             saved = _stamped(txn.playbook)
-            commit_save(layer, txn.original, saved, serialize_playbook(saved), txn.meta)
+            commit_save(layer, before, saved, serialize_playbook(saved), txn.meta)
             txn.saved = True
