@@ -131,6 +131,31 @@ def test_fault_read_only_claude_dir_show_and_injection_still_work(
     assert _tree(read_only_claude) == before
 
 
+def test_fault_read_only_claude_dir_is_said_at_session_start_and_by_doctor(
+    project_dir: Path, home_dir: Path, read_only_claude: Path, obeying_permissions
+) -> None:
+    """Nothing can be learned (and the learner's log cannot be written): the old hook said
+    it on stderr only, and every later session started without a word."""
+    env = acecode_env(project_dir, home_dir)
+    hook = run_acecode(
+        ["hook", "session-start"],
+        env,
+        cwd=project_dir,
+        stdin=json.dumps({"session_id": "s-ro-notice", "source": "startup"}),
+        preexec_fn=obeying_permissions,
+    )
+    doctor = run_acecode(["doctor"], env, cwd=project_dir, preexec_fn=obeying_permissions)
+
+    message = json.loads(hook.stdout)["systemMessage"]
+    assert "is not writable" in message and "not learned from" in message, message
+    assert str(read_only_claude) in message
+    assert doctor.returncode == 1
+    assert any(
+        line.strip().startswith("[problem]") and "is not writable" in line
+        for line in doctor.stdout.splitlines()
+    ), doctor.stdout
+
+
 UNREADABLE = ["mode-000", "other-owner"]
 
 

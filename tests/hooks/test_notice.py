@@ -50,6 +50,12 @@ def test_the_queue_file_name_matches_the_review_queue() -> None:
     assert notice.QUEUE_FILE == queue.QUEUE_FILE
 
 
+def test_the_commit_file_suffix_matches_the_store() -> None:
+    from acecode.store.commit import COMMIT_SUFFIX
+
+    assert notice.COMMIT_SUFFIX == COMMIT_SUFFIX
+
+
 def test_all_well_means_no_message(project_dir: Path, playbook: Path) -> None:
     output = _start()
     assert output is not None and "systemMessage" not in output
@@ -106,3 +112,10 @@ def test_a_project_turned_off_is_silent(project_dir: Path) -> None:
     outcomes.record_outcome(_state(project_dir), FAILED)
     (project_dir / ".claude" / "acecode.toml").write_text("enabled = false\n")
     assert _start() is None
+
+
+def test_the_session_checks_key_every_prompt_template() -> None:
+    from acecode.hooks.user_checks import TEMPLATE_NAMES
+    from acecode.prompts.templates import TEMPLATES
+
+    assert TEMPLATE_NAMES == TEMPLATES

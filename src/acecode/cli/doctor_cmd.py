@@ -19,7 +19,6 @@ from acecode.text.wording import counted
 if TYPE_CHECKING:
     from acecode.project.layer import Layer
 
-TEMPLATES = ("playbook.txt", "reflector.txt", "curator.txt", "reflection.txt")
 # Share of a budget from which doctor warns.
 NEAR_BUDGET = 0.8
 
@@ -214,6 +213,27 @@ def _user_layer() -> list[str]:
     return _on_playbook(path, _playbook)
 
 
+def _state_folders(layer: Layer) -> list[str]:
+    """Whether acecode can write each layer's state folder, and a save a killed process
+    left half done (the next command that writes the playbook finishes it)."""
+    from acecode.project.layer import Layer
+    from acecode.project.state_folder import unwritable
+    from acecode.store.commit import commit_file
+
+    lines = []
+    for each in (layer, Layer.user()):
+        if each is not layer and not each.playbook_file.exists():
+            continue
+        problem = unwritable(each)
+        lines.append(f"[problem] {problem}" if problem else f"writable: {each.folder}")
+        if commit_file(each).exists():
+            lines.append(
+                f"[warning] a save of {each.playbook_file} was cut by a kill; the next "
+                "acecode command that reads its history finishes it (`acecode history`)"
+            )
+    return lines
+
+
 def _stale(target: Path, data: dict[str, Any]) -> list[str]:
     """Entries naming files, paths or symbols the project no longer has (a warning)."""
     from acecode.cli.stale_report import stale_lines, stale_report
@@ -243,12 +263,21 @@ def _experiments(layer: Layer) -> list[str]:
 
 
 def _templates() -> list[str]:
-    from acecode.prompts.templates import template_override, user_template_dir
+    """Each override in use, and each that cannot be (the packaged template runs instead)."""
+    from acecode.prompts.templates import (
+        TEMPLATES,
+        override_problem,
+        template_override,
+        user_template_dir,
+    )
 
-    overrides = [str(p) for name in TEMPLATES if (p := template_override(name))]
-    return [f"override: {o}" for o in overrides] or [
-        f"packaged (no overrides in {user_template_dir()})"
-    ]
+    lines = []
+    for name in TEMPLATES:
+        override = template_override(name)
+        if override is not None:
+            problem = override_problem(name)
+            lines.append(f"[warning] {problem}" if problem else f"override: {override}")
+    return lines or [f"packaged (no overrides in {user_template_dir()})"]
 
 
 def _embeddings() -> list[str]:
@@ -392,6 +421,7 @@ def doctor(playbook: playbook_option = None) -> None:
         ("configuration", _configuration),
         ("playbook", lambda: _playbook_check(loaded)),
         ("user layer", _user_layer),
+        ("state folders", lambda: _state_folders(loaded.layer)),
         ("injection", lambda: _injection(loaded)),
         ("experiments", lambda: _experiments(loaded.layer)),
         ("stale rules", lambda: loaded.check(_stale)),

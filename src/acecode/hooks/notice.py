@@ -10,7 +10,9 @@ screen:
 - a project playbook that cannot be read (nothing is injected or learned) and a
   user layer that cannot be read (its rules are not injected);
 - settings acecode ignores (a typo, a wrong type), named by file and key;
-- no LLM provider, or a budget that stops learning;
+- no LLM provider, a budget that stops learning, or a state folder acecode cannot
+  write (a read-only ``.claude/``: nothing is learned, and the learner's log cannot be
+  written either);
 - learned rules waiting in the review queue (they reach no session until
   approved), a last learning cycle that failed, and rules the hold-back
   experiments measured to make their failure more frequent
@@ -36,7 +38,6 @@ settings files of its own.
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Any
 
@@ -44,15 +45,17 @@ from acecode.project import outcomes
 from acecode.project.layer import Layer
 
 QUEUE_FILE = "pending.json"  # acecode.quarantine.queue.QUEUE_FILE (a test keeps them equal)
+COMMIT_SUFFIX = ".commit"  # acecode.store.commit.COMMIT_SUFFIX (a test keeps them equal)
 REASON_CHARS = 120
 SILENT_SOURCES = ("compact",)
 PREFIX = "acecode: "
 
 
 def _pending_count(project: str) -> int:
+    from acecode.project.bounds import read_json
+
     try:
-        with open(Layer.of_project(project).state_file(QUEUE_FILE), encoding="utf-8") as handle:
-            data = json.load(handle)
+        data = read_json(Layer.of_project(project).state_file(QUEUE_FILE), "review queue")
     except (OSError, ValueError):
         return 0
     pending = data.get("pending") if isinstance(data, dict) else None
@@ -125,7 +128,7 @@ def session_notice(project: str, start: dict[str, Any] | None = None) -> str | N
     lines = [*mine["config_off"], *user.get("config_off", ()), *interrupted_saves(project)]
     if start is not None:
         lines += _playbook_lines(start)
-    learning = list(user.get("learning", ()))
+    learning = [*user.get("learning", ()), *_unwritable(project)]
     when_active = [
         *mine["config_ignored"],
         *user.get("config_ignored", ()),
@@ -138,14 +141,22 @@ def session_notice(project: str, start: dict[str, Any] | None = None) -> str | N
     return "\n".join(PREFIX + line for line in lines) if lines else None
 
 
+def _unwritable(project: str) -> list[str]:
+    """A line for each layer whose state folder acecode cannot write (a read-only
+    ``.claude/``): the learner's own words would go nowhere the user looks."""
+    from acecode.project.state_folder import unwritable
+
+    user = Layer.user()
+    layers = [Layer.of_project(project), *([user] if os.path.exists(user.playbook) else [])]
+    return [f"{problem}; fix its permissions" for layer in layers if (problem := unwritable(layer))]
+
+
 def interrupted_saves(project: str) -> list[str]:
     """Finish the saves a killed learner left half done in either layer (one ``stat`` each
     when there is none, :mod:`acecode.store.commit`); a line for each that cannot be."""
-    from acecode.store.commit import pending_save
-
     lines = []
     for layer in (Layer.of_project(project), Layer.user()):
-        if not os.path.exists(pending_save(layer)):
+        if not os.path.exists(layer.state_file(os.path.basename(layer.playbook) + COMMIT_SUFFIX)):
             continue
         from acecode.store.commit import settle_pending
         from acecode.store.errors import PlaybookError

@@ -60,7 +60,7 @@ def commit_file(layer: Layer) -> Path:
 
 
 def pending_save(layer: Layer) -> str:
-    """:func:`commit_file` as a string, without importing ``pathlib`` (for the hooks)."""
+    """:func:`commit_file` as a string, without importing ``pathlib``."""
     return layer.state_file(os.path.basename(layer.playbook) + COMMIT_SUFFIX)
 
 

@@ -184,8 +184,12 @@ def _origins(value: Any, where: str) -> list[Origin]:
 
 def parse_ledger(text: str, source: Path) -> Ledger:
     """The ledger in ``text``; ``ProvenanceFileError`` naming ``source`` when malformed."""
+    from acecode.project.bounds import FileLimitError, loads_bounded
+
     try:
-        data = json.loads(text)
+        data = loads_bounded(text.encode("utf-8", "surrogateescape"), source, "provenance file")
+    except FileLimitError as exc:
+        raise ProvenanceFileError(str(exc)) from exc
     except json.JSONDecodeError as exc:
         raise ProvenanceFileError(f"{source}: not JSON ({exc.msg} at line {exc.lineno})") from exc
     if not isinstance(data, dict) or not isinstance(data.get("entries"), dict):
