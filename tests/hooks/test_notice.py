@@ -36,7 +36,7 @@ def _state(project: Path) -> Path:
 
 
 def _queue(project: Path, count: int) -> None:
-    items = [{"id": f"{i:08x}", "text": f"rule {i}"} for i in range(count)]
+    items = [{"id": f"{i:08x}", "text": f"rule {i}", "session": "s0"} for i in range(count)]
     (_state(project) / "pending.json").write_text(json.dumps({"version": 1, "pending": items}))
 
 
@@ -108,10 +108,14 @@ def test_not_after_a_compaction_and_never_on_a_prompt(project_dir: Path, playboo
     assert "systemMessage" not in (json.loads(run.stdout) if run.stdout else {})
 
 
-def test_a_project_turned_off_is_silent(project_dir: Path) -> None:
+def test_a_project_turned_off_says_only_that(project_dir: Path) -> None:
     outcomes.record_outcome(_state(project_dir), FAILED)
-    (project_dir / ".claude" / "acecode.toml").write_text("enabled = false\n")
-    assert _start() is None
+    config = project_dir / ".claude" / "acecode.toml"
+    config.write_text("enabled = false\n")
+    assert _start() == {
+        "systemMessage": f"acecode: off in this project (turned off for this project in "
+        f"{config}): nothing is injected or learned; `acecode on` turns it back on"
+    }
 
 
 def test_the_session_checks_key_every_prompt_template() -> None:
