@@ -57,8 +57,8 @@ def read_bounded(path: str | os.PathLike[str], limit: int, what: str) -> bytes:
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-            raise FileLimitError(f"{path}: the {what} is {kind}")
+            kind = "a folder" if stat.S_ISDIR(info.st_mode) else "a pipe or device"
+            raise FileLimitError(f"cannot read {path}: the {what} is {kind}, not a file")
         if info.st_size > limit:
             raise FileLimitError(over_limit(path, what, f"{_size(info.st_size)}", _size(limit)))
         chunks, total = [], 0
