@@ -32,7 +32,7 @@ def read_toml(path: Path) -> tuple[dict[str, Any], str | None]:
     except (FileNotFoundError, NotADirectoryError):
         return {}, None
     except FileLimitError as exc:
-        raise SettingsFileError(f"cannot read {exc}") from None
+        raise SettingsFileError(str(exc)) from None
     except OSError as exc:
         raise SettingsFileError(f"cannot read {path}: {exc.strerror or exc}") from None
     note = None
