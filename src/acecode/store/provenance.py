@@ -19,9 +19,9 @@ that left the playbook, by the cycle that removed them, so ``acecode restore``
 and ``acecode undo`` bring an entry back with its history and a later entry
 that reuses the name starts clean.
 
-The file is written by :func:`record_provenance`, which ``update_playbook``
-calls under the playbook lock right after the save and the history journal,
-so it changes in the same transaction as the playbook. It is local state:
+The file is written by :func:`~acecode.store.provenance_changes.apply_provenance`,
+which ``update_playbook`` calls under the playbook lock right after the save and
+the history journal, all committed together (:mod:`acecode.store.commit`). It is local state:
 it never travels with a ``git merge`` (see :mod:`acecode.store.provenance_changes`
 for what the merge driver records). Reading never raises: a missing file is
 empty, a corrupt one a one-line warning and empty.
