@@ -185,21 +185,27 @@ def _valid_json_or_nothing(stdout: str) -> bool:
         return False
 
 
+def seeded(start_server: Callable, base: Path, entries: int) -> tuple[Path, Path, dict]:
+    """A fresh project and HOME under ``base`` with a playbook of ``entries`` entries, and
+    the environment of its learners (a scripted server of two lessons per session)."""
+    server = start_server(two_lessons)
+    project, home = base / "project", base / "home"
+    project.mkdir(parents=True)
+    home.mkdir()
+    playbook = project / ".claude" / "playbook.json"
+    os.environ["HOME"] = str(home)  # this machine's key (the arrival record) is read there
+    seed_playbook(playbook, extra_entries=entries - 3)
+    return base, playbook, environment(project, home, server.env())
+
+
 # --- kills at any instant -----------------------------------------------------------------------
 
 
 def probe_kills(start_server: Callable, scratch: Path, kills: int, entries: int) -> list[list[str]]:
     from commit_support import missing_records, texts
 
-    server = start_server(two_lessons)
-    base = scratch / "kills"
-    project, home = base / "project", base / "home"
-    project.mkdir(parents=True)
-    home.mkdir()
-    playbook = project / ".claude" / "playbook.json"
-    os.environ["HOME"] = str(home)  # missing_records reads this machine's key from HOME
-    seed_playbook(playbook, extra_entries=entries - 3)
-    env = environment(project, home, server.env())
+    base, playbook, env = seeded(start_server, scratch / "kills", entries)
+    project = playbook.parents[1]
     clean = timed(["learn", str(session_transcript(base / "c.jsonl", "clean"))], env, project)
     rng = random.Random(28)
     rows = []
@@ -245,15 +251,8 @@ def probe_kills(start_server: Callable, scratch: Path, kills: int, entries: int)
 def probe_contention(
     start_server: Callable, scratch: Path, learners: int, entries: int
 ) -> list[list[str]]:
-    server = start_server(two_lessons)
-    base = scratch / "contention"
-    project, home = base / "project", base / "home"
-    project.mkdir(parents=True)
-    home.mkdir()
-    playbook = project / ".claude" / "playbook.json"
-    os.environ["HOME"] = str(home)
-    seed_playbook(playbook, extra_entries=entries - 3)
-    env = environment(project, home, server.env())
+    base, playbook, env = seeded(start_server, scratch / "contention", entries)
+    project = playbook.parents[1]
     started = time.monotonic()
     runs = []
     for number in range(learners):

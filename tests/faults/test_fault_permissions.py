@@ -38,9 +38,14 @@ def obeying_permissions() -> Callable[[], None] | None:
 
 
 def _tree(folder: Path) -> dict[str, tuple[int, bytes | None]]:
-    """Every path below ``folder`` with its mode and (for files) content."""
+    """Every path below ``folder`` with its mode and (for files) content; the content of
+    a lock's holder stamp (who took the lock last, ``acecode.store.lock``) aside: taking
+    the lock to find out that nothing can be saved is no change."""
     found = {}
     for path in sorted(folder.rglob("*")):
+        if path.name.endswith(".lock.holder"):
+            found[str(path.relative_to(folder))] = (stat.S_IMODE(path.lstat().st_mode), None)
+            continue
         mode = path.lstat().st_mode
         content = path.read_bytes() if stat.S_ISREG(mode) else None
         found[str(path.relative_to(folder))] = (stat.S_IMODE(mode), content)

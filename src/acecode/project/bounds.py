@@ -5,9 +5,11 @@ committed playbook, a project's ``.claude/acecode.toml``, a prompt template. A f
 of 100,000 entries made every hook wait for Claude Code's timeout; a 20 MB string
 took 510 MB to show; 100,000 nested brackets ended in a traceback. So each file is
 read through :func:`read_bounded` (a regular file, at most so many bytes, never
-blocking on a pipe) and, for JSON, :func:`loads_bounded` (nesting bounded before
-the parser recurses), and its reader checks the counts its format has (entries,
-text length). The limits are far above real use (README, "Limits"); a file over
+blocking on a pipe) and, for JSON, :func:`loads_bounded` (nesting and object count
+bounded before the parser recurses: the playbook, which is written back whole) or
+:func:`parse_json` (the parser's own recursion limit turned into one line: acecode's
+state files), and its reader checks the counts its format has (entries, text
+length). The limits are far above real use (README, "Limits"); a file over
 one is refused whole in one line naming the file and the limit.
 
 Only ``os`` and ``stat`` are imported: the hooks read through this module.
@@ -113,8 +115,6 @@ def loads_bounded(
     given (a playbook), about that many objects, so that a huge file is refused before
     it is parsed. Raises :class:`FileLimitError`, and ``UnicodeDecodeError``/``ValueError``
     as ``json`` does."""
-    import json
-
     depth, objects = json_shape(raw)
     if depth > MAX_NESTING:
         raise FileLimitError(
@@ -123,18 +123,28 @@ def loads_bounded(
     if max_entries is not None and objects > max_entries + _OTHER_OBJECTS:
         found = f"about {objects - 2:,} entries"
         raise FileLimitError(over_limit(path, what, found, f"{max_entries:,} entries"))
+    return parse_json(raw, path, what)
+
+
+def parse_json(raw: bytes, path: str | os.PathLike[str], what: str) -> Any:
+    """``json.loads`` of the UTF-8 (or UTF-8 with BOM) ``raw``, with nesting too deep for
+    the parser a :class:`FileLimitError` instead of a ``RecursionError``. For files read
+    back whole by their owner, whose shape checks reject what nests deeper than their
+    format: cheaper than :func:`loads_bounded`'s count (the hooks read caches this way)."""
+    import json
+
     try:
         return json.loads(raw.decode("utf-8-sig"))
-    except RecursionError:  # a malformed file whose brackets the count above misjudged
+    except RecursionError:
         raise FileLimitError(f"{path}: the {what} nests too deeply to read") from None
 
 
 def read_json(
     path: str | os.PathLike[str], what: str = "state file", limit: int = MAX_STATE_BYTES
 ) -> Any:
-    """The JSON in the file ``path``, read within ``limit`` bytes and :data:`MAX_NESTING`.
+    """The JSON in the file ``path``, read within ``limit`` bytes (:func:`parse_json`).
 
     Raises ``FileNotFoundError``/``OSError`` as ``open`` does, and ``ValueError`` for
     anything else: :class:`FileLimitError`, ``UnicodeDecodeError``, ``JSONDecodeError``.
     So a reader that treated ``(OSError, ValueError)`` as "unreadable" still does."""
-    return loads_bounded(read_bounded(path, limit, what), path, what)
+    return parse_json(read_bounded(path, limit, what), path, what)

@@ -113,8 +113,7 @@ def commit_save(
         meta["cycle_id"] = reserve_cycle_id(layer, meta.get("cycle_id"))
     except (PlaybookError, OSError) as exc:
         raise PlaybookWriteError(
-            f"could not save {layer.playbook_file}: the history journal cannot be written "
-            f"({exc}); nothing was changed"
+            f"could not save {layer.playbook_file}: {_why_not(layer, exc)}; nothing was changed"
         ) from exc
     record = {
         "version": COMMIT_VERSION,
@@ -147,6 +146,20 @@ def commit_save(
     except PlaybookError as exc:
         raise PlaybookWriteError(_roll_back(layer, record, exc)) from exc
     _drop(target)
+
+
+def _why_not(layer: Layer, problem: Exception) -> str:
+    """Why the history journal cannot be opened, in the words of the other writes: a state
+    folder acecode may not write (SQLite says "unable to open database file"), a full disk
+    ("database or disk is full"), else SQLite's own words."""
+    import errno
+
+    folder = layer.state_folder
+    if os.path.isdir(folder) and not os.access(folder, os.W_OK | os.X_OK):
+        return f"{folder}: {os.strerror(errno.EACCES)} (the history journal is kept there)"
+    if getattr(problem.__cause__, "sqlite_errorname", "") == "SQLITE_FULL":
+        return f"{folder}: {os.strerror(errno.ENOSPC)} (the history journal is kept there)"
+    return f"the history journal cannot be written ({problem})"
 
 
 def _record(layer: Layer, before: dict[str, Any], after: dict[str, Any], meta: dict) -> None:
