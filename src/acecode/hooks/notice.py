@@ -10,9 +10,8 @@ screen:
 - a project playbook that cannot be read (nothing is injected or learned) and a
   user layer that cannot be read (its rules are not injected);
 - settings acecode ignores (a typo, a wrong type), named by file and key;
-- no LLM provider, a budget that stops learning, or a state folder acecode cannot
-  write (a read-only ``.claude/``: nothing is learned, and the learner's log cannot be
-  written either);
+- no LLM provider, a budget that stops learning, or a folder or cost ledger
+  learning cannot write (named as such, never as a budget);
 - learned rules waiting in the review queue (they reach no session until
   approved), a last learning cycle that failed, and rules the hold-back
   experiments measured to make their failure more frequent
@@ -173,7 +172,7 @@ def session_notice(
     lines = [*mine["config_off"], *user.get("config_off", ()), *interrupted_saves(project)]
     if start is not None:
         lines += _playbook_lines(start)
-    learning = [*user.get("learning", ()), *_unwritable(project)]
+    learning = [*_unwritable(project), *user.get("learning", ())]
     when_active = [
         *mine["config_ignored"],
         *user.get("config_ignored", ()),
@@ -190,13 +189,20 @@ def session_notice(
 
 
 def _unwritable(project: str) -> list[str]:
-    """A line for each layer whose state folder acecode cannot write (a read-only
-    ``.claude/``): the learner's own words would go nowhere the user looks."""
-    from acecode.project.state_folder import unwritable
+    """A line when the project's state folder or the playbook's folder cannot be written
+    (a cheap look at permissions and types: a hook writes nothing to find out)."""
+    from acecode.project.writable import looks_unwritable
 
-    user = Layer.user()
-    layers = [Layer.of_project(project), *([user] if os.path.exists(user.playbook) else [])]
-    return [f"{problem}; fix its permissions" for layer in layers if (problem := unwritable(layer))]
+    layer = Layer.of_project(project)
+    for folder in (layer.state_folder, os.path.dirname(layer.playbook)):
+        problem = looks_unwritable(folder, folder=True)
+        if problem:
+            return [
+                f"sessions are not learned from: {problem}, and learning writes there "
+                "(the playbook, its history, the state folder); make it writable "
+                "(`acecode doctor`)"
+            ]
+    return []
 
 
 def interrupted_saves(project: str) -> list[str]:

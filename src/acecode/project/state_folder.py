@@ -13,8 +13,8 @@ Only ``os`` is imported: the injection hook creates the folder too, and
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (the tool hooks' hit path)
 if TYPE_CHECKING:
     from typing import Protocol, TypeAlias
 
@@ -59,20 +59,3 @@ def ensure_folder_of(state: StateFolder) -> str:
     folder = folder_of(state)
     ensure_state_folder(folder)
     return folder
-
-
-def unwritable(state: StateFolder) -> str | None:
-    """Why acecode cannot write the state folder ``state`` names (or, before it exists, the
-    folder it would be created in), in one line; None when it can. Nothing is learned
-    while it cannot: every cycle writes the history, the lock and its record there."""
-    folder = folder_of(state)
-    where = folder
-    while not os.path.exists(where):
-        parent = os.path.dirname(where)
-        if parent == where:
-            return None
-        where = parent
-    if os.path.isdir(where) and os.access(where, os.W_OK | os.X_OK):
-        return None
-    what = "is not a folder" if not os.path.isdir(where) else "is not writable"
-    return f"{where} {what}, so sessions are not learned from (acecode keeps {folder} there)"

@@ -69,3 +69,5 @@ class LayerWork:
     tags: list[Any]
     operations: list[Any]
     semantic: SemanticTools | None = None
+    # The provenance plan the layer's save recorded (apply), for the failure record.
+    provenance: dict[str, Any] | None = None
