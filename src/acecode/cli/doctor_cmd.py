@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from acecode.cli.common import console, playbook_option
+from acecode.cli.doctor_files import interrupted_saves, prompt_templates
 from acecode.project import paths
 from acecode.recall.status import summary_lines as recall_lines
 from acecode.text.wording import counted
@@ -243,22 +244,6 @@ def _user_layer() -> list[str]:
     return _on_playbook(path, _playbook)
 
 
-def _interrupted_saves(layer: Layer) -> list[str]:
-    """A save of either layer that a killed process left half done: the next acecode
-    command that reads its history, or the next session start, finishes it (doctor
-    writes nothing)."""
-    from acecode.project.layer import Layer
-    from acecode.store.commit import commit_file
-
-    lines = [
-        f"[warning] a save of {each.playbook_file} was cut by a kill; `acecode history` "
-        "(or the next session start) finishes it"
-        for each in (layer, Layer.user())
-        if commit_file(each).exists()
-    ]
-    return lines or ["none"]
-
-
 def _stale(target: Path, data: dict[str, Any]) -> list[str]:
     """Entries naming files, paths or symbols the project no longer has (a warning)."""
     from acecode.cli.stale_report import stale_lines, stale_report
@@ -293,24 +278,6 @@ def _experiments(layer: Layer) -> list[str]:
     from acecode.experiments.status import summary_lines
 
     return summary_lines(layer)
-
-
-def _templates() -> list[str]:
-    """Each override in use, and each that cannot be (the packaged template runs instead)."""
-    from acecode.prompts.templates import (
-        TEMPLATES,
-        override_problem,
-        template_override,
-        user_template_dir,
-    )
-
-    lines = []
-    for name in TEMPLATES:
-        override = template_override(name)
-        if override is not None:
-            problem = override_problem(name)
-            lines.append(f"[warning] {problem}" if problem else f"override: {override}")
-    return lines or [f"packaged (no overrides in {user_template_dir()})"]
 
 
 def _embeddings() -> list[str]:
@@ -492,13 +459,13 @@ def doctor(playbook: playbook_option = None) -> None:
         ("configuration", _configuration),
         ("playbook", lambda: _playbook_check(loaded)),
         ("user layer", _user_layer),
-        ("interrupted saves", lambda: _interrupted_saves(loaded.layer)),
+        ("interrupted saves", lambda: interrupted_saves(loaded.layer)),
         ("injection", lambda: _injection(loaded)),
         ("Claude Code's memory", lambda: _claude_memory(loaded)),
         ("experiments", lambda: _experiments(loaded.layer)),
         ("recall at the tool call", lambda: recall_lines(loaded.layer, str(paths.project_dir()))),
         ("stale rules", lambda: loaded.check(_stale)),
-        ("prompt templates", _templates),
+        ("prompt templates", prompt_templates),
         ("semantic de-duplication", _embeddings),
         ("last learning cycle", lambda: _last_cycle(loaded.layer)),
         ("where learning writes", lambda: _writable(loaded.layer)),
