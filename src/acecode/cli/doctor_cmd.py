@@ -210,7 +210,7 @@ def _playbook(target: Path, data: dict[str, Any]) -> list[str]:
     ratio = health["effectiveness_ratio"]
     total = health["total_entries"]
     return [
-        f"{target}: {counted(total, 'entry')}: {size_in_words(total)}",
+        f"{target}: {counted(total, 'entry')} ({size_in_words(total)})",
         f"effectiveness: {'n/a' if ratio is None else f'{ratio:.2f}'}, "
         f"untested entries: {health['untested_entries']}",
         *_pending_removals(target),
