@@ -48,6 +48,9 @@ class CycleReport:
     tags_skipped: list[dict[str, Any]] = field(default_factory=list)
     held_for_review: list[dict[str, Any]] = field(default_factory=list)
     dropped_by_review: list[dict[str, Any]] = field(default_factory=list)
+    # Queued texts that waited for a safety review and that this cycle's review passed:
+    # applied with the cycle's operations (acecode.quarantine.waiting).
+    released_after_review: list[dict[str, Any]] = field(default_factory=list)
     # Safety-review flags below ``review_severity``: noted, not held.
     review_notes: list[dict[str, str]] = field(default_factory=list)
     # The languages of the user's requests in this session, and the languages a rule may
@@ -161,6 +164,7 @@ class CycleReport:
             "operations_deferred": len(self.deferred),
             "held_for_review": len(self.held_for_review),
             "not_reviewed": _not_reviewed(self.held_for_review),
+            "released_after_review": len(self.released_after_review),
             "entries_before": self.entries_before,
             "entries_after": self.entries_after,
             "report_file": self.report_file,
@@ -201,10 +205,12 @@ def _counts(report: dict[str, Any]) -> str:
     later = f"{deferred} deferred by the removal budget, " if deferred else ""
     waiting = _not_reviewed(report["held_for_review"])
     not_reviewed = f" ({waiting} not reviewed)" if waiting else ""
+    released = len(report.get("released_after_review") or ())
+    landed = f"{released} waiting for a review landed, " if released else ""
     return (
         f"{wording.counted(len(report['tags_applied']), 'tag')}, "
         f"{wording.counted(applied, 'operation')} applied, {skipped} skipped, {later}"
-        f"{len(report['held_for_review'])} held for review{not_reviewed}, "
+        f"{len(report['held_for_review'])} held for review{not_reviewed}, {landed}"
         f"{len(report['pruned'])} pruned, "
         f"entries {report['entries_before']} -> {report['entries_after']}"
     )

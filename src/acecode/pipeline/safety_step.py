@@ -49,10 +49,24 @@ class SafetyReview:
     available: bool = False
     verdicts: Mapping[str, ReviewVerdict] = field(default_factory=dict)
     threshold: str = "medium"
+    # Why the review could not be made (the provider's or the budget's words), if known.
+    failure: str = ""
 
     def reviewed(self, key: str) -> bool:
         """Did the review answer for the text with this key?"""
         return key in self.verdicts
+
+    def why_not(self, key: str) -> str:
+        """Why the text with this key has no verdict, for the queue's detail."""
+        if self.reviewed(key):
+            return "it was reviewed"
+        if self.available:
+            return "the review's reply left it out"
+        return (
+            f"the review could not be made: {self.failure}"
+            if self.failure
+            else ("the review could not be made")
+        )
 
     def holding(self, key: str) -> ReviewVerdict | None:
         """The flag that holds this text (at or above the threshold), else None."""
@@ -123,10 +137,10 @@ async def safety_review(
     if not result["ok"]:
         why = f" ({'; '.join(failures)})" if failures else ""
         report.warnings.append(
-            f"safety review unavailable{why}: texts that touch a sensitive class or another "
-            "language are held as not reviewed this cycle"
+            f"safety review unavailable{why}: the new texts wait in the review queue as not "
+            "reviewed until a review passes them (the next cycle, or `acecode review --retry`)"
         )
-        return SafetyReview(False, {}, threshold)
+        return SafetyReview(False, {}, threshold, "; ".join(failures))
     answered: dict[int, ReviewVerdict] = result["verdicts"]
     if arrivals and arrivals_of is not None:
         _record_arrivals(arrivals_of, arrivals, answered, len(texts), threshold, report)

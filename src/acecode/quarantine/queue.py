@@ -309,3 +309,26 @@ def is_rejected(text: str, playbook: Where = None) -> bool:
     """True when a reviewer rejected this text (or one differing only in spelling tricks)."""
     cleaned = clean_text(text)
     return cleaned is not None and text_key(cleaned) in rejected_keys(playbook)
+
+
+def settle_items(
+    playbook: Where = None,
+    *,
+    remove: Sequence[str] = (),
+    rules: dict[str, tuple[str, str]] | None = None,
+    lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+) -> None:
+    """Remove the items ``remove`` names (their texts landed) and give others a new rule
+    and detail (``rules``: ID -> (rule, detail)), in one locked write. IDs no longer
+    pending are ignored: a reviewer may have decided meanwhile."""
+    gone, changes = set(remove), rules or {}
+    with _locked(queue_path(playbook), lock_timeout) as queue:
+        kept = []
+        for item in queue.pending:
+            if item.id in gone:
+                continue
+            if item.id in changes:
+                rule, detail = changes[item.id]
+                item = replace(item, rule=rule, detail=detail)
+            kept.append(item)
+        queue.pending = kept

@@ -69,6 +69,10 @@ def apply_layer(ctx: CycleContext, layer: LayerWork, evidence: Any) -> bool:
             txn.meta.update(journal_meta(report.curation))
             txn.meta["provenance"] = cycle_provenance(report, evidence)
         report.saved = txn.saved
+        if layer.retry is not None:
+            from acecode.quarantine.waiting import settle
+
+            settle(target, layer.retry, landed=True)
         changed = report.saved or bool(report.held_for_review)
     if changed:
         report.finish(outcomes.OK)
