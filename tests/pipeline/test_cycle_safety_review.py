@@ -21,10 +21,10 @@ from acecode.quarantine.queue import list_pending, queue_path, queue_text
 from acecode.quarantine.queue_decisions import reject
 from acecode.store import load_playbook
 from support.pipeline import (
+    all_safe,
     is_curator,
     is_safety_review,
     request_prompt,
-    all_safe,
     review_items,
     write_transcript,
 )

@@ -12,7 +12,9 @@ screen:
 - settings acecode ignores (a typo, a wrong type), named by file and key;
 - no LLM provider, or a budget that stops learning;
 - learned rules waiting in the review queue (they reach no session until
-  approved), a last learning cycle that failed, and rules the hold-back
+  approved), counted apart from those that wait only for a safety review (the
+  next cycle or ``acecode review --retry`` lands the ones it passes), a last
+  learning cycle that failed, and rules the hold-back
   experiments measured to make their failure more frequent
   (:mod:`acecode.experiments`; they wait for the user to look at them);
 - a project playbook with entries this machine did not write, at first sight,
@@ -42,29 +44,48 @@ from acecode.project import outcomes
 from acecode.project.layer import Layer
 
 QUEUE_FILE = "pending.json"  # acecode.quarantine.queue.QUEUE_FILE (a test keeps them equal)
+# The rule of a queued text that waits only for a safety review, and the prefix of its
+# variants (acecode.quarantine.unreviewed.NOT_REVIEWED; a test keeps them equal).
+NOT_REVIEWED = "not-reviewed"
 REASON_CHARS = 120
 SILENT_SOURCES = ("compact",)
 PREFIX = "acecode: "
 
 
-def _pending_count(project: str) -> int:
+def _waits_for_a_review(item: Any) -> bool:
+    rule = item.get("rule") if isinstance(item, dict) else None
+    return isinstance(rule, str) and (rule == NOT_REVIEWED or rule.startswith(NOT_REVIEWED + ":"))
+
+
+def _pending_counts(project: str) -> tuple[int, int]:
+    """``(texts waiting only for a safety review, texts held for a person)`` in the queue."""
     try:
         with open(Layer.of_project(project).state_file(QUEUE_FILE), encoding="utf-8") as handle:
             data = json.load(handle)
     except (OSError, ValueError):
-        return 0
+        return 0, 0
     pending = data.get("pending") if isinstance(data, dict) else None
-    return len(pending) if isinstance(pending, list) else 0
+    if not isinstance(pending, list):
+        return 0, 0
+    waiting = sum(1 for item in pending if _waits_for_a_review(item))
+    return waiting, len(pending) - waiting
 
 
 def _review_and_failure(project: str, learning_blocked: bool) -> list[str]:
     """Rules awaiting review, and the last cycle's failure unless learning is blocked
     anyway (a missing provider or a budget says more than an older failure)."""
     parts = []
-    pending = _pending_count(project)
+    waiting, pending = _pending_counts(project)
     if pending:
         rules = "rule awaits" if pending == 1 else "rules await"
         parts.append(f"{pending} learned {rules} review (run `acecode review`)")
+    if waiting:
+        rules = "rule waits" if waiting == 1 else "rules wait"
+        parts.append(
+            f"{waiting} learned {rules} for the safety review and {'is' if waiting == 1 else 'are'}"
+            " not in the playbook yet (the next learning cycle reviews them, or run "
+            "`acecode review --retry`)"
+        )
     layer = Layer.of_project(project)
     last = outcomes.last_attempt(layer)
     if not learning_blocked and last is not None and last.get("status") == outcomes.FAILED:

@@ -8,8 +8,9 @@ the review answered "safe" (or flagged below the threshold) is *reviewed*:
 it may enter the playbook even if it touches a sensitive class or is in a
 language the user does not write in. If the call cannot be made or read,
 or the reply leaves a text out, that text was not reviewed, and the gate
-(``quarantine.gate``) holds it when it touches such a class, labelled "not
-reviewed". With nothing to review no call is made. The call's tokens go
+(``quarantine.gate``) holds it, labelled "not reviewed", until a later
+review passes it (``quarantine.waiting``): nothing enters the playbook
+unreviewed. With nothing to review no call is made. The call's tokens go
 into the cycle's token ledger under the role's name.
 
 The same call also reviews entries of the project playbook that arrived with
