@@ -19,6 +19,11 @@ computed once per text and kept::
      "languages": {"stamp": [...], "trusted": ["en", ...], "tag": "<fingerprint>"},
      "verdicts": {"<fingerprint>": ["finding" | "waits" | "", "rule", "detail"]}}
 
+The first screen of a large arrival is incremental (:func:`floor_verdicts`): a
+hook screens until its deadline and saves the verdicts as it reaches them, the
+next hook (or the background review, :mod:`acecode.pipeline.arrival_review`)
+goes on from there, and the texts not screened yet are held meanwhile.
+
 The fingerprint (:mod:`acecode.arrivals.fingerprint`) covers the text and what
 the verdict depends on besides it: acecode's version, the ``stat`` of the
 quarantine's source and data files (the floor's package and the learned
@@ -35,6 +40,7 @@ settings nor the floor.
 from __future__ import annotations
 
 import os
+import time
 from typing import Any
 
 import acecode
@@ -45,6 +51,8 @@ VERDICTS_NAME = "arrival-verdicts.json"
 LANGUAGES_FILE = "languages.json"
 VERSION = 2
 KEEP = 20_000
+# Seconds of screening between two saves of the verdicts reached (see floor_verdicts).
+SAVE_EVERY = 0.25
 FINDING = "finding"
 WAITS = "waits"
 KINDS = (FINDING, WAITS, "")
@@ -148,40 +156,92 @@ def floor_verdicts(
     max_chars: int,
     languages: str,
     write: bool = True,
-) -> dict[str, Verdict]:
+    deadline: float | None = None,
+) -> dict[str, Verdict | None]:
     """The verdict on each of ``texts`` (``languages``: the setting, "" for the user's
     own): from the cache, else screened now and cached (``key`` None or ``write=False``:
-    screened, not cached)."""
+    screened, not cached).
+
+    The first screen of a large arrival costs seconds, more than a hook may take, so it
+    is incremental: with a ``deadline`` (a ``time.monotonic()`` value) texts not
+    screened by then get ``None`` (not screened yet), and the verdicts reached are
+    saved every :data:`SAVE_EVERY` seconds on the way, so a hook killed at its timeout
+    keeps its work and the next one goes on from there. A later call (a later hook, the
+    background review) screens the rest."""
     if key is None:
         trusted = trusted_languages(languages, state_dir)
-        return {text: screen(text, max_chars, trusted) for text in texts}
+        return _screen_all(texts, max_chars, trusted, deadline)
     path = os.path.join(state_dir, VERDICTS_NAME)
     data = _read(path)
     trusted, worked_out = _languages(data, key, languages, state_dir)
     scope = floor_scope(max_chars, trusted)
     cached = data.get("verdicts") if isinstance(data.get("verdicts"), dict) else {}
-    found: dict[str, Verdict] = {}
+    found: dict[str, Verdict | None] = {}
     current: dict[str, list[Any]] = {}
+    todo: list[tuple[str, str]] = []
     for text in texts:
         tag = fingerprint(key, text, scope)
         value = cached.get(tag)
-        if not _usable(value):
-            value = list(screen(text, max_chars, trusted))
-        current[tag] = value
+        if _usable(value):
+            current[tag] = value
+            found[text] = (value[0], value[1], value[2])
+        else:
+            todo.append((tag, text))
+    languages_record = worked_out or data.get("languages")
+    if not todo:
+        if write and worked_out:
+            _write(path, current, cached, languages_record)
+        return found
+    saved_at = time.monotonic()
+    fresh: dict[str, list[Any]] = {}
+    for tag, text in todo:
+        now = time.monotonic()
+        if deadline is not None and now >= deadline:
+            break
+        if write and fresh and now - saved_at >= SAVE_EVERY:
+            _save_progress(path, fresh, languages_record)
+            saved_at = time.monotonic()
+        value = list(screen(text, max_chars, trusted))
+        current[tag] = fresh[tag] = value
         found[text] = (value[0], value[1], value[2])
-    if write and (worked_out or any(tag not in cached for tag in current)):
-        _write(path, current, cached, worked_out or data.get("languages"))
+    for _tag, text in todo:
+        found.setdefault(text, None)
+    if write:
+        on_disk = _read(path).get("verdicts")
+        _write(path, current, on_disk if isinstance(on_disk, dict) else cached, languages_record)
     return found
+
+
+def _screen_all(
+    texts: list[str], max_chars: int, trusted: tuple[str, ...], deadline: float | None
+) -> dict[str, Verdict | None]:
+    """Every text screened, without a cache, until ``deadline``; the rest ``None``."""
+    found: dict[str, Verdict | None] = {}
+    for text in texts:
+        if deadline is not None and time.monotonic() >= deadline:
+            found.setdefault(text, None)
+        else:
+            found[text] = screen(text, max_chars, trusted)
+    return found
+
+
+def _save_progress(path: str, fresh: dict[str, list[Any]], languages: Any) -> None:
+    """Add the verdicts reached so far to the file as it is now (another process, a hook
+    or the background review, may be screening the same arrival)."""
+    on_disk = _read(path).get("verdicts")
+    _write(path, fresh, on_disk if isinstance(on_disk, dict) else {}, languages)
 
 
 def _write(
     path: str, current: dict[str, list[Any]], cached: dict[str, Any], languages: Any
 ) -> None:
+    """``current`` first, then the older verdicts of ``cached`` up to :data:`KEEP`."""
     from acecode.hooks.cache_files import write_cache_file
 
     kept = dict(current)
     for tag, value in cached.items():
         if len(kept) >= KEEP:
             break
-        kept.setdefault(tag, value)
+        if _usable(value):
+            kept.setdefault(tag, value)
     write_cache_file(path, {"version": VERSION, "languages": languages, "verdicts": kept})

@@ -165,13 +165,25 @@ def _show_arrivals(playbook: Path | None) -> None:
     """The held arrivals, only when there are some (most projects have none)."""
     from rich.table import Table
 
-    from acecode.arrivals.review import ORIGIN, held_arrivals
+    from acecode.arrivals.review import ORIGIN, held_arrivals, waiting_counts
     from acecode.store import PlaybookError, resolve_path
+    from acecode.text.wording import counted
 
     try:
         items = held_arrivals(playbook)
+        reviewing, unscreened = waiting_counts(playbook)
     except PlaybookError:
         return  # the conflicts below report the playbook's problem
+    if reviewing or unscreened:
+        console.print(
+            f"{counted(reviewing + unscreened, 'entry')} that {ORIGIN} "
+            f"{'waits' if reviewing + unscreened == 1 else 'wait'} for the LLM review in the "
+            "background and "
+            f"{'is' if reviewing + unscreened == 1 else 'are'} not injected until it passes them "
+            "(`acecode review approve ID` lets one in now).",
+            markup=False,
+            highlight=False,
+        )
     if not items:
         return
     table = Table(title=f"Held entries that {ORIGIN}, not injected ({resolve_path(playbook)})")

@@ -131,16 +131,19 @@ def _project_config(project: str, start: dict[str, Any] | None) -> dict[str, lis
     return as_notices(project_problems(Path(project)))
 
 
-def session_notice(project: str, start: dict[str, Any] | None = None) -> str | None:
+def session_notice(
+    project: str, start: dict[str, Any] | None = None, user: dict[str, Any] | None = None
+) -> str | None:
     """The lines to show (see the module docstring), or None when all is well.
 
     ``start`` is the project's session-start state (``rendered.session_start``),
-    None for a project without any playbook.
+    None for a project without any playbook; ``user`` the user checks when the hook
+    has them already (:func:`acecode.hooks.user_checks.user_notices`).
     """
     from acecode.hooks.user_checks import user_notices
 
     mine = _project_config(project, start)
-    user = user_notices(project)
+    user = user if user is not None else user_notices(project)
     lines = [*mine["config_off"], *user.get("config_off", ())]
     if start is not None:
         lines += _playbook_lines(start)
@@ -202,12 +205,14 @@ def with_notice(
     project: str,
     payload: dict,
     start: dict[str, Any] | None = None,
+    user: dict[str, Any] | None = None,
 ) -> dict | None:
     """``output`` (the injection, or None) with the notice as ``systemMessage`` when there
-    is one to show for this kind of session start (``start``: see :func:`session_notice`)."""
+    is one to show for this kind of session start (``start``, ``user``: see
+    :func:`session_notice`)."""
     if payload.get("source") in SILENT_SOURCES:
         return output
-    notice = session_notice(project, start)
+    notice = session_notice(project, start, user)
     if notice is None:
         return output
     return {**(output or {}), "systemMessage": notice}

@@ -74,13 +74,18 @@ SETTING_VARIABLES = (
     *EXPERIMENT_VARIABLES,
 )
 ARRIVALS_NAME = "arrivals.tsv"  # acecode.arrivals.marks.MARKS_NAME; a test keeps them equal
+# acecode.arrivals.mode.FLOOR_ONLY_NAME (no LLM provider: arrivals are judged by the floor
+# alone); a test keeps them equal.
+FLOOR_ONLY_NAME = "arrivals-floor-only"
+# The arrived entries a review passed, kept apart from the cached session-start state.
+RELEASED = "_released"
 # The quarantine's settings by default (acecode.project.config.Settings; a test keeps them equal):
 # "" languages are the user's own (acecode.quarantine.user_languages).
 DEFAULT_MAX_RULE_CHARS = 600
 DEFAULT_LANGUAGES = ""
 # Where each input sits in the key.
 _PLAYBOOK, _PROJECT_SWITCH, _USER_SWITCH, _ENVIRONMENT, _USER_LAYER = 1, 5, 6, 7, 8
-_LOCAL_SWITCH = 10
+_LOCAL_SWITCH, _FLOOR_ONLY = 10, 15
 
 
 def _packaged_template() -> str:
@@ -119,6 +124,7 @@ def inputs_key(project: str) -> list[Any]:
         stat_key(layer.state_file(PROVENANCE_NAME)),
         stat_key(user.state_file(PROVENANCE_NAME)),
         stat_key(experiments_path(layer, CLASSES)),
+        stat_key(layer.state_file(FLOOR_ONLY_NAME)),
     ]
 
 
@@ -153,8 +159,10 @@ def _limits(project: str, key: list[Any]) -> dict[str, Any]:
     from acecode.playbook.budget import DEFAULT_INJECTION_BUDGET, DEFAULT_TOPUP_BUDGET
 
     switches = (key[_LOCAL_SWITCH], key[_PROJECT_SWITCH], key[_USER_SWITCH])
+    need_review = key[_FLOOR_ONLY] is None
     if not any(switches) and not any(key[_ENVIRONMENT]):
         return {
+            "need_review": need_review,
             "active": True,
             "reason": "",
             "budget": DEFAULT_INJECTION_BUDGET,
@@ -175,6 +183,7 @@ def _limits(project: str, key: list[Any]) -> dict[str, Any]:
     state = activity(root, env={})
     settings = load_settings(root)
     return {
+        "need_review": need_review,
         "active": state.active,
         "reason": state.reason,
         "budget": settings.injection_budget_chars,
@@ -220,13 +229,13 @@ def _topup_index(playbook: dict[str, Any], left_out: list[Any]) -> dict[str, Any
 
 
 def _both_layers(
-    path: str, start: dict[str, Any], write: bool = True
+    path: str, start: dict[str, Any], write: bool = True, deadline: float | None = None
 ) -> tuple[dict[str, Any], list[str], str]:
     """The project layer at ``path`` and the user layer as one playbook, their pins, and
     where to read them; the user layer alone when ``path`` is that layer. A user layer
     that cannot be read is left out and named in ``start["user_layer_error"]``. The
     project layer's held arrivals are left out (:func:`_without_held_arrivals`; ``write``
-    False: without writing their records)."""
+    False: without writing their records; ``deadline``: when their first screen stops)."""
     from acecode.project.layers import combine, is_user_layer
     from acecode.store.reading import read_playbook
 
@@ -235,7 +244,7 @@ def _both_layers(
         return read_playbook(path), _pins(path), path
     playbook = read_playbook(path) if os.path.exists(path) else None
     if playbook is not None:
-        playbook = _without_held_arrivals(path, playbook, start, write)
+        playbook = _without_held_arrivals(path, playbook, start, write, deadline)
     mine = _user_layer(user, start) if os.path.exists(user) else None
     if mine is None:
         return combine(playbook, None), _pins(path), path
@@ -244,16 +253,32 @@ def _both_layers(
 
 
 def _without_held_arrivals(
-    path: str, playbook: dict[str, Any], start: dict[str, Any], write: bool = True
+    path: str,
+    playbook: dict[str, Any],
+    start: dict[str, Any],
+    write: bool = True,
+    deadline: float | None = None,
 ) -> dict:
     """``playbook`` without the entries that arrived from elsewhere and are held
     (:mod:`acecode.arrivals.split`); when any arrived, their counts and the held ones
-    go into ``start["arrivals"]`` for the session-start notice."""
+    go into ``start["arrivals"]`` for the session-start notice, and the names of those
+    a review passed into ``start[RELEASED]`` for the top-up (taken out before caching)."""
     from acecode.arrivals.split import split_arrivals
 
-    split = split_arrivals(path, playbook, start["max_rule_chars"], start["languages"], write)
+    split = split_arrivals(
+        path,
+        playbook,
+        start["max_rule_chars"],
+        start["languages"],
+        write,
+        need_review=start.get("need_review", True),
+        deadline=deadline,
+    )
     if split.arrived:
         start["arrivals"] = split.summary()
+        start[RELEASED] = [
+            a.name for a in split.arrived if a.review == "" and not a.held and not a.finding
+        ]
     return split.playbook
 
 
@@ -277,6 +302,7 @@ def _render(
     path: str | None = None,
     agent: str = DEFAULT_AGENT,
     write: bool = True,
+    deadline: float | None = None,
 ) -> tuple[dict, dict]:
     """The contents of the cache and (when asked, else ``{}``) of the index, for ``key``.
 
@@ -286,6 +312,9 @@ def _render(
     ``agent``'s cap counts and never exceeds that cap. A project layer that
     cannot be read gives no text and its reason in ``error``. ``write=False``
     leaves the state folder as it is (the arrivals' records are not written).
+    ``deadline`` (``time.monotonic()``) bounds the first screen of arrived entries:
+    what it did not reach is held, and both files say ``incomplete`` so that the
+    next hook goes on instead of reading them.
     """
     limits = _limits(project, key)
     if agent != DEFAULT_AGENT:
@@ -308,10 +337,13 @@ def _render(
     state = Layer.of_project(project)
     layer = path or state.playbook
     try:
-        playbook, pinned, where = _both_layers(layer, start, write)
+        playbook, pinned, where = _both_layers(layer, start, write, deadline)
     except PlaybookError as exc:
         start["error"] = str(exc)
         return start, dict(start)
+    released = set(start.pop(RELEASED, ()))
+    if (start.get("arrivals") or {}).get("unscreened"):
+        start["incomplete"] = True
     helps = frozenset(names_in(state, HELPS))
     injection = render_injection(
         playbook, _template_text(), limits["budget"], frozenset(pinned), where, measure, helps
@@ -334,7 +366,36 @@ def _render(
     )
     if not with_index:
         return start, {}
-    return start, {"key": key, **limits, **_topup_index(playbook, injection.left_out)}
+    index = {"key": key, **limits, **_topup_index(playbook, injection.left_out)}
+    index["released"] = _released_lines(playbook, injection.injected, released)
+    if start.get("arrivals"):
+        index["arrivals"] = {k: v for k, v in start["arrivals"].items() if k != "held"}
+        index["arrivals"]["held"] = [item[:1] for item in start["arrivals"]["held"]]
+    if start.get("incomplete"):
+        index["incomplete"] = True
+    return start, index
+
+
+def _released_lines(
+    playbook: dict[str, Any], injected: list[str], released: set[str]
+) -> list[list[str]]:
+    """``[section, name, line, version]`` of each arrived entry a review passed that the
+    session start injects now, in its rank: a session that started before the review
+    passed it did not get it, and its next prompt's top-up brings it
+    (:mod:`acecode.hooks.topup`)."""
+    if not released:
+        return []
+    from acecode.experiments.plan import entry_version
+    from acecode.playbook.formatting import format_entry
+    from acecode.playbook.schema import iter_entries
+
+    where = {entry["name"]: (section, entry) for section, entry in iter_entries(playbook)}
+    lines = []
+    for name in injected:
+        if name in released and name in where:
+            section, entry = where[name]
+            lines.append([section, name, format_entry(entry), entry_version(entry)])
+    return lines
 
 
 def render_uncached(project: str, playbook: str) -> dict[str, Any]:
@@ -359,7 +420,9 @@ def cache_name(base: str, agent: str) -> str:
     return f"{stem}-{agent}{dot}{ext}"
 
 
-def session_start(project: str, agent: str = DEFAULT_AGENT, write: bool = True) -> dict[str, Any]:
+def session_start(
+    project: str, agent: str = DEFAULT_AGENT, write: bool = True, deadline: float | None = None
+) -> dict[str, Any]:
     """What ``SessionStart`` injects: ``active``, ``reason``, ``text``, ``injected``
     (names), ``total`` and ``left_out`` (counts), ``budget``, ``topup_budget``, and what
     keeps it from the model (``error``, ``user_layer_error``, ``config_off``,
@@ -367,38 +430,41 @@ def session_start(project: str, agent: str = DEFAULT_AGENT, write: bool = True) 
 
     A project without a playbook file (nor a user layer) gets an empty text
     and no cache. ``write=False`` renders a miss without caching it (``acecode
-    doctor`` writes nothing in the folder it is run from).
+    doctor`` writes nothing in the folder it is run from). ``deadline``: see
+    :func:`_render`; a cached state the screen left ``incomplete`` is a miss.
     """
     key = inputs_key(project)
     if _no_playbook(key):
         return dict(_NOTHING)
     name = cache_name(CACHE_NAME, agent)
     cached = _cached(project, name, key)
-    if cached is not None:
+    if cached is not None and not cached.get("incomplete"):
         return cached
-    start, _ = _render(project, key, with_index=False, agent=agent, write=write)
+    start, _ = _render(project, key, with_index=False, agent=agent, write=write, deadline=deadline)
     if write:
         write_cache_file(Layer.of_project(project).state_file(name), start)
     return start
 
 
-def topup_index(project: str, agent: str = DEFAULT_AGENT) -> dict[str, Any]:
+def topup_index(
+    project: str, agent: str = DEFAULT_AGENT, deadline: float | None = None
+) -> dict[str, Any]:
     """The top-up candidates (``names``, ``sections``, ``lines``, ``relevance``,
-    ``section_order``, ``topup_budget``, ``active``); rendered and cached on a
-    miss like :func:`session_start`."""
+    ``section_order``, ``topup_budget``, ``active``) and the arrived entries a review
+    released (``released``); rendered and cached on a miss like :func:`session_start`."""
     key = inputs_key(project)
     if _no_playbook(key):
         return {"active": False}
     cached = _cached(project, cache_name(INDEX_NAME, agent), key)
-    if cached is not None:
+    if cached is not None and not cached.get("incomplete"):
         return cached
-    return _render_both(project, key, agent)[1]
+    return _render_both(project, key, agent, deadline)[1]
 
 
 def _render_both(
-    project: str, key: list[Any], agent: str = DEFAULT_AGENT
+    project: str, key: list[Any], agent: str = DEFAULT_AGENT, deadline: float | None = None
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    start, index = _render(project, key, with_index=True, agent=agent)
+    start, index = _render(project, key, with_index=True, agent=agent, deadline=deadline)
     layer = Layer.of_project(project)
     write_cache_file(layer.state_file(cache_name(CACHE_NAME, agent)), start)
     write_cache_file(layer.state_file(cache_name(INDEX_NAME, agent)), index)

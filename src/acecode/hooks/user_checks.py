@@ -88,10 +88,13 @@ def _key(project: str, ledger: str | None) -> list[Any]:
     ]
 
 
-def user_notices(project: str) -> dict[str, list[str]]:
-    """``{"config_off": [...], "config_ignored": [...], "learning": [...]}``: lines about
-    the user's settings file that cannot be read (shown even where acecode is thereby
-    off), the settings it ignores, and what stops learning (shown where acecode is on)."""
+def user_notices(project: str) -> dict[str, Any]:
+    """``{"config_off": [...], "config_ignored": [...], "learning": [...],
+    "no_provider": bool}``: lines about the user's settings file that cannot be read
+    (shown even where acecode is thereby off), the settings it ignores, and what stops
+    learning (shown where acecode is on); and whether no LLM provider is configured (so
+    no review of the entries that arrive with a repository can be made,
+    :mod:`acecode.arrivals.mode`)."""
     data = read_cache_file(checks_file()) or {}
     ledger = data.get("ledger") if isinstance(data.get("ledger"), str) else None
     key = _key(project, ledger)
@@ -106,14 +109,16 @@ def user_notices(project: str) -> dict[str, list[str]]:
     return notices
 
 
-def _check() -> tuple[dict[str, list[str]], str | None]:
+def _check() -> tuple[dict[str, Any], str | None]:
     """The notices, computed (a cache miss), and the cost ledger's path."""
     from acecode.project.config_check import as_notices, user_problems
 
     budget, ledger = budget_problem()
+    provider = provider_problem()
     notices = {
         **as_notices(user_problems()),
-        "learning": [line for line in (provider_problem(), budget) if line],
+        "learning": [line for line in (provider, budget) if line],
+        "no_provider": bool(provider),
     }
     return notices, ledger
 
