@@ -190,7 +190,7 @@ def _hold(
         return  # a review passed it (the floor did too)
     elif kind != FINDING and need_review:
         arrival.awaiting = True  # the background review will answer
-        if not kind:
+        if kind != WAITS:  # the floor passed it ("", or the floor alone asked)
             rule, detail = NOT_REVIEWED_RULE, AWAITING_REVIEW
     elif not kind:
         return  # it passes: no provider, so the floor and the waits decide
@@ -242,7 +242,9 @@ def split_arrivals(
         from acecode.arrivals.verdicts import floor_verdicts
 
         texts = list(dict.fromkeys(arrival.text for arrival in arrived))
-        verdicts = floor_verdicts(state, key, texts, max_chars, languages, write, deadline)
+        verdicts = floor_verdicts(
+            state, key, texts, max_chars, languages, write, deadline, waits=not need_review
+        )
         for arrival in arrived:
             _hold(arrival, marks, verdicts[arrival.text], need_review)
     split = Split(playbook, len(entries), arrived, need_review)

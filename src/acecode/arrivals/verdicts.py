@@ -55,9 +55,13 @@ KEEP = 20_000
 SAVE_EVERY = 0.25
 FINDING = "finding"
 WAITS = "waits"
-KINDS = (FINDING, WAITS, "")
+# The floor found nothing, and the waits were not asked: with an LLM provider every
+# arrival waits for the review anyway, so the hook screens with the floor alone (a
+# third of the cost); without one, such a verdict is screened again in full.
+FLOOR_PASS = "floor-pass"
+KINDS = (FINDING, WAITS, "", FLOOR_PASS)
 
-# A verdict: its kind (FINDING, WAITS or "" for a pass), the rule and its detail.
+# A verdict: its kind (FINDING, WAITS, FLOOR_PASS or "" for a pass), the rule and its detail.
 Verdict = tuple[str, str, str]
 
 
@@ -89,13 +93,18 @@ def floor_scope(max_chars: int, languages: tuple[str, ...]) -> str:
     return "|".join([acecode.__version__, str(max_chars), ",".join(languages), *stats])
 
 
-def screen(text: str, max_chars: int, languages: tuple[str, ...]) -> Verdict:
-    """The quarantine's verdict on one text nobody reviewed, under the project's settings."""
-    from acecode.quarantine import screen_text, unreviewed_reason
+def screen(text: str, max_chars: int, languages: tuple[str, ...], waits: bool = True) -> Verdict:
+    """The quarantine's verdict on one text nobody reviewed, under the project's settings
+    (``waits=False``: the floor alone, see :data:`FLOOR_PASS`)."""
+    from acecode.quarantine import screen_text
 
     found = screen_text(text, max_chars=max_chars)
     if found.flagged:
         return FINDING, found.rule, found.detail
+    if not waits:
+        return FLOOR_PASS, "", ""
+    from acecode.quarantine import unreviewed_reason
+
     waits = unreviewed_reason(text, languages)
     if waits is not None:
         return WAITS, waits.rule, waits.detail
@@ -109,11 +118,13 @@ def _read(path: str) -> dict[str, Any]:
     return data if data.get("version") == VERSION else {}
 
 
-def _usable(value: Any) -> bool:
+def _usable(value: Any, waits: bool = False) -> bool:
+    """A well-formed verdict, and a full one when ``waits`` are needed."""
     return (
         isinstance(value, list)
         and len(value) == 3
         and value[0] in KINDS
+        and not (waits and value[0] == FLOOR_PASS)
         and all(isinstance(part, str) for part in value[1:])
     )
 
@@ -157,10 +168,12 @@ def floor_verdicts(
     languages: str,
     write: bool = True,
     deadline: float | None = None,
+    waits: bool = True,
 ) -> dict[str, Verdict | None]:
     """The verdict on each of ``texts`` (``languages``: the setting, "" for the user's
     own): from the cache, else screened now and cached (``key`` None or ``write=False``:
-    screened, not cached).
+    screened, not cached). ``waits=False``: the floor alone suffices (an LLM review will
+    decide the rest, :data:`FLOOR_PASS`).
 
     The first screen of a large arrival costs seconds, more than a hook may take, so it
     is incremental: with a ``deadline`` (a ``time.monotonic()`` value) texts not
@@ -170,7 +183,7 @@ def floor_verdicts(
     background review) screens the rest."""
     if key is None:
         trusted = trusted_languages(languages, state_dir)
-        return _screen_all(texts, max_chars, trusted, deadline)
+        return _screen_all(texts, max_chars, trusted, deadline, waits)
     path = os.path.join(state_dir, VERDICTS_NAME)
     data = _read(path)
     trusted, worked_out = _languages(data, key, languages, state_dir)
@@ -182,7 +195,7 @@ def floor_verdicts(
     for text in texts:
         tag = fingerprint(key, text, scope)
         value = cached.get(tag)
-        if _usable(value):
+        if _usable(value, waits):
             current[tag] = value
             found[text] = (value[0], value[1], value[2])
         else:
@@ -201,7 +214,7 @@ def floor_verdicts(
         if write and fresh and now - saved_at >= SAVE_EVERY:
             _save_progress(path, fresh, languages_record)
             saved_at = time.monotonic()
-        value = list(screen(text, max_chars, trusted))
+        value = list(screen(text, max_chars, trusted, waits))
         current[tag] = fresh[tag] = value
         found[text] = (value[0], value[1], value[2])
     for _tag, text in todo:
@@ -213,7 +226,11 @@ def floor_verdicts(
 
 
 def _screen_all(
-    texts: list[str], max_chars: int, trusted: tuple[str, ...], deadline: float | None
+    texts: list[str],
+    max_chars: int,
+    trusted: tuple[str, ...],
+    deadline: float | None,
+    waits: bool,
 ) -> dict[str, Verdict | None]:
     """Every text screened, without a cache, until ``deadline``; the rest ``None``."""
     found: dict[str, Verdict | None] = {}
@@ -221,7 +238,7 @@ def _screen_all(
         if deadline is not None and time.monotonic() >= deadline:
             found.setdefault(text, None)
         else:
-            found[text] = screen(text, max_chars, trusted)
+            found[text] = screen(text, max_chars, trusted, waits)
     return found
 
 
