@@ -85,7 +85,9 @@ def test_add_edit_forget_are_journaled_refresh_the_injection_and_undo_walks_back
     acecode("undo")  # the add
     assert texts(playbook) == {"pat-001": "Run ruff format before committing."}
     ledger = load_ledger(playbook)
-    assert "pat-002" not in ledger.entries and "pat-002" not in ledger.retired
+    assert "pat-002" not in ledger.entries  # retired with its record, for `acecode restore`
+    (retired,) = ledger.retired["pat-002"]
+    assert [o.how for o in retired.origins] == ["added-by-user"]
     cache = json.loads((project_dir / ".claude/acecode/injection-cache.json").read_text())
     assert "uv run pytest" not in cache["text"]
 

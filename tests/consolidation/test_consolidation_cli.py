@@ -78,7 +78,7 @@ def test_stats_json_reports_health_and_last_cycle(journaled) -> None:
 def test_stats_table(journaled) -> None:
     result = acecode("stats")
     assert result.returncode == 0, result.stderr
-    for label in ("effectiveness", "untested entries", "growth phase", "healthy band 50-150"):
+    for label in ("effectiveness", "untested entries", "size", "a small playbook, still growing"):
         assert label in result.stdout
     assert "n/a (no evaluations)" in result.stdout
 

@@ -69,7 +69,9 @@ def test_a_large_playbook_is_bounded_by_the_views_not_its_size() -> None:
     at_500, at_5000 = inputs(500), inputs(5_000)
     whole_5000 = bound_tokens(render_playbook(playbook(5_000)))
 
-    assert at_5000["curator"] == at_500["curator"]  # both past their budget
+    # Both past their budget: only the removal limit's one more digit ("500 removals" for
+    # "50 removals") may differ, at most one token at 3 bytes per token.
+    assert at_5000["curator"] - at_500["curator"] in (0, 1)
     assert at_5000["curator"] < whole_5000 / 10
 
 

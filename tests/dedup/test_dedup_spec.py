@@ -186,7 +186,8 @@ def test_dedup_backend_absent_skips_with_one_warning_and_returns_playbook_unchan
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1
     assert lines[0].startswith("acecode: semantic de-duplication skipped")
-    assert "pip install 'acecode[embed]'" in lines[0]
+    assert "onnxruntime is not installed (the optional `embed` extra;" in lines[0]
+    assert "`acecode doctor` names the command that adds it" in lines[0]
 
 
 def test_dedup_unknown_backend_name_degrades_too(monkeypatch, capsys):

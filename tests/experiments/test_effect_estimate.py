@@ -9,11 +9,14 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from acecode.experiments.draw import held_back
 from acecode.experiments.estimate import (
     HELPS,
     HURTS,
+    MIN_RECURRENCES,
     NO_EFFECT,
     NO_EVIDENCE,
     Session,
@@ -106,3 +109,37 @@ def test_the_figure_reads_as_fewer_or_more_recurrences() -> None:
     data, _seen = _simulate(random.Random(3), 0.4, 0.8, 0.2, 300)
     figure = estimate(data).figure()
     assert figure.split(" [")[0].endswith("% fewer") and figure.endswith("%]")
+
+
+def test_three_recurrences_while_held_back_conclude_nothing() -> None:
+    """The pattern an outside simulator found concluding "helps": three held-back sessions
+    that all recurred, none injected that did. Luck as often as evidence."""
+    data = [Session(0.15, True, True)] * 3 + [Session(0.15, False, False)] * 4
+    effect = estimate(data)
+    assert effect.label == NO_EVIDENCE
+    assert effect.held_recurred + effect.injected_recurred < MIN_RECURRENCES
+
+
+def test_entries_without_effect_at_a_30_percent_base_rate_are_rarely_called_hurts() -> None:
+    """The base rate an outside simulator used: every recurrence a look, 200 sessions."""
+    rng = random.Random(30)
+    entries = 200
+    ever = [_simulate(rng, 0.3, 0.0, 0.14, 200)[1] for _ in range(entries)]
+    # "hurts" withholds the entry: the 1% test, with room for this simulation's noise.
+    assert sum(HURTS in seen for seen in ever) <= 0.01 * entries + 3
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from((0.1, 0.15, 0.3, 0.5)), st.booleans(), st.booleans()),
+        max_size=60,
+    )
+)
+def test_the_point_estimate_lies_within_its_interval(raw: list[tuple[float, bool, bool]]) -> None:
+    effect = estimate([Session(*item) for item in raw])
+    low, high = effect.interval
+    if effect.reduction is None:
+        assert not any(recurred for _pi, _held, recurred in raw)
+    elif low <= high:  # crossed one-sided bounds have no inside
+        assert low - 1e-9 <= effect.reduction <= high + 1e-9

@@ -17,7 +17,7 @@ from acecode.report.forest import _x
 @pytest.fixture
 def report_file(project_dir: Path, home_dir: Path) -> Path:
     write_project(project_dir)
-    experiments_on(home_dir, rate=1.0, most=1)
+    experiments_on(home_dir, rate=1.0, most=2)
     run_sessions(project_dir, home_dir, 24, {"mis-001": "held", "mis-002": "always"})
     out = project_dir / "report.html"
     done = subprocess.run(
@@ -39,7 +39,7 @@ def test_the_section_says_experiments_are_on_and_plots_each_randomised_entry(
 ) -> None:
     page = report_file.read_text(encoding="utf-8")
     text = " ".join(" ".join(_parse(page).text).split())
-    assert "experiments: on (holdback_rate 1, at most 1 held back per session)" in text
+    assert "experiments: on (holdback_rate 1, at most 2 held back per session)" in text
     rows = _rows(page)
     assert set(rows) == {"mis-001", "mis-002", "mis-003", "pref-001"}
     assert "mis-001 (helps)" in rows["mis-001"]

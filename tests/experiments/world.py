@@ -8,6 +8,8 @@ Claude Code keeps them, so that ``acecode impact --rules`` finds them without ``
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -129,7 +131,8 @@ def exposures(project: Path) -> list[dict[str, Any]]:
 
 def run_sessions(project: Path, home: Path, count: int, recurs: dict[str, str]) -> None:
     """``count`` sessions: the hook draws, then the transcript shows each entry's failure
-    when ``recurs[name]`` says so: ``"held"`` (only when held back) or ``"always"``."""
+    when ``recurs[name]`` says so: ``"held"`` (only when held back), ``"injected"`` (only
+    when injected) or ``"always"``."""
     folder = sessions_folder(project, home)
     for number in range(count):
         session = f"s-{number:03d}"
@@ -138,6 +141,27 @@ def run_sessions(project: Path, home: Path, count: int, recurs: dict[str, str]) 
             run_hook("session-start", start_payload(session, project, transcript)).returncode == 0
         )
         held = set(exposures(project)[-1].get("held", ()))
-        failing = [n for n, when in recurs.items() if when == "always" or n in held]
+        failing = [
+            n for n, when in recurs.items() if when == "always" or (n in held) == (when == "held")
+        ]
         failing_calls = [n for n in failing if n != CORRECTION[0]]
         write_session(folder, session, 2 + number / 24, failing_calls, CORRECTION[0] in failing)
+
+
+def acecode(*args: str, code: int | None = 0) -> subprocess.CompletedProcess[str]:
+    """Run the CLI; ``code`` is the exit status expected (None: any)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "acecode", *args], capture_output=True, text=True, timeout=300
+    )
+    assert code is None or result.returncode == code, result.stderr
+    return result
+
+
+def state_folder(project: Path) -> Path:
+    return project / ".claude" / "acecode"
+
+
+def rules_measured(*args: str) -> dict[str, dict[str, Any]]:
+    """``acecode impact --rules --json`` (which refreshes the classes), by entry."""
+    data = json.loads(acecode("impact", "--rules", "--json", *args).stdout)
+    return {item["entry"]: item for item in data["rules"]}

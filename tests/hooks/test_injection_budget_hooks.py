@@ -173,6 +173,11 @@ def test_an_inactive_project_gets_nothing_and_the_switch_is_seen_at_once(
         ("user-prompt-submit", _prompt(NEEDLE_PROMPT, "warm")),
     ):
         run = run_hook(event, payload)
+        if how == "acecode off" and event == "session-start":  # said once, nothing injected
+            assert (run.returncode, run.stderr) == (0, "")
+            assert list(run.output()) == ["systemMessage"]
+            assert "off in this project" in run.output()["systemMessage"]
+            continue
         assert (run.returncode, run.stdout, run.stderr) == (0, "", ""), (event, payload)
     sessions = project_dir / ".claude" / "acecode" / "sessions"
     assert sorted(p.name for p in sessions.iterdir()) == ["warm"]
@@ -262,6 +267,7 @@ def test_the_hook_fast_path_agrees_with_control_and_config(project_dir: Path) ->
 
 def test_state_file_names_mirror_their_modules(project_dir: Path) -> None:
     from acecode.arrivals.marks import MARKS_NAME
+    from acecode.instructions.overlap import OVERLAP_NAME
     from acecode.project.control import CONFIG_NAME, SWITCH_NAME
     from acecode.project.layer import Layer
     from acecode.project.pins import PINS_NAME, pins_path
@@ -269,6 +275,7 @@ def test_state_file_names_mirror_their_modules(project_dir: Path) -> None:
 
     assert rendered.PINS_NAME == PINS_NAME and rendered.SWITCH_NAME == CONFIG_NAME
     assert rendered.ARRIVALS_NAME == MARKS_NAME
+    assert rendered.OVERLAP_NAME == OVERLAP_NAME
     assert rendered.PROVENANCE_NAME == PROVENANCE_NAME
     assert rendered.LOCAL_SWITCH_NAME == SWITCH_NAME
     project = str(project_dir)

@@ -168,7 +168,7 @@ def test_a_failed_cycle_is_visible_everywhere_and_bootstrap_retries_it(
     llm.failing = False
     boot = _acecode("bootstrap", "--delay", "0", env=env)
     assert boot.returncode == 0, boot.stderr
-    assert "learned 1, already done 0, failed 0\n" in boot.stdout
+    assert "learned 1, already learned 0, failed 0\n" in boot.stdout
     playbook = json.loads((project_dir / ".claude" / "playbook.json").read_text())
     assert [e["text"] for e in playbook["sections"]["OTHERS"]] == [RULE]
     reflector_request = llm.bodies[3]  # the first request after the server recovered

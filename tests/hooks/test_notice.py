@@ -37,7 +37,7 @@ def _state(project: Path) -> Path:
 
 
 def _queue(project: Path, count: int) -> None:
-    items = [{"id": f"{i:08x}", "text": f"rule {i}"} for i in range(count)]
+    items = [{"id": f"{i:08x}", "text": f"rule {i}", "session": "s0"} for i in range(count)]
     (_state(project) / "pending.json").write_text(json.dumps({"version": 1, "pending": items}))
 
 
@@ -49,7 +49,7 @@ def _start(source: str = "startup") -> dict | None:
 
 def test_the_queue_file_name_matches_the_review_queue() -> None:
     assert notice.QUEUE_FILE == queue.QUEUE_FILE
-    assert notice.NOT_REVIEWED == NOT_REVIEWED
+    assert notice.NOT_REVIEWED == NOT_REVIEWED == queue.WAITING_PREFIX
 
 
 def test_texts_waiting_only_for_a_review_are_counted_apart(
@@ -119,7 +119,11 @@ def test_not_after_a_compaction_and_never_on_a_prompt(project_dir: Path, playboo
     assert "systemMessage" not in (json.loads(run.stdout) if run.stdout else {})
 
 
-def test_a_project_turned_off_is_silent(project_dir: Path) -> None:
+def test_a_project_turned_off_says_only_that(project_dir: Path) -> None:
     outcomes.record_outcome(_state(project_dir), FAILED)
-    (project_dir / ".claude" / "acecode.toml").write_text("enabled = false\n")
-    assert _start() is None
+    config = project_dir / ".claude" / "acecode.toml"
+    config.write_text("enabled = false\n")
+    assert _start() == {
+        "systemMessage": f"acecode: off in this project (turned off for this project in "
+        f"{config}): nothing is injected or learned; `acecode on` turns it back on"
+    }

@@ -134,7 +134,8 @@ def test_no_provider_is_not_said_where_acecode_is_off(project_dir: Path, tmp_pat
     (project_dir / ".claude").mkdir()
     (project_dir / ".claude" / "acecode.toml").write_text("enabled = false\n")
     run = _start(drop_env=NO_PROVIDER, env=_bare_path(tmp_path))
-    assert run.stdout == ""
+    (line,) = json.loads(run.stdout)["systemMessage"].splitlines()
+    assert line.startswith("acecode: off in this project")  # and nothing about a provider
 
 
 def test_no_provider_says_more_than_an_older_failure(

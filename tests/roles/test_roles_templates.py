@@ -21,6 +21,7 @@ FIELDS = {
         "cited_ids": "pat-001",
         "mode": "CITATION-GUIDED",
         "repository": "shop (git remote origin: https://example.org/shop.git)",
+        "instructions": "<project-instructions>\n## CLAUDE.md\n- Use pnpm\n</project-instructions>",
     },
     "curator.txt": {
         "reflector_output": '{"analysis": "A"}',
@@ -30,6 +31,7 @@ FIELDS = {
         "conflicts": "- [pat-001] and [pat-002]: tabs against spaces",
         "repository": "shop (git remote origin: https://example.org/shop.git)",
         "max_removals": "3 removals",
+        "instructions": "<project-instructions>\n## CLAUDE.md\n- Use pnpm\n</project-instructions>",
     },
 }
 LEGACY_OPERATION_FIELDS = {

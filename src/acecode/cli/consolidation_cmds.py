@@ -37,7 +37,7 @@ def stats(
     from rich.table import Table
 
     from acecode.cli.stale_report import stale_json, stale_lines, stale_report
-    from acecode.playbook.health import HEALTHY_BAND, compute_health
+    from acecode.playbook.health import compute_health, size_in_words
     from acecode.project.diagnostics import warn
     from acecode.project.layers import is_user_layer
     from acecode.store import PlaybookError, load_playbook
@@ -72,14 +72,12 @@ def stats(
     ]
     ratio = metrics["effectiveness_ratio"]
     average = metrics["average_text_length"]
-    low, high = HEALTHY_BAND
     rows += [
         ("helpful / harmful", f"{metrics['helpful_total']} / {metrics['harmful_total']}"),
         ("effectiveness", "n/a (no evaluations)" if ratio is None else f"{ratio:.0%}"),
         ("untested entries", metrics["untested_entries"]),
         ("average text length", "n/a" if average is None else f"{average:.0f} chars"),
-        ("growth phase", metrics["growth_phase"]),
-        (f"healthy band {low}-{high}", "yes" if metrics["in_healthy_band"] else "no"),
+        ("size", size_in_words(metrics["total_entries"])),
     ]
     rows += [(f"last cycle: {key}", value) for key, value in metrics["this_cycle"].items()]
     if injection is not None:

@@ -24,14 +24,22 @@ TEMPLATES = ("playbook.txt", "reflector.txt", "curator.txt", "reflection.txt")
 NEAR_BUDGET = 0.8
 
 
-def _provider() -> list[str]:
+def _provider(layer: Layer) -> list[str]:
+    """This shell's provider, then the one the hooks' last cycle here used: a shell without
+    one is a note when the hooks have one (they have Claude Code's environment)."""
+    from acecode.cli.hooks_provider import hooks_have_a_provider, hooks_line, last_hook_choice
     from acecode.llm import ProviderConfigError, explain_provider
 
+    hooks = last_hook_choice(layer)
     try:
-        return explain_provider().describe().splitlines() + _role_models()
+        choice = explain_provider()
     except ProviderConfigError as exc:
         first, *rest = str(exc).splitlines()
-        return [f"[problem] {first}", *rest]
+        if hooks_have_a_provider(hooks):
+            first = f"[note] {first.removesuffix(' Choose one:').rstrip('.')} in this shell"
+            return [first, hooks_line(hooks, None)]
+        return [f"[problem] {first}", *rest, hooks_line(hooks, None)]
+    return [*choice.describe().splitlines(), hooks_line(hooks, choice.provider), *_role_models()]
 
 
 def _role_models() -> list[str]:
@@ -173,14 +181,13 @@ def _on_playbook(
 
 
 def _playbook(target: Path, data: dict[str, Any]) -> list[str]:
-    from acecode.playbook.health import compute_health
+    from acecode.playbook.health import compute_health, size_in_words
 
     health = compute_health(data)
     ratio = health["effectiveness_ratio"]
+    total = health["total_entries"]
     return [
-        f"{target}: {counted(health['total_entries'], 'entry')} "
-        f"({health['growth_phase']} phase, healthy band 50-150: "
-        f"{'yes' if health['in_healthy_band'] else 'no'})",
+        f"{target}: {counted(total, 'entry')}: {size_in_words(total)}",
         f"effectiveness: {'n/a' if ratio is None else f'{ratio:.2f}'}, "
         f"untested entries: {health['untested_entries']}",
         *_pending_removals(target),
@@ -235,6 +242,15 @@ def _injection(playbook: _Playbook) -> list[str]:
     return lines
 
 
+def _claude_memory(playbook: _Playbook) -> list[str]:
+    """CLAUDE.md, rules and auto memory: what applies, and which entries repeat or
+    contradict them (:mod:`acecode.cli.memory_report`)."""
+    from acecode.cli.memory_report import memory_lines
+    from acecode.project import paths
+
+    return memory_lines(paths.project_dir(), playbook.data)
+
+
 def _experiments(layer: Layer) -> list[str]:
     """Whether the randomised hold-back runs, and what it concluded so far."""
     from acecode.experiments.status import summary_lines
@@ -252,10 +268,21 @@ def _templates() -> list[str]:
 
 
 def _embeddings() -> list[str]:
+    """The embedding backend; without the optional ``embed`` extra, a note with the command
+    that adds it to this install (a choice, not a problem); a backend that was configured
+    or installed and cannot run is a problem."""
+    from acecode.cli.install_source import add_extra_command
     from acecode.dedup import BackendUnavailable, load_backend
+    from acecode.dedup.backends import ExtraMissing
 
     try:
         backend = load_backend()
+    except ExtraMissing as exc:
+        return [
+            f"[note] semantic de-duplication is off: {exc.package} is not installed (acecode "
+            f"was installed without its optional `{exc.extra}` extra); add it with: "
+            f"{add_extra_command(exc.extra)}"
+        ]
     except BackendUnavailable as exc:
         return [f"[problem] semantic de-duplication disabled: {exc}"]
     return [f"backend: {backend.model_id}"]
@@ -386,13 +413,14 @@ def doctor(playbook: playbook_option = None) -> None:
     """
     loaded = _Playbook(playbook)
     checks: list[tuple[str, Callable[[], list[str]]]] = [
-        ("LLM provider", _provider),
+        ("LLM provider", lambda: _provider(loaded.layer)),
         ("nested claude runs", _claude_flags),
         ("Claude Code hooks", _hooks),
         ("configuration", _configuration),
         ("playbook", lambda: _playbook_check(loaded)),
         ("user layer", _user_layer),
         ("injection", lambda: _injection(loaded)),
+        ("Claude Code's memory", lambda: _claude_memory(loaded)),
         ("experiments", lambda: _experiments(loaded.layer)),
         ("stale rules", lambda: loaded.check(_stale)),
         ("prompt templates", _templates),

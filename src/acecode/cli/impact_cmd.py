@@ -112,7 +112,7 @@ def _rules(
     from acecode.project.config import load_settings
 
     settings = load_settings(paths.project_dir())
-    measurement, _changed = refresh(target, data)
+    measurement, _changed = refresh(target, data, folder)
     scans = filter_since(scan_transcripts(files), since)
     rules = measurement.rules(scans)
     draws = len(measurement.draws)

@@ -7,9 +7,11 @@ those of the text Claude Code receives.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
+from acecode.project.layers import is_user_name, user_playbook_file
 from acecode.text.wording import counted
 
 
@@ -57,7 +59,8 @@ def describe(state: dict[str, Any], playbook: Path | None = None) -> list[str]:
             "context reaches the model as a 2 KB preview"
         )
     if not total:
-        return [*lines, *(_held_arrivals(state) or ["nothing to inject yet (no entries)"])]
+        held = repeats(state) + _held_arrivals(state)
+        return [*lines, *(held or ["nothing to inject yet (no entries)"])]
     text = state.get("text", "")
     if not text:
         return [
@@ -77,7 +80,25 @@ def describe(state: dict[str, Any], playbook: Path | None = None) -> list[str]:
             f"ones relevant to each prompt (up to {state.get('topup_budget', 0):,} characters); "
             "`acecode pin NAME` keeps an entry in"
         )
-    return lines + _held_arrivals(state) + _stale_pins(state, playbook)
+    return lines + repeats(state) + _held_arrivals(state) + _stale_pins(state, playbook)
+
+
+def repeats(state: dict[str, Any]) -> list[str]:
+    """The entries left out because they repeat an instruction Claude Code loads at session
+    start, each with that instruction (:mod:`acecode.instructions.overlap`)."""
+    records = state.get("repeats") or []
+    if not records:
+        return []
+    lines = [
+        f"{counted(len(records), 'entry')} left out at session start: "
+        "each repeats an instruction Claude Code already loads into the same context"
+    ]
+    for record in records:
+        lines.append(
+            f"  [{record['name']}] repeats {record['label']}:{record['line']}: "
+            f"“{record['instruction']}”"
+        )
+    return lines
 
 
 def _held_arrivals(state: dict[str, Any]) -> list[str]:
@@ -107,14 +128,14 @@ def _held_arrivals(state: dict[str, Any]) -> list[str]:
 
 
 def _stale_pins(state: dict[str, Any], playbook: Path | None) -> list[str]:
-    """Pins that name no entry (deleted or merged away)."""
+    """Pins that name no entry (deleted or merged away) in the layer the name belongs to:
+    a ``u-`` pin is looked up in the user layer, which is injected beside the project's."""
     pinned = state.get("pinned") or []
     if not pinned:
         return []
-    from acecode.playbook.schema import iter_entries
-    from acecode.store import load_playbook
-
-    names = {entry["name"] for _section, entry in iter_entries(load_playbook(playbook))}
+    names = _names(playbook)
+    if any(is_user_name(name) for name in pinned) and os.path.exists(user_playbook_file()):
+        names |= _names(Path(user_playbook_file()))
     stale = [name for name in pinned if name not in names]
     if not stale:
         return [f"pinned: {', '.join(pinned)}"]
@@ -123,3 +144,11 @@ def _stale_pins(state: dict[str, Any], playbook: Path | None) -> list[str]:
         f"[warning] pinned but not in the playbook: {', '.join(stale)} "
         "(deleted or merged; `acecode unpin NAME`)",
     ]
+
+
+def _names(playbook: Path | None) -> set[str]:
+    """Every entry name in the playbook at ``playbook``."""
+    from acecode.playbook.schema import iter_entries
+    from acecode.store import load_playbook
+
+    return {entry["name"] for _section, entry in iter_entries(load_playbook(playbook))}

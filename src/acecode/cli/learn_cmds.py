@@ -47,6 +47,9 @@ def _changes(report: dict[str, Any]) -> list[str]:
     lines = []
     for item in report["held_for_review"]:
         lines.append(f"  HOLD    ({hold_label(item['rule'])}) {item['text']}")
+    for item in report.get("instruction_repeats") or ():
+        where = item["instruction"]
+        lines.append(f"  ALREADY {where['file']}:{where['line']} says it: {item['text']}")
     dedup = (report["curation"] or {}).get("de_duplication_results", {})
     for decision in dedup.get("ladder_decisions", []):
         if decision["action"] != "add":
@@ -317,7 +320,7 @@ def bootstrap(
         else ""
     )
     console.print(
-        f"learned {counts.learned}, already done {counts.already_done}, "
+        f"learned {counts.learned}, already learned {counts.already_done}, "
         f"failed {counts.failed}{skipped}",
         markup=False,
         highlight=False,

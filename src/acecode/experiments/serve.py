@@ -11,11 +11,13 @@ to the exposure log, ``experiments/exposures.jsonl``::
     {"at": "2026-03-02T09:00:00Z", "session": "3f2c...", "agent": "claude-code",
      "event": "start", "source": "startup", "transcript": "/home/.../3f2c....jsonl",
      "entries": ["pat-001@1a2b3c4d", ...],
-     "drawn": ["mis-002", ...], "held": ["mis-002"], "rate": 0.2, "max": 3}
+     "drawn": ["mis-002", ...], "drawn_versions": {"mis-002": "9f8e7d6c", ...},
+     "held": ["mis-002"], "rate": 0.2, "max": 3}
 
 ``entries`` are the entries injected (name and a hash of the text: the
-version), ``drawn`` the entries in the draw, ``held`` the ones held back;
-the last four only with experiments on. A top-up adds a line with
+version), ``drawn`` the entries in the draw (``drawn_versions`` their
+versions: a rewritten entry is a new rule, measured afresh), ``held`` the
+ones held back; the last five only with experiments on. A top-up adds a line with
 ``"event": "topup"`` and the entries it injected. One ``write`` of one line
 to a file opened for appending: concurrent hooks do not interleave, and no
 lock or database is needed.
@@ -133,8 +135,10 @@ def serve_start(
         "entries": [f"{name}@{versions.get(name, '')}" for name in names],
     }
     if experiment:
+        drawn = sorted(experiment.get("eligible") or ())
         record.update(
-            drawn=sorted(experiment.get("eligible") or ()),
+            drawn=drawn,
+            drawn_versions={name: versions.get(name, "") for name in drawn},
             held=held,
             rate=experiment["rate"],
             max=experiment["max"],

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from acecode.experiments.classes import CONCLUSIVE, write_classes
+from acecode.experiments.classes import CONCLUSIVE, RULE, read_classes, write_classes
 from acecode.experiments.effects import (
     BEFORE_AFTER,
     NO_DATA,
@@ -51,17 +51,42 @@ class Measurement:
     draws: dict[str, Draw] = field(default_factory=dict)
     effects: dict[str, Effect] = field(default_factory=dict)
 
-    def concluded(self) -> dict[str, dict[str, Any]]:
-        """``classes.json``'s entries: every live entry whose evidence is conclusive."""
-        return {
-            name: {
+    def versions(self) -> dict[str, str]:
+        """Every entry's text version (what the exposure log records)."""
+        from acecode.experiments.plan import entry_version
+
+        return {entry["name"]: entry_version(entry) for _section, entry in self.entries}
+
+    def concluded(self, earlier: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+        """``classes.json``'s entries: the verdicts of ``earlier`` (the file's) that still
+        stand, and every other live entry whose evidence is conclusive now.
+
+        An earlier verdict stands while its entry lives with the same text, even when the
+        data it came from is gone (transcripts deleted, the outcome cache removed): the
+        entry left the draw when it concluded, so no newer data can exist. One reached
+        under an older :data:`~acecode.experiments.classes.RULE` is re-checked when the
+        entry's data can still be read, and kept otherwise.
+        """
+        versions = self.versions()
+        verdicts: dict[str, Any] = {}
+        for name, item in (earlier or {}).items():
+            recorded = item.get("entry_version")
+            if name not in versions or (recorded and recorded != versions[name]):
+                continue  # deleted, or rewritten: a new rule, measured afresh
+            if item.get("rule") != RULE and name in self.effects:
+                continue  # an older rule's verdict, and the data to re-check it is here
+            verdicts[name] = {**item, "entry_version": versions[name]}
+        for name, effect in sorted(self.effects.items()):
+            if name in verdicts or effect.label not in CONCLUSIVE or name not in versions:
+                continue
+            verdicts[name] = {
                 "class": effect.label,
                 "figure": effect.figure(),
                 "sessions": effect.sessions,
+                "entry_version": versions[name],
+                "rule": RULE,
             }
-            for name, effect in sorted(self.effects.items())
-            if effect.label in CONCLUSIVE
-        }
+        return dict(sorted(verdicts.items()))
 
     def rules(self, scans: list[SessionScan] | None = None) -> list[RuleEffect]:
         """One :class:`RuleEffect` per entry with a signature (before/after from ``scans``
@@ -115,7 +140,8 @@ def measure_project(
     """Everything the experiments say about ``playbook`` (at ``playbook_path``).
 
     ``folder`` is where a session's transcript is looked for when its hooks did
-    not record one (default: the project's Claude Code folder).
+    not record one or the recorded file is gone (``--transcripts``; default: the
+    project's Claude Code folder).
     """
     from acecode.experiments.exposure import transcripts
     from acecode.experiments.outcomes import collect
@@ -145,17 +171,21 @@ def measure_project(
             {n: s for n, s in measurement.signatures.items() if s},
             list(measurement.draws.values()),
             outcomes,
+            measurement.versions(),
         )
     return measurement
 
 
-def refresh(playbook_path: Path, playbook: dict[str, Any]) -> tuple[Measurement, bool]:
-    """Measure, save the concluded classes, prune the logs; True when the classes changed
-    (the caller then re-renders the injection)."""
-    measurement = measure_project(playbook_path, playbook)
+def refresh(
+    playbook_path: Path, playbook: dict[str, Any], folder: Path | None = None
+) -> tuple[Measurement, bool]:
+    """Measure (``folder``: see :func:`measure_project`), save the concluded classes, prune
+    the logs; True when the classes changed (the caller then re-renders the injection)."""
+    measurement = measure_project(playbook_path, playbook, folder)
     changed = False
     if measurement.draws or os.path.exists(_classes(measurement.state)):
-        changed = write_classes(measurement.state, measurement.concluded())
+        earlier = read_classes(measurement.state)
+        changed = write_classes(measurement.state, measurement.concluded(earlier))
     prune_logs(measurement.state)
     return measurement, changed
 
@@ -202,7 +232,7 @@ def summary_lines(playbook_path: Where) -> list[str]:
     """``acecode doctor``'s lines: on or off, the sessions drawn, the entries concluded (a
     warning for those that hurt)."""
     from acecode.cli.effect_view import experiments_line
-    from acecode.experiments.classes import HURTS, read_classes
+    from acecode.experiments.classes import HURTS, KEPT
     from acecode.experiments.exposure import draws, read_exposures
     from acecode.project.config import load_settings
     from acecode.project.layer import Layer
@@ -223,8 +253,13 @@ def summary_lines(playbook_path: Where) -> list[str]:
             + " (`acecode impact --rules`)"
         )
     hurting = sorted(name for name, item in concluded.items() if item["class"] == HURTS)
-    if hurting:
+    waiting = [name for name in hurting if not concluded[name].get(KEPT)]
+    if waiting:
         lines.append(
-            f"[warning] measured to make their failure more frequent: {', '.join(hurting)}"
+            f"[warning] measured to make their failure more frequent, not injected until you "
+            f"keep or delete them (`acecode review`): {', '.join(waiting)}"
         )
+    kept = [name for name in hurting if concluded[name].get(KEPT)]
+    if kept:
+        lines.append(f"measured to hurt, kept injected by you: {', '.join(kept)}")
     return lines

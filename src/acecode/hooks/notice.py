@@ -24,8 +24,13 @@ screen:
 The lines go into the SessionStart output's ``systemMessage``, which Claude
 Code shows to the user (``SessionStart:startup says: ...``) and does not send
 to the model. They are shown when a session starts, resumes or is cleared, not
-after a compaction, and never on a prompt. Apart from the unreadable settings,
-a project where acecode is off stays silent.
+after a compaction, and never on a prompt. Where acecode is off, only the
+unreadable settings are said, and a project switched off (``acecode off``, or a
+team's ``enabled = false``) says so once per session; an opt-in user's projects
+not turned on stay silent.
+
+Good news comes last: the rules the last sessions' cycles added, said once at
+the next session start (:mod:`acecode.project.learned_notice`).
 
 Cheap by design: the project's states come with the injection cache
 (:mod:`acecode.hooks.rendered`), the user's from their own cache
@@ -47,45 +52,85 @@ QUEUE_FILE = "pending.json"  # acecode.quarantine.queue.QUEUE_FILE (a test keeps
 # The rule of a queued text that waits only for a safety review, and the prefix of its
 # variants (acecode.quarantine.unreviewed.NOT_REVIEWED; a test keeps them equal).
 NOT_REVIEWED = "not-reviewed"
+MERGE_RULE = "merge-conflict"  # acecode.edits.merge_driver.REVIEW_RULE (a test keeps them equal)
+LEARNED, BY_HAND, FROM_MERGE = "learned", "by hand", "merge"
+ORIGIN_WORDS = {LEARNED: "learned", BY_HAND: "you added by hand", FROM_MERGE: "from a git merge"}
+# The session a project's "acecode is off" line was last shown in (once per session).
+OFF_NOTICE_FILE = "off-notice"
 REASON_CHARS = 120
 SILENT_SOURCES = ("compact",)
 PREFIX = "acecode: "
 
 
-def _waits_for_a_review(item: Any) -> bool:
+def waits_for_a_review(item: Any) -> bool:
+    """A queued text that waits only for the safety review (the next cycle's or
+    ``acecode review --retry``), not for a person."""
     rule = item.get("rule") if isinstance(item, dict) else None
     return isinstance(rule, str) and (rule == NOT_REVIEWED or rule.startswith(NOT_REVIEWED + ":"))
 
 
-def _pending_counts(project: str) -> tuple[int, int]:
-    """``(texts waiting only for a safety review, texts held for a person)`` in the queue."""
+def _pending_items(project: str) -> list[Any]:
     try:
         with open(Layer.of_project(project).state_file(QUEUE_FILE), encoding="utf-8") as handle:
             data = json.load(handle)
     except (OSError, ValueError):
-        return 0, 0
+        return []
     pending = data.get("pending") if isinstance(data, dict) else None
-    if not isinstance(pending, list):
-        return 0, 0
-    waiting = sum(1 for item in pending if _waits_for_a_review(item))
-    return waiting, len(pending) - waiting
+    return pending if isinstance(pending, list) else []
+
+
+def _origin(item: Any) -> str:
+    """Where a held text came from: a learning cycle names its session, git's merge driver
+    its rule; anything else was written by hand (``acecode add`` or ``edit``)."""
+    if not isinstance(item, dict):
+        return LEARNED
+    if isinstance(item.get("session"), str):
+        return LEARNED
+    return FROM_MERGE if item.get("rule") == MERGE_RULE else BY_HAND
+
+
+def review_line(items: list[Any]) -> str | None:
+    """``N learned rules await review ...``, naming by hand and merged ones as such."""
+    if not items:
+        return None
+    counts = {origin: 0 for origin in ORIGIN_WORDS}
+    for item in items:
+        counts[_origin(item)] += 1
+    total = len(items)
+    verb = "awaits" if total == 1 else "await"
+    present = [(origin, n) for origin, n in counts.items() if n]
+    if len(present) == 1:
+        ((origin, _n),) = present
+        noun = "rule" if total == 1 else "rules"
+        head = (
+            f"{total} learned {noun}"
+            if origin == LEARNED
+            else f"{total} {noun} {ORIGIN_WORDS[origin]}"
+        )
+        return f"{head} {verb} review (run `acecode review`)"
+    parts = ", ".join(f"{n} {ORIGIN_WORDS[origin]}" for origin, n in present)
+    return f"{total} rules await review: {parts} (run `acecode review`)"
+
+
+def waiting_line(count: int) -> str | None:
+    """``N learned rules wait for the safety review ...`` (texts no review passed yet)."""
+    if not count:
+        return None
+    rules, verb = ("rule waits", "is") if count == 1 else ("rules wait", "are")
+    return (
+        f"{count} learned {rules} for the safety review and {verb} not in the playbook yet "
+        "(the next learning cycle reviews them, or run `acecode review --retry`)"
+    )
 
 
 def _review_and_failure(project: str, learning_blocked: bool) -> list[str]:
     """Rules awaiting review, and the last cycle's failure unless learning is blocked
     anyway (a missing provider or a budget says more than an older failure)."""
     parts = []
-    waiting, pending = _pending_counts(project)
-    if pending:
-        rules = "rule awaits" if pending == 1 else "rules await"
-        parts.append(f"{pending} learned {rules} review (run `acecode review`)")
-    if waiting:
-        rules = "rule waits" if waiting == 1 else "rules wait"
-        parts.append(
-            f"{waiting} learned {rules} for the safety review and {'is' if waiting == 1 else 'are'}"
-            " not in the playbook yet (the next learning cycle reviews them, or run "
-            "`acecode review --retry`)"
-        )
+    items = _pending_items(project)
+    waiting = [item for item in items if waits_for_a_review(item)]
+    review = review_line([item for item in items if not waits_for_a_review(item)])
+    parts += [line for line in (review, waiting_line(len(waiting))) if line]
     layer = Layer.of_project(project)
     last = outcomes.last_attempt(layer)
     if not learning_blocked and last is not None and last.get("status") == outcomes.FAILED:
@@ -132,13 +177,17 @@ def _project_config(project: str, start: dict[str, Any] | None) -> dict[str, lis
 
 
 def session_notice(
-    project: str, start: dict[str, Any] | None = None, user: dict[str, Any] | None = None
+    project: str,
+    start: dict[str, Any] | None = None,
+    session: object = None,
+    user: dict[str, Any] | None = None,
 ) -> str | None:
     """The lines to show (see the module docstring), or None when all is well.
 
     ``start`` is the project's session-start state (``rendered.session_start``),
-    None for a project without any playbook; ``user`` the user checks when the hook
-    has them already (:func:`acecode.hooks.user_checks.user_notices`).
+    None for a project without any playbook; ``session`` the session's ID, for the
+    lines said once per session; ``user`` the user checks when the hook has them already
+    (:func:`acecode.hooks.user_checks.user_notices`).
     """
     from acecode.hooks.user_checks import user_notices
 
@@ -155,9 +204,60 @@ def session_notice(
         *_arrivals(project, start),
         *_review_and_failure(project, bool(learning)),
     ]
-    if when_active and _active(project, start):
-        lines += when_active
+    active, reason = _activity(project, start)
+    if active:
+        lines += when_active + _learned(project)
+    else:
+        lines += _off_once(project, reason, session)
     return "\n".join(PREFIX + line for line in lines) if lines else None
+
+
+def _learned(project: str) -> list[str]:
+    """The rules the last sessions taught, said once (:mod:`acecode.project.learned_notice`)."""
+    from acecode.project.learned_notice import learned_line, take_learned
+
+    line = learned_line(take_learned(Layer.of_project(project)))
+    return [line] if line else []
+
+
+def _off_once(project: str, reason: str, session: object) -> list[str]:
+    """``off in this project (why)``, once per session, where the project's switch (``acecode
+    off``, or a shared ``enabled = false``) turned acecode off; an opt-in user's projects
+    not turned on stay silent, as the user chose."""
+    from acecode.project.control import TURNED_OFF
+
+    if not reason.startswith(TURNED_OFF):
+        return []
+    marker = Layer.of_project(project).state_file(OFF_NOTICE_FILE)
+    told = _read_text(marker)
+    if isinstance(session, str) and told == session:
+        return []
+    if isinstance(session, str):
+        _write_text(marker, session)
+    return [
+        f"off in this project ({reason}): nothing is injected or learned; "
+        "`acecode on` turns it back on"
+    ]
+
+
+def _read_text(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
+def _write_text(path: str, text: str) -> None:
+    """Best effort: a marker that cannot be written only means the line comes again."""
+    from acecode.project.state_folder import ensure_state_folder
+
+    try:
+        ensure_state_folder(os.path.dirname(path))
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError:
+        pass
 
 
 def _arrivals(project: str, start: dict[str, Any] | None) -> list[str]:
@@ -169,34 +269,37 @@ def _arrivals(project: str, start: dict[str, Any] | None) -> list[str]:
     return arrival_lines(project, start)
 
 
-def _active(project: str, start: dict[str, Any] | None) -> bool:
-    """Whether acecode acts here: the injection cache knows; without switch files it does
-    (the hook has checked ``ACECODE_SKIP``); else ask the switches."""
+def _activity(project: str, start: dict[str, Any] | None) -> tuple[bool, str]:
+    """Whether acecode acts here, and why not: the injection cache knows; without switch
+    files it does (the hook has checked ``ACECODE_SKIP``); else ask the switches."""
     if start is not None:
-        return bool(start.get("active"))
+        return bool(start.get("active")), str(start.get("reason") or "")
     from acecode.hooks.rendered import switch_files
 
     if not any(os.path.exists(path) for path in switch_files(project)):
-        return True
+        return True, ""
     from pathlib import Path
 
     from acecode.project.control import activity
 
-    return activity(Path(project)).active
+    state = activity(Path(project))
+    return state.active, state.reason
 
 
 def measured_to_hurt(state: str) -> str | None:
-    """The line naming the entries the hold-back experiments found harmful, or None."""
-    from acecode.experiments.classes import HURTS, names_in
+    """The line naming the entries the hold-back experiments found harmful and that wait
+    for the user (not injected meanwhile), or None."""
+    from acecode.experiments.classes import withheld
 
-    names = names_in(state, HURTS)
+    names = sorted(withheld(state))
     if not names:
         return None
     shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
     verb = "makes its failure" if len(names) == 1 else "make their failures"
+    pronoun = "it is" if len(names) == 1 else "they are"
     return (
-        f"{shown} {verb} more frequent in randomised hold-back experiments: review with "
-        "`acecode impact --rules`, then `acecode edit` or `acecode forget`"
+        f"{shown} {verb} more frequent in randomised hold-back experiments: {pronoun} no "
+        "longer injected; keep or delete with `acecode review`"
     )
 
 
@@ -212,7 +315,7 @@ def with_notice(
     :func:`session_notice`)."""
     if payload.get("source") in SILENT_SOURCES:
         return output
-    notice = session_notice(project, start, user)
+    notice = session_notice(project, start, payload.get("session_id"), user)
     if notice is None:
         return output
     return {**(output or {}), "systemMessage": notice}

@@ -21,7 +21,14 @@ and its pins (:mod:`acecode.project.layers`): a cycle in any project that change
 user layer thus invalidates every project's cache; and the ``stat`` of the
 record of this machine's decisions about texts (``arrivals.tsv``, see
 :mod:`acecode.arrivals`), so that approving an entry that arrived with the
-repository injects it at the next session. The key is taken *before*
+repository injects it at the next session; and the ``stat`` of the learning
+cycle's record of which entries repeat an instruction Claude Code loads
+(``instruction-overlap.json``, :mod:`acecode.instructions.overlap`). Those
+entries are left out of both files (for Claude Code only: the model already
+has the instruction), and named in ``repeats``. The instruction files that
+decided it are read when the cache is rendered, never on a hit; the cache
+keeps their ``stat`` (``watched``), and a hit re-checks those few (none when no
+entry was left out), so an edited CLAUDE.md renders again. The key is taken *before*
 rendering, so a playbook saved meanwhile just causes one more render on the
 next hook.
 
@@ -32,7 +39,9 @@ read (``error``: nothing is injected), a user layer that cannot be read
 configuration problems (``config_off``: a switch file that cannot be read, so
 acecode is off; ``config_ignored``: settings it ignores), and the entries that
 arrived from elsewhere and are held (``arrivals``: they are left out of both
-files, :mod:`acecode.arrivals.split`). All of them depend
+files, :mod:`acecode.arrivals.split`). Entries the hold-back experiments measured
+to hurt are left out of both files too, until the user keeps them in review
+(``classes.json``, in the key). All of them depend
 only on files in the key, so a broken file costs one render, not one per
 session. A miss in the ``SessionStart`` hook renders only its own file; the
 index (tokenising every entry) is built by the first prompt that needs it, or
@@ -74,6 +83,8 @@ SETTING_VARIABLES = (
     *EXPERIMENT_VARIABLES,
 )
 ARRIVALS_NAME = "arrivals.tsv"  # acecode.arrivals.marks.MARKS_NAME; a test keeps them equal
+# acecode.instructions.overlap.OVERLAP_NAME; a test keeps them equal.
+OVERLAP_NAME = "instruction-overlap.json"
 # acecode.arrivals.mode.FLOOR_ONLY_NAME (no LLM provider: arrivals are judged by the floor
 # alone); a test keeps them equal.
 FLOOR_ONLY_NAME = "arrivals-floor-only"
@@ -85,7 +96,7 @@ DEFAULT_MAX_RULE_CHARS = 600
 DEFAULT_LANGUAGES = ""
 # Where each input sits in the key.
 _PLAYBOOK, _PROJECT_SWITCH, _USER_SWITCH, _ENVIRONMENT, _USER_LAYER = 1, 5, 6, 7, 8
-_LOCAL_SWITCH, _FLOOR_ONLY = 10, 15
+_LOCAL_SWITCH, _FLOOR_ONLY = 10, 16
 
 
 def _packaged_template() -> str:
@@ -124,6 +135,8 @@ def inputs_key(project: str) -> list[Any]:
         stat_key(layer.state_file(PROVENANCE_NAME)),
         stat_key(user.state_file(PROVENANCE_NAME)),
         stat_key(experiments_path(layer, CLASSES)),
+        # Which entries repeat an instruction Claude Code loads (the learning cycle's).
+        stat_key(layer.state_file(OVERLAP_NAME)),
         stat_key(layer.state_file(FLOOR_ONLY_NAME)),
     ]
 
@@ -329,9 +342,10 @@ def _render(
     start: dict[str, Any] = {"key": key, **limits}
     if not limits["active"]:
         return start, dict(start)
-    from acecode.experiments.classes import HELPS, names_in
+    from acecode.experiments.classes import HELPS, names_in, withheld
     from acecode.experiments.plan import plan_fields
     from acecode.playbook.injection import render_injection
+    from acecode.playbook.schema import without_names
     from acecode.store.errors import PlaybookError
 
     state = Layer.of_project(project)
@@ -345,6 +359,9 @@ def _render(
     if (start.get("arrivals") or {}).get("unscreened"):
         start["incomplete"] = True
     helps = frozenset(names_in(state, HELPS))
+    playbook = without_names(playbook, withheld(state))  # measured to hurt: in review
+    if agent == DEFAULT_AGENT:
+        playbook = _without_repeats(project, state, playbook, start)
     injection = render_injection(
         playbook, _template_text(), limits["budget"], frozenset(pinned), where, measure, helps
     )
@@ -366,7 +383,8 @@ def _render(
     )
     if not with_index:
         return start, {}
-    index = {"key": key, **limits, **_topup_index(playbook, injection.left_out)}
+    watched = {"watched": start["watched"]} if "watched" in start else {}
+    index = {"key": key, **limits, **watched, **_topup_index(playbook, injection.left_out)}
     index["released"] = _released_lines(playbook, injection.injected, released)
     if start.get("arrivals"):
         index["arrivals"] = {k: v for k, v in start["arrivals"].items() if k != "held"}
@@ -398,6 +416,33 @@ def _released_lines(
     return lines
 
 
+def _without_repeats(
+    project: str, state: Layer, playbook: dict[str, Any], start: dict[str, Any]
+) -> dict[str, Any]:
+    """``playbook`` without the entries that repeat an instruction Claude Code loads at
+    session start (:mod:`acecode.instructions.overlap`); they go into
+    ``start["repeats"]``, and the files that decided it into ``start["watched"]`` with
+    their ``stat`` (a change there re-renders, see :func:`_cached`)."""
+    from acecode.instructions.overlap import repeated_at_start, watched_files
+    from acecode.playbook.schema import iter_entries
+
+    texts = {str(entry.get("name")): str(entry.get("text")) for _, entry in iter_entries(playbook)}
+    records = repeated_at_start(project, state.state_file(OVERLAP_NAME), texts)
+    if not records:
+        return playbook
+    start["repeats"] = [
+        {key: record.get(key) for key in ("name", "label", "line", "instruction", "reason")}
+        for record in records
+    ]
+    start["watched"] = [[path, stat_key(path)] for path in watched_files(project, records)]
+    gone = {record["name"] for record in records}
+    sections = {
+        section: [entry for entry in entries if entry.get("name") not in gone]
+        for section, entries in playbook.get("sections", {}).items()
+    }
+    return {**playbook, "sections": sections}
+
+
 def render_uncached(project: str, playbook: str) -> dict[str, Any]:
     """What :func:`session_start` would give if ``playbook`` were the project's, not cached
     (for ``acecode doctor`` and ``stats`` run on another ``--playbook``)."""
@@ -405,8 +450,15 @@ def render_uncached(project: str, playbook: str) -> dict[str, Any]:
 
 
 def _cached(project: str, name: str, key: list[Any]) -> dict[str, Any] | None:
+    """The cache file's data when its key is ``key`` and none of the instruction files
+    that left entries out changed (only those are checked, and only when there are)."""
     data = read_cache_file(Layer.of_project(project).state_file(name))
-    return data if data is not None and data.get("key") == key else None
+    if data is None or data.get("key") != key:
+        return None
+    for path, stat in data.get("watched") or ():
+        if stat_key(path) != stat:
+            return None
+    return data
 
 
 _NOTHING = {"active": True, "reason": "", "text": "", "injected": [], "total": 0, "left_out": 0}

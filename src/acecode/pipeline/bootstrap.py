@@ -3,7 +3,9 @@
 Its cycles come one after the other, so they ask for a one-hour prompt cache.
 Progress is kept in ``.claude/acecode/bootstrap.json`` (written atomically
 after every session), so Ctrl-C or a crash loses at most the session in
-flight, and a rerun skips what is done. A failed session is logged, recorded
+flight, and a rerun skips what is done. A session whose every message the hooks
+(or ``acecode learn``) learned already is counted as already learned, without a
+cycle record. A failed session is logged, recorded
 and skipped; it is retried on the next run, and so is a session skipped as
 too small to learn from (it may have grown by then).
 """
@@ -68,7 +70,7 @@ class BootstrapCounts(NamedTuple):
     """What one bootstrap run did with each transcript."""
 
     learned: int
-    already_done: int
+    already_done: int  # learned before: by an earlier run or by the hooks
     skipped: int  # too small or nothing to learn yet: retried on the next run
     failed: int
 
@@ -103,8 +105,20 @@ def bootstrap(
         rest = True
         try:
             report = run_cycle_sync(
-                transcript, playbook_path=playbook_path, source=source, burst=True
+                transcript,
+                playbook_path=playbook_path,
+                source=source,
+                burst=True,
+                record_if_learned_before=False,
             )
+            if report.learned_before:  # the hooks learned it all: no cycle to tell of
+                already_done += 1
+                rest = False
+                state.done[str(transcript)] = BootstrapState.fingerprint(transcript)
+                state.save()
+                if on_progress:
+                    on_progress(transcript, None, None)
+                continue
             if report.status == SKIPPED:  # no LLM call; stays due for the next run
                 skipped += 1
                 rest = False

@@ -19,8 +19,9 @@ journal record all of it.
 
 The cycle is a list of stages (:mod:`acecode.pipeline.stages`), each a module
 with one entry function: admit, reflect and curate, then for each layer screen
-and review, judge, apply (with consolidation in the same transaction) and
-record.
+and review, judge, the project's instructions (a text they already say is not
+applied, one that contradicts them waits for review), apply (with consolidation
+in the same transaction) and record.
 
 Every cycle ends with a status (:mod:`acecode.project.outcomes`): ``ok``,
 ``nothing-new``, ``skipped`` or ``failed``, the last two with a reason. A
@@ -47,9 +48,15 @@ from acecode.pipeline.session_source import MessageList, TranscriptFile
 from acecode.pipeline.stages.admit import admit
 from acecode.pipeline.stages.apply import apply_layer
 from acecode.pipeline.stages.context import CycleContext
+from acecode.pipeline.stages.instructions import hold_against_instructions, record_overlap
 from acecode.pipeline.stages.judge import judge
 from acecode.pipeline.stages.layers import plan_layers
-from acecode.pipeline.stages.record import record_layer, record_learned, record_outcome
+from acecode.pipeline.stages.record import (
+    announce_learned,
+    record_layer,
+    record_learned,
+    record_outcome,
+)
 from acecode.pipeline.stages.roles import reflect_and_curate
 from acecode.pipeline.stages.screen import screen_and_review
 from acecode.project import outcomes
@@ -71,6 +78,7 @@ async def run_cycle(
     ignore_budget: bool = False,
     triage: bool | None = None,
     burst: bool = False,
+    record_if_learned_before: bool = True,
 ) -> CycleReport:
     """Learn from one transcript (a file, or the :class:`MessageList` a library call
     passed) and (unless ``dry_run``) save the result.
@@ -94,6 +102,10 @@ async def run_cycle(
     ``burst`` (bootstrap, catch-up, ``acecode learn`` of several transcripts), or one
     that follows another within the hour, asks for a one-hour prompt cache, as the
     next cycle is likely to come within it.
+
+    ``record_if_learned_before`` False (``acecode bootstrap``) leaves no record of a
+    transcript whose every message an earlier cycle learned (the hooks did): the
+    caller counts it as already learned, and nothing happened to tell.
     """
     from acecode.agents import detect_agent
     from acecode.cost.gate import metered
@@ -128,7 +140,8 @@ async def run_cycle(
     for warning in report.warnings:
         warn(warning)
     report.duration_s = round(time.monotonic() - started, 3)
-    if not dry_run:
+    if not dry_run and (record_if_learned_before or not report.learned_before):
+        announce_learned(report, layer)  # before the cycle's record, its last write
         record_outcome(report, layer)
     diagnose("cycle_report", report.summary())
     return report
@@ -151,8 +164,10 @@ async def _stages(ctx: CycleContext) -> None:
     for layer in plan_layers(ctx):
         await screen_and_review(ctx, layer)
         await judge(ctx, layer)
+        hold_against_instructions(ctx, layer)
         changed |= apply_layer(ctx, layer, evidence)
         record_layer(ctx, layer)
+    record_overlap(ctx)
     if changed:
         report.finish(outcomes.OK)
     else:

@@ -51,6 +51,10 @@ class CycleReport:
     # Queued texts that waited for a safety review and that this cycle's review passed:
     # applied with the cycle's operations (acecode.quarantine.waiting).
     released_after_review: list[dict[str, Any]] = field(default_factory=list)
+    # Proposed texts not applied because one of the project's instructions (CLAUDE.md,
+    # rules, auto memory) says them already: the operation, its text, and the instruction
+    # (file, line, text, the judge's reason) (acecode.pipeline.stages.instructions).
+    instruction_repeats: list[dict[str, Any]] = field(default_factory=list)
     # Safety-review flags below ``review_severity``: noted, not held.
     review_notes: list[dict[str, str]] = field(default_factory=list)
     # The languages of the user's requests in this session, and the languages a rule may
@@ -96,6 +100,16 @@ class CycleReport:
         reply without JSON) did not learn: the transcript stays due.
         """
         return self.status in outcomes.LEARNED
+
+    @property
+    def learned_before(self) -> bool:
+        """True when earlier cycles had learned every message of the transcript, so this
+        one found nothing new to read (no LLM call, nothing changed)."""
+        return (
+            self.status == outcomes.NOTHING_NEW
+            and self.messages > 0
+            and self.messages_already_learned >= self.messages
+        )
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -197,6 +211,12 @@ def _not_reviewed(held: list[dict[str, Any]]) -> int:
     return sum(is_not_reviewed(item["rule"]) for item in held)
 
 
+def _repeats(report: dict[str, Any]) -> str:
+    """``2 already in the instructions, `` when texts were left out for it, else ""."""
+    count = len(report.get("instruction_repeats") or ())
+    return f"{count} already in the instructions, " if count else ""
+
+
 def _counts(report: dict[str, Any]) -> str:
     """What a layer's report did, in numbers, for the summary line."""
     applied = sum(1 for op in report["operations"] if op.get("applied"))
@@ -211,6 +231,7 @@ def _counts(report: dict[str, Any]) -> str:
         f"{wording.counted(len(report['tags_applied']), 'tag')}, "
         f"{wording.counted(applied, 'operation')} applied, {skipped} skipped, {later}"
         f"{len(report['held_for_review'])} held for review{not_reviewed}, {landed}"
+        f"{_repeats(report)}"
         f"{len(report['pruned'])} pruned, "
         f"entries {report['entries_before']} -> {report['entries_after']}"
     )

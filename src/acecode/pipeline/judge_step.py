@@ -9,10 +9,15 @@ on the snapshot and the operations still to apply:
    proposed texts against the entries *and the texts folded into them* (a
    conflict with a folded text keeps both sides, see
    :meth:`acecode.dedup.verdicts.Verdicts.conflict_with`);
-3. if there are any, ask the judge in one batched call (no pairs: no call,
+3. in the same call, the pairs that tell whether a text repeats or
+   contradicts one of the project's instructions
+   (:func:`acecode.dedup.candidates.propose_against`; the proposed texts first,
+   then the entries, :mod:`acecode.instructions.relations`);
+4. if there are any, ask the judge in one batched call (no pairs: no call,
    no tokens) and add its tokens to the cycle's ledger under ``judge``;
-4. store the new verdicts (not in a dry run) and hand all of them to the
-   ladder and the de-duplication pass through ``SemanticTools.verdicts``.
+5. store the new verdicts (not in a dry run) and hand all of them to the
+   ladder, the de-duplication pass and the instructions' check through
+   ``SemanticTools.verdicts``.
 
 Whatever fails (no provider, a failed call, an unparseable reply, a pair left
 out) only means fewer verdicts: those pairs merge only if near-verbatim.
@@ -21,6 +26,7 @@ out) only means fewer verdicts: those pairs merge only if near-verbatim.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +37,7 @@ from acecode.project.diagnostics import warn
 if TYPE_CHECKING:
     from acecode.dedup.candidates import ProposedText
     from acecode.dedup.judgements import Conflict
+    from acecode.instructions.units import Instruction
     from acecode.pipeline.cycle_report import CycleReport
     from acecode.pipeline.dedup_step import SemanticTools
     from acecode.project.config import Settings
@@ -44,6 +51,8 @@ class JudgeSummary:
     floor: float
     stored_verdicts: int = 0
     pairs_asked: int = 0
+    # Of those, the pairs of a text and one of the project's instructions.
+    instruction_pairs: int = 0
     verdicts: dict[str, int] = field(default_factory=dict)
     unanswered: int = 0
     call_failed: bool = False
@@ -55,6 +64,7 @@ class JudgeSummary:
             "floor": self.floor,
             "stored_verdicts": self.stored_verdicts,
             "pairs_asked": self.pairs_asked,
+            "instruction_pairs": self.instruction_pairs,
             "verdicts": dict(self.verdicts),
             "unanswered": self.unanswered,
             "call_failed": self.call_failed,
@@ -100,9 +110,10 @@ async def judge_step(
     operations: list[Any],
     report: CycleReport,
     settings: Settings,
+    instructions: Sequence[Instruction] = (),
 ) -> None:
     """Fill ``semantic.verdicts`` and ``semantic.judge_summary`` (module doc); never raises
-    for LLM or verdict-file trouble."""
+    for LLM or verdict-file trouble. ``instructions`` are the project's (their units)."""
     from acecode.dedup.judgements import JudgementsError, load_verdicts, record_verdicts
 
     summary = semantic.judge_summary = JudgeSummary(floor=settings.judge_floor)
@@ -114,7 +125,7 @@ async def judge_step(
     if semantic.backend is None:
         summary.skipped = semantic.unavailable or "no embedding backend"
         return
-    from acecode.dedup.candidates import propose_pairs
+    from acecode.dedup.candidates import propose_against, propose_pairs
 
     existing = [str(entry.get("text", "")) for _, entry in iter_entries(snapshot)]
     proposed = proposed_texts(operations, snapshot)
@@ -129,15 +140,30 @@ async def judge_step(
         known=semantic.verdicts,
         folded=folded,
     )
+    references = [unit.text for unit in instructions]
+    against = [
+        propose_against(
+            references,
+            texts,
+            backend=semantic.backend,
+            cache=semantic.cache,
+            floor=settings.judge_floor,
+            known=semantic.verdicts,
+        )
+        for texts in ([p.text for p in proposed], existing)
+    ]
+    pairs = (against[0] + pairs + against[1])[: settings.judge_max_pairs]
     if not pairs:
         summary.skipped = "no candidate pairs"
         return
     new = await _ask(pairs, report, summary)
     semantic.verdicts.add(new)
+    referenced = set(references)
+    summary.instruction_pairs = sum(pair.first in referenced for pair in pairs)
     summary.new_conflicts = [
         {"first": v.first, "second": v.second, "reason": v.reason}
         for v in new
-        if v.verdict == "conflicting"
+        if v.verdict == "conflicting" and not {v.first, v.second} & referenced
     ]
     if report.dry_run or not new:
         return
@@ -145,7 +171,7 @@ async def judge_step(
         record_verdicts(
             new,
             cycle_id=report.cycle_id,
-            current_texts=existing + folded + [p.text for p in proposed],
+            current_texts=existing + folded + [p.text for p in proposed] + references,
             playbook=layer,
             lock_timeout=settings.lock_timeout,
         )

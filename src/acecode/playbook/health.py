@@ -20,6 +20,22 @@ EFFECTIVENESS_TARGET = 0.85
 CYCLE_COUNT_KEYS: tuple[str, ...] = ("added", "updated", "merged", "deleted", "pruned")
 
 
+def size_in_words(total: int) -> str:
+    """The playbook's size against the healthy band, in words a user reads without the
+    consolidation document (``doctor``, ``stats``)."""
+    low, high = HEALTHY_BAND
+    if total == 0:
+        return "empty: rules appear once a session has been learned from"
+    if total < low:
+        return f"a small playbook, still growing ({low}-{high} entries is a healthy size)"
+    if total <= high:
+        return f"a healthy size ({low}-{high} entries)"
+    return (
+        f"larger than the healthy {low}-{high} entries: `acecode stats` shows the untested and "
+        "possibly stale ones to prune"
+    )
+
+
 def _ratio(numerator: int, denominator: int) -> float | None:
     return round(numerator / denominator, 4) if denominator else None
 

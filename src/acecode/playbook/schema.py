@@ -142,6 +142,20 @@ def entry_count(playbook: dict[str, Any]) -> int:
     return sum(len(sections.get(section) or ()) for section in SECTION_NAMES)
 
 
+def without_names(playbook: dict[str, Any], names: Iterable[str]) -> dict[str, Any]:
+    """``playbook`` without the entries called ``names`` (itself when none is there; else a
+    copy whose entry dicts are shared, as :func:`isolated_copy`)."""
+    out = set(names)
+    if not out or not any(entry.get("name") in out for _section, entry in iter_entries(playbook)):
+        return playbook
+    copy = dict(playbook)
+    copy["sections"] = {
+        section: [entry for entry in entries if entry.get("name") not in out]
+        for section, entries in (playbook.get("sections") or {}).items()
+    }
+    return copy
+
+
 def isolated_copy(playbook: dict[str, Any]) -> dict[str, Any]:
     """A copy that can be edited without touching ``playbook``.
 

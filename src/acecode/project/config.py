@@ -90,6 +90,9 @@ class Settings:
     # Most tokens of playbook entries the reflector is shown (acecode.pipeline.reflector_view):
     # the entries the session cited, then the ones most relevant to the session.
     reflector_budget_tokens: int = 6_000
+    # Most tokens of the project's own instructions (CLAUDE.md files, .claude/rules, the auto
+    # memory's index) the reflector and the curator are shown (acecode.instructions.digest).
+    instructions_budget_tokens: int = 1_000
     # An entry no learned session cited or tagged in this many sessions is offered to
     # the curator as a candidate to retire (acecode.playbook.retire); 0 turns it off.
     retire_after_sessions: int = 20

@@ -41,6 +41,8 @@ OPT_IN_KEY = "opt_in"
 CONFIG_NAME = "acecode.toml"
 SWITCH_NAME = "switch.toml"
 FALSE_WORDS = frozenset({"0", "false", "no", "off"})
+# How the reason of a project switched off starts (the session-start notice looks for it).
+TURNED_OFF = "turned off for this project in "
 
 
 class ControlFileError(AcecodeError, RuntimeError):
@@ -132,7 +134,7 @@ def activity(project: Path | None = None, env: Mapping[str, str] | None = None) 
             return Activity(False, off_until_fixed(str(exc), path))
     switch, source = _project_switch(project)
     if switch is False:
-        return Activity(False, f"turned off for this project in {source}")
+        return Activity(False, f"{TURNED_OFF}{source}")
     opt_in = flag(read_switch_file(user_config()).get(OPT_IN_KEY))
     if opt_in and switch is not True:
         return Activity(

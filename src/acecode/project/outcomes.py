@@ -50,12 +50,20 @@ LEARNED = (OK, NOTHING_NEW)
 # Sources of a cycle someone started on purpose: they learn even a small session, and
 # nothing learns a transcript they skipped unless they run it again.
 BY_HAND_SOURCES = ("cli", "library")
+# Sources of a cycle started in a shell (by hand or ``acecode bootstrap``); every other
+# source is a hook's (session-end, pre-compact, subagent-stop, catch-up).
+SHELL_SOURCES = (*BY_HAND_SOURCES, "bootstrap")
 
 LOG_PARTS = ("logs", "learn.log")
 CYCLES_FILE = "cycles.jsonl"
 LAST_CYCLE_FILE = "last-cycle.json"
 # A reason is one line for people; the full story is in the report and diagnostics.
 MAX_REASON_CHARS = 500
+
+
+def started_by_hook(source: object) -> bool:
+    """True for a cycle a hook started: it ran with the agent's environment, unwatched."""
+    return source not in SHELL_SOURCES
 
 
 def one_line(text: str, limit: int = MAX_REASON_CHARS) -> str:

@@ -125,8 +125,9 @@ def triage_waiting(
 def settle(where: Where, retry: Retry, *, landed: bool) -> None:
     """Write what ``retry`` decided into the queue: the items now held get their rule
     (always); the items that landed, and those already present, leave the queue when
-    ``landed`` (call it so once the playbook holds them). Warns instead of raising:
-    an item left behind is only reviewed again."""
+    ``landed`` (call it so once the playbook holds them), unless a later step of the cycle
+    held the text for a person meanwhile (it contradicts an instruction). Warns instead
+    of raising: an item left behind is only reviewed again."""
     gone = [item.id for item in retry.present]
     if landed:
         gone += [item.id for item, _operation in retry.landed]
@@ -134,7 +135,9 @@ def settle(where: Where, retry: Retry, *, landed: bool) -> None:
     if not gone and not rules:
         return
     try:
-        settle_items(where, remove=gone, rules=rules)
+        settle_items(
+            where, remove=gone, rules=rules, removable=lambda item: is_not_reviewed(item.rule)
+        )
     except QueueError as exc:
         from acecode.project.diagnostics import warn
 

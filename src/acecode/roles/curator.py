@@ -88,10 +88,12 @@ def curator_prompt(
     conflicts: Sequence[Conflict] = (),
     view: CuratorView | None = None,
     max_removals: int | None = None,
+    instructions: str | None = None,
 ) -> RolePrompt:
     """The curator's request as it will be sent (see :func:`run_curator`)."""
     from acecode.playbook.curator_view import render_listed
     from acecode.project.repository import repository_line
+    from acecode.roles.prompt import instructions_text
 
     view = view or default_view(reflector_output, playbook, conflicts)
     if max_removals is None:
@@ -108,6 +110,7 @@ def curator_prompt(
             render_conflicts(conflicts),
             repository_line(),
             max_removals,
+            instructions=instructions_text(instructions),
         ),
         max_tokens=MAX_TOKENS,
     )
@@ -121,10 +124,13 @@ def curator_fields(
     conflicts: str,
     repository: str,
     max_removals: int,
+    instructions: str = "",
 ) -> dict[str, str]:
     """The template's fields; what came from an LLM or a transcript is redacted (the
-    playbook's entries were redacted when they were saved)."""
+    playbook's entries were redacted when they were saved, the instructions' digest
+    when it was made)."""
     return {
+        "instructions": instructions,
         "reflector_output": redact(reflection),
         "playbook": playbook,
         "possibly_stale": redact(stale),
@@ -142,6 +148,7 @@ async def run_curator(
     conflicts: Sequence[Conflict] = (),
     view: CuratorView | None = None,
     max_removals: int | None = None,
+    instructions: str | None = None,
 ) -> dict[str, Any]:
     """Propose ADD/UPDATE/MERGE/DELETE operations from a reflection; never raises.
 
@@ -149,10 +156,12 @@ async def run_curator(
     ``curator_budget_tokens``); the IDs it may name are those of the view,
     which the learning cycle enforces (``curator_view.refuse_unseen``). It is
     told how many entries it may remove (``max_removals``, by default the
-    removal budget of ``playbook``); the cycle defers the rest.
+    removal budget of ``playbook``); the cycle defers the rest. ``instructions`` is the
+    digest of the project's instructions (default: read now).
     """
     data = await ask(
-        curator_prompt(reflector_output, playbook, conflicts, view, max_removals), "curator"
+        curator_prompt(reflector_output, playbook, conflicts, view, max_removals, instructions),
+        "curator",
     )
     return {
         "reasoning": as_text(data.get("reasoning")),

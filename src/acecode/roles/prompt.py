@@ -94,6 +94,19 @@ def render_transcript(messages: Iterable[dict[str, Any]], agent: Agent | None = 
         return condense(typed, load_settings().transcript_budget_tokens, agent)
 
 
+def instructions_text(digest: str | None) -> str:
+    """The digest of the project's instructions for a role's prompt: ``digest`` when the
+    caller has it (the learning cycle reads them once), else the current project's,
+    within ``instructions_budget_tokens`` (:mod:`acecode.instructions.digest`)."""
+    if digest is not None:
+        return digest
+    from acecode.instructions.digest import project_digest
+    from acecode.project import paths
+    from acecode.project.config import load_settings
+
+    return project_digest(paths.project_dir(), load_settings().instructions_budget_tokens).text
+
+
 def render_playbook(playbook: dict[str, Any]) -> str:
     """The playbook as a role sees it: its sections and entries (REQ-SECT-003), without
     the framing the coding agent's injection wraps them in (how to cite, what to

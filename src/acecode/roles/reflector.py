@@ -88,10 +88,13 @@ def reflector_prompt(
     cited_ids: list[str],
     agent: Agent | None = None,
     transcript: str | None = None,
+    instructions: str | None = None,
 ) -> RolePrompt:
     """The reflector's request as it will be sent (``transcript``: the condensed
-    rendering when the caller already has it)."""
+    rendering when the caller already has it; ``instructions``: the digest of the
+    project's instructions, by default read now, :func:`acecode.roles.prompt.instructions_text`)."""
     from acecode.project.repository import repository_line
+    from acecode.roles.prompt import instructions_text
 
     cited = [str(identifier) for identifier in dict.fromkeys(cited_ids or [])]
     return role_prompt(
@@ -103,6 +106,7 @@ def reflector_prompt(
             "cited_ids": ", ".join(cited) if cited else "(none)",
             "mode": reflector_mode(cited),
             "repository": repository_line(),
+            "instructions": instructions_text(instructions),
         },
         max_tokens=MAX_TOKENS,
     )

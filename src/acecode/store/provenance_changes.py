@@ -16,9 +16,10 @@ an existing one has the origin appended (UPDATE, a credited duplicate).
 Without a plan entry, a change is described by the writer's ``kind``:
 
 * ``undo``: origins the undone cycle added are removed, entries it removed
-  come back with the records they had, entries it added lose theirs (for an
-  undo of one entry, ``meta["undoes_entry"]``, only that entry's and those
-  merged into it);
+  come back with the records they had, entries it added leave with theirs
+  whole, retired under the undo, so that ``restore`` and the undo of the undo
+  bring them back (for an undo of one entry, ``meta["undoes_entry"]``, only
+  that entry's and those merged into it);
 * ``restore``: the restored entry gets back the record retired when it was
   removed (under its new ID when the old one was taken);
 * ``merge`` (the git merge driver): an entry that arrives from the other branch (or whose
@@ -299,12 +300,15 @@ def _undo(change: _Change, undone: str, only: set[str] | None = None) -> None:
         if match is not None:
             records.remove(match)
             returning[name] = [o for o in match.origins if o.cycle_id != undone]
-    for name in change.before_texts:
-        if name not in change.after_texts:
-            ledger.entries.pop(name, None)  # the undone cycle added it: its record goes too
+    # An entry the undone cycle added leaves with its record whole: it is retired under
+    # this undo (``_retire_missing``), so ``acecode restore`` and the undo of this undo
+    # bring it back as it was.
+    leaving = {name for name in change.before_texts if name not in change.after_texts}
     # A survivor of a merge the undone cycle made inherited the returning entries' origins.
     handed_on = {origin for origins in returning.values() for origin in origins}
     for name, origins in list(ledger.entries.items()):
+        if name in leaving:
+            continue
         if (only is None or name in only) and any(o.cycle_id == undone for o in origins):
             ledger.entries[name] = [
                 o for o in origins if o.cycle_id != undone and o not in handed_on

@@ -142,8 +142,20 @@ def _within_budget(ctx: CycleContext) -> bool:
     if ctx.user_layer is not None:  # the user's pins are never offered to retire either
         lists = replace(lists, pinned=pinned | pinned_in(ctx.user_layer))
     ctx.lists = lists
+    _read_instructions(ctx)
     ctx.request = reflector_request(ctx)
     return admit_cycle(ctx.report, ctx.request, ctx.both, ctx.conflicts, lists)
+
+
+def _read_instructions(ctx: CycleContext) -> None:
+    """The project's instruction files and their digest for the roles (read once)."""
+    from acecode.instructions.digest import render_digest
+    from acecode.instructions.files import instruction_files
+    from acecode.instructions.units import all_units
+
+    ctx.instructions = instruction_files(paths.project_dir())
+    ctx.units = all_units(ctx.instructions)
+    ctx.digest = render_digest(ctx.instructions, ctx.settings.instructions_budget_tokens).text
 
 
 def _user_layer(target: Layer, report: CycleReport) -> tuple[Layer | None, dict[str, Any] | None]:

@@ -52,6 +52,11 @@ class CycleContext:
     operations: list[Any] = field(default_factory=list)
     # The entries' evidence, read from the session once (None in a dry run).
     evidence: Any = None
+    # The project's instructions (acecode.instructions), read once in the admission: the
+    # files, and their digest as the reflector and the curator are shown it.
+    instructions: list[Any] = field(default_factory=list)
+    units: list[Any] = field(default_factory=list)
+    digest: str | None = None
 
 
 @dataclass

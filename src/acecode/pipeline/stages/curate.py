@@ -39,7 +39,12 @@ async def curate(ctx: CycleContext) -> list[Any]:
     report.curator_view = view.summary()
     curation = redact_data(
         await run_curator(
-            ctx.reflection, tagged, conflicts, view=view, max_removals=lists.max_removals
+            ctx.reflection,
+            tagged,
+            conflicts,
+            view=view,
+            max_removals=lists.max_removals,
+            instructions=ctx.digest,
         )
     )
     report.curator_reasoning = curation.get("reasoning", "")

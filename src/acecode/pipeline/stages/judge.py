@@ -3,7 +3,8 @@
 Loads the layer's semantic tools (the embedding model and the stored
 judgements, :mod:`acecode.pipeline.dedup_step`), embeds the texts outside any
 lock, and, only when the embeddings propose pairs, asks the judge in one
-batched LLM call (:mod:`acecode.pipeline.judge_step`).
+batched LLM call (:mod:`acecode.pipeline.judge_step`), which also tells the texts
+that repeat or contradict one of the project's instructions.
 """
 
 from __future__ import annotations
@@ -19,5 +20,13 @@ async def judge(ctx: CycleContext, layer: LayerWork) -> None:
     report = layer.report
     semantic = SemanticTools.load(layer.layer, persist=not report.dry_run)
     semantic.prewarm(layer.snapshot, layer.operations)
-    await judge_step(semantic, layer.layer, layer.snapshot, layer.operations, report, ctx.settings)
+    await judge_step(
+        semantic,
+        layer.layer,
+        layer.snapshot,
+        layer.operations,
+        report,
+        ctx.settings,
+        ctx.units,
+    )
     layer.semantic = semantic

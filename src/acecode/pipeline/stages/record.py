@@ -95,3 +95,25 @@ def record_outcome(report: CycleReport, target: Layer) -> None:
         outcomes.record_outcome(target, record)
     except OSError as exc:
         warn(f"could not record the cycle's status in {target.folder}: {exc.strerror or exc}")
+
+
+def announce_learned(report: CycleReport, target: Layer) -> None:
+    """For a cycle a hook started, the rules it added (both layers), for the next session
+    start to name once (:mod:`acecode.project.learned_notice`); best effort."""
+    from acecode.project.learned_notice import keep_learned
+
+    if not outcomes.started_by_hook(report.source):
+        return
+    layers = [report.operations, (report.user_layer or {}).get("operations") or []]
+    names = [
+        op["created"]["name"]
+        for operations in layers
+        for op in operations
+        if op.get("type") == "ADD" and op.get("applied") and op.get("created")
+    ]
+    if not names:
+        return
+    try:
+        keep_learned(target, report.cycle_id, names, report.transcript)
+    except OSError as exc:
+        warn(f"could not note the learned rules for the next session: {exc.strerror or exc}")

@@ -31,7 +31,9 @@ def reflector_request(ctx: CycleContext) -> RolePrompt:
         cited_ids=ctx.report.cited_ids,
         pinned=ctx.lists.pinned,
     )
-    return reflector_prompt(ctx.messages, shown, ctx.report.cited_ids, ctx.agent)
+    return reflector_prompt(
+        ctx.messages, shown, ctx.report.cited_ids, ctx.agent, instructions=ctx.digest
+    )
 
 
 async def reflect(ctx: CycleContext) -> bool:
