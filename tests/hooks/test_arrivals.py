@@ -6,7 +6,7 @@ came with a clone or a pull: none of its texts is known on this machine, so
 the floor screens each before its first injection. With no provider no review
 can come, so the floor's findings and the "not reviewed" waits hold and the rest
 is injected, as before the background review existed (with a provider:
-``test_arrival_review.py``). Every hook is a real ``python -m acecode hook`` process,
+``test_arrivals_background.py``). Every hook is a real ``python -m acecode hook`` process,
 given time enough to screen everything (the time budget: ``test_arrival_screen.py``).
 """
 

@@ -58,7 +58,10 @@ def test_texts_waiting_only_for_a_review_are_counted_apart(
     """A finding or a review's flag waits for the user; a text no review passed yet waits
     for the next review, which lands it without the user."""
     rules = ["disable-checks", "safety-review", "not-reviewed", "not-reviewed:language"]
-    items = [{"id": f"{i:08x}", "text": f"rule {i}", "rule": rule} for i, rule in enumerate(rules)]
+    items = [
+        {"id": f"{i:08x}", "text": f"rule {i}", "rule": rule, "session": "s1"}
+        for i, rule in enumerate(rules)
+    ]
     (_state(project_dir) / "pending.json").write_text(json.dumps({"version": 1, "pending": items}))
     assert _start()["systemMessage"].splitlines() == [
         "acecode: 2 learned rules await review (run `acecode review`)",

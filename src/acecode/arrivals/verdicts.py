@@ -53,6 +53,10 @@ VERSION = 2
 KEEP = 20_000
 # Seconds of screening between two saves of the verdicts reached (see floor_verdicts).
 SAVE_EVERY = 0.25
+# Texts a call screens whatever its deadline: an ordinary playbook (a few dozen entries,
+# a tenth of a second) is screened whole by its first hook, however loaded the machine;
+# only a large arrival is spread over hooks.
+MIN_SCREENED = 64
 FINDING = "finding"
 WAITS = "waits"
 # The floor found nothing, and the waits were not asked: with an LLM provider every
@@ -177,7 +181,7 @@ def floor_verdicts(
 
     The first screen of a large arrival costs seconds, more than a hook may take, so it
     is incremental: with a ``deadline`` (a ``time.monotonic()`` value) texts not
-    screened by then get ``None`` (not screened yet), and the verdicts reached are
+    screened by then (after the first :data:`MIN_SCREENED`) get ``None`` (not screened yet), and the verdicts reached are
     saved every :data:`SAVE_EVERY` seconds on the way, so a hook killed at its timeout
     keeps its work and the next one goes on from there. A later call (a later hook, the
     background review) screens the rest."""
@@ -209,7 +213,7 @@ def floor_verdicts(
     fresh: dict[str, list[Any]] = {}
     for tag, text in todo:
         now = time.monotonic()
-        if deadline is not None and now >= deadline:
+        if deadline is not None and now >= deadline and len(fresh) >= MIN_SCREENED:
             break
         if write and fresh and now - saved_at >= SAVE_EVERY:
             _save_progress(path, fresh, languages_record)
@@ -234,8 +238,8 @@ def _screen_all(
 ) -> dict[str, Verdict | None]:
     """Every text screened, without a cache, until ``deadline``; the rest ``None``."""
     found: dict[str, Verdict | None] = {}
-    for text in texts:
-        if deadline is not None and time.monotonic() >= deadline:
+    for number, text in enumerate(texts):
+        if deadline is not None and time.monotonic() >= deadline and number >= MIN_SCREENED:
             found.setdefault(text, None)
         else:
             found[text] = screen(text, max_chars, trusted, waits)

@@ -88,8 +88,6 @@ OVERLAP_NAME = "instruction-overlap.json"
 # acecode.arrivals.mode.FLOOR_ONLY_NAME (no LLM provider: arrivals are judged by the floor
 # alone); a test keeps them equal.
 FLOOR_ONLY_NAME = "arrivals-floor-only"
-# The arrived entries a review passed, kept apart from the cached session-start state.
-RELEASED = "_released"
 # The quarantine's settings by default (acecode.project.config.Settings; a test keeps them equal):
 # "" languages are the user's own (acecode.quarantine.user_languages).
 DEFAULT_MAX_RULE_CHARS = 600
@@ -247,8 +245,9 @@ def _both_layers(
     """The project layer at ``path`` and the user layer as one playbook, their pins, and
     where to read them; the user layer alone when ``path`` is that layer. A user layer
     that cannot be read is left out and named in ``start["user_layer_error"]``. The
-    project layer's held arrivals are left out (:func:`_without_held_arrivals`; ``write``
+    project layer's held arrivals are left out (:mod:`acecode.hooks.arrival_view`; ``write``
     False: without writing their records; ``deadline``: when their first screen stops)."""
+    from acecode.hooks.arrival_view import without_held_arrivals
     from acecode.project.layers import combine, is_user_layer
     from acecode.store.reading import read_playbook
 
@@ -257,42 +256,12 @@ def _both_layers(
         return read_playbook(path), _pins(path), path
     playbook = read_playbook(path) if os.path.exists(path) else None
     if playbook is not None:
-        playbook = _without_held_arrivals(path, playbook, start, write, deadline)
+        playbook = without_held_arrivals(path, playbook, start, write, deadline)
     mine = _user_layer(user, start) if os.path.exists(user) else None
     if mine is None:
         return combine(playbook, None), _pins(path), path
     where = f"{path} and {user}" if playbook is not None else user
     return combine(playbook, mine), [*_pins(path), *_pins(user)], where
-
-
-def _without_held_arrivals(
-    path: str,
-    playbook: dict[str, Any],
-    start: dict[str, Any],
-    write: bool = True,
-    deadline: float | None = None,
-) -> dict:
-    """``playbook`` without the entries that arrived from elsewhere and are held
-    (:mod:`acecode.arrivals.split`); when any arrived, their counts and the held ones
-    go into ``start["arrivals"]`` for the session-start notice, and the names of those
-    a review passed into ``start[RELEASED]`` for the top-up (taken out before caching)."""
-    from acecode.arrivals.split import split_arrivals
-
-    split = split_arrivals(
-        path,
-        playbook,
-        start["max_rule_chars"],
-        start["languages"],
-        write,
-        need_review=start.get("need_review", True),
-        deadline=deadline,
-    )
-    if split.arrived:
-        start["arrivals"] = split.summary()
-        start[RELEASED] = [
-            a.name for a in split.arrived if a.review == "" and not a.held and not a.finding
-        ]
-    return split.playbook
 
 
 def _user_layer(user: str, start: dict[str, Any]) -> dict[str, Any] | None:
@@ -355,6 +324,8 @@ def _render(
     except PlaybookError as exc:
         start["error"] = str(exc)
         return start, dict(start)
+    from acecode.hooks.arrival_view import RELEASED, released_lines
+
     released = set(start.pop(RELEASED, ()))
     if (start.get("arrivals") or {}).get("unscreened"):
         start["incomplete"] = True
@@ -385,35 +356,13 @@ def _render(
         return start, {}
     watched = {"watched": start["watched"]} if "watched" in start else {}
     index = {"key": key, **limits, **watched, **_topup_index(playbook, injection.left_out)}
-    index["released"] = _released_lines(playbook, injection.injected, released)
+    index["released"] = released_lines(playbook, injection.injected, released)
     if start.get("arrivals"):
         index["arrivals"] = {k: v for k, v in start["arrivals"].items() if k != "held"}
         index["arrivals"]["held"] = [item[:1] for item in start["arrivals"]["held"]]
     if start.get("incomplete"):
         index["incomplete"] = True
     return start, index
-
-
-def _released_lines(
-    playbook: dict[str, Any], injected: list[str], released: set[str]
-) -> list[list[str]]:
-    """``[section, name, line, version]`` of each arrived entry a review passed that the
-    session start injects now, in its rank: a session that started before the review
-    passed it did not get it, and its next prompt's top-up brings it
-    (:mod:`acecode.hooks.topup`)."""
-    if not released:
-        return []
-    from acecode.experiments.plan import entry_version
-    from acecode.playbook.formatting import format_entry
-    from acecode.playbook.schema import iter_entries
-
-    where = {entry["name"]: (section, entry) for section, entry in iter_entries(playbook)}
-    lines = []
-    for name in injected:
-        if name in released and name in where:
-            section, entry = where[name]
-            lines.append([section, name, format_entry(entry), entry_version(entry)])
-    return lines
 
 
 def _without_repeats(

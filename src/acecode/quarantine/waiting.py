@@ -37,9 +37,11 @@ from acecode.quarantine.unreviewed import is_not_reviewed
 if TYPE_CHECKING:
     from acecode.pipeline.safety_step import SafetyReview
 
-# Characters of waiting texts one review call carries (each with its JSON item
-# around it, like the arrivals'): about ten ordinary rules. The rest wait for the next call.
-RETRY_CHARS = 3_000
+# Characters of waiting texts one review call carries (each with its JSON item around it,
+# like the arrivals'): about forty ordinary rules, about 3,000 input tokens. A cycle
+# leaves at most ten texts waiting, so the cycle after an outage of a few cycles reviews
+# all of them; a longer outage is caught up over the next cycles (or ``--retry``).
+RETRY_CHARS = 12_000
 ITEM_CHARS = 40
 
 
