@@ -181,8 +181,9 @@ def floor_verdicts(
 
     The first screen of a large arrival costs seconds, more than a hook may take, so it
     is incremental: with a ``deadline`` (a ``time.monotonic()`` value) texts not
-    screened by then (after the first :data:`MIN_SCREENED`) get ``None`` (not screened yet), and the verdicts reached are
-    saved every :data:`SAVE_EVERY` seconds on the way, so a hook killed at its timeout
+    screened by then (after the first :data:`MIN_SCREENED`) get ``None`` (not screened
+    yet), and the verdicts reached are saved every :data:`SAVE_EVERY` seconds on the
+    way, so a hook killed at its timeout
     keeps its work and the next one goes on from there. A later call (a later hook, the
     background review) screens the rest."""
     if key is None:
