@@ -109,13 +109,9 @@ def apply_deltas(
     # The texts that waited for a review landed from earlier cycles, each within its own
     # cycle's limit: they do not take this cycle's.
     limit = MAX_OPERATIONS + (len(layer.retry.landed) if layer.retry is not None else 0)
-    guarded = guard_operations(
-        current, operations, budget, settings.min_merge_length_ratio, limit
-    )
+    guarded = guard_operations(current, operations, budget, settings.min_merge_length_ratio, limit)
     keep_pending(report, guarded.deferred, current, carried)
-    current, results = apply_operations_with_outcomes(
-        current, guarded.allowed, name_prefix, limit
-    )
+    current, results = apply_operations_with_outcomes(current, guarded.allowed, name_prefix, limit)
     report.operations = [outcome.as_dict() for outcome in results] + report.refused_operations
     return Applied(playbook, current, budget, guarded, results, applied_tags, dropped)
 
