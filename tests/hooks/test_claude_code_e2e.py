@@ -26,6 +26,7 @@ from werkzeug import Request, Response
 
 from support.hang_guard import HANG_GUARD, wait_until
 from support.pipeline import all_safe, is_safety_review, request_prompt
+from support.playbooks import written_here
 
 TRANSCRIPTS = Path(__file__).resolve().parents[1] / "data" / "transcripts"
 TRANSCRIPT = TRANSCRIPTS / "spotter" / "short.jsonl"
@@ -142,6 +143,7 @@ def test_install_inject_learn_inject_uninstall(
             }
         )
     )
+    written_here(playbook)  # the user's own playbook (one from git waits for a review)
     env = _env(llm.env)
     session = {"session_id": "e2e", "cwd": str(project_dir)}
     started = _run_installed(settings, "SessionStart", {**session, "source": "startup"}, env)

@@ -17,6 +17,7 @@ from acecode.agents.claude_code import install as installer
 from acecode.cli.install_cmd import register
 from acecode.hooks import EVENT_ARGUMENTS
 from support.hang_guard import HANG_GUARD
+from support.playbooks import written_here
 
 OTHER_SETTINGS = {
     "model": "opus",
@@ -239,6 +240,7 @@ def test_installed_commands_run_the_hooks(project_dir: Path) -> None:
     (project_dir / ".claude" / "playbook.json").write_text(
         json.dumps({"sections": {"OTHERS": [{"name": "oth-001", "text": "installed hook works"}]}})
     )
+    written_here(project_dir / ".claude" / "playbook.json")  # the user's own, not an arrival
     installer.install("local")
     settings = json.loads((project_dir / ".claude" / "settings.local.json").read_text())
     command = settings["hooks"]["SessionStart"][0]["hooks"][0]["command"]
