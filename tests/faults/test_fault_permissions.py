@@ -13,7 +13,7 @@ import json
 import os
 import shutil
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -21,20 +21,10 @@ import pytest
 from fault_support import (
     acecode_env,
     one_clear_line,
-    permission_bits_enforced,
     run_acecode,
     seed_playbook,
     session_transcript,
 )
-
-
-@pytest.fixture(scope="session")
-def obeying_permissions() -> Callable[[], None] | None:
-    """preexec_fn for a child that obeys permission bits (None: it already does)."""
-    preexec, reason = permission_bits_enforced()
-    if reason is not None:
-        pytest.skip(reason)
-    return preexec
 
 
 def _tree(folder: Path) -> dict[str, tuple[int, bytes | None]]:

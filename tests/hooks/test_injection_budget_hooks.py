@@ -256,13 +256,22 @@ def test_the_hook_fast_path_agrees_with_control_and_config(project_dir: Path) ->
         "budget": settings.injection_budget_chars,
         "topup_budget": settings.topup_budget_chars,
         "experiments": settings.experiments,
+        "recall": settings.recall,
+        "recall_before": settings.recall_before,
         "max_rule_chars": settings.max_rule_chars,
         "languages": settings.languages,
         **as_notices(project_problems(project_dir)),
     }
     assert tuple(map(str, switch_files(project_dir))) == rendered.switch_files(project)
     arrivals = ("max_rule_chars", "languages")
-    rendering = ("injection_budget_chars", "topup_budget_chars", *arrivals, *EXPERIMENT_KEYS)
+    recall = ("recall", "recall_before")
+    rendering = (
+        "injection_budget_chars",
+        "topup_budget_chars",
+        *arrivals,
+        *recall,
+        *EXPERIMENT_KEYS,
+    )
     assert set(rendered.SETTING_VARIABLES) == {f"ACECODE_{name.upper()}" for name in rendering}
 
 

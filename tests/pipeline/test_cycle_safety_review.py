@@ -333,12 +333,11 @@ def test_review_ids_match_the_texts_sent(routed_llm, project, tmp_path):
     assert others(project) == [SAFE, SUBTLE]
 
 
-def test_a_review_the_budget_refuses_is_not_made_and_its_texts_are_not_reviewed(
+def test_a_review_the_cost_gate_refuses_is_not_made_and_its_texts_are_not_reviewed(
     routed_llm, project: Path
 ) -> None:
-    """Refused before it is sent (the cycle could not reserve for more texts than it
-    planned): like a review that could not be made, nothing is reviewed, and the warning
-    names the budget."""
+    """Refused before it is sent (the cost ledger could not record the call): like a
+    review that could not be made, nothing is reviewed, and the warning says why."""
     import asyncio
     from types import SimpleNamespace
 
@@ -350,15 +349,19 @@ def test_a_review_the_budget_refuses_is_not_made_and_its_texts_are_not_reviewed(
     operations = [{"type": "ADD", "text": text, "section": "OTHERS"} for text in (SAFE, SUBTLE)]
     report = SimpleNamespace(tokens={}, warnings=[])
 
-    def refuse(role: str, request: object) -> str | None:
-        return "daily budget would be exceeded" if role == "safety_review" else None
+    class Refuse:
+        def before(self, role: str, request: object) -> str | None:
+            return "the cost ledger cannot be written" if role == "safety_review" else None
 
-    with guarded_calls(refuse):
+        def after(self, role: str, request: object, call: object) -> None:
+            pass
+
+    with guarded_calls(Refuse()):
         review = asyncio.run(safety_review(operations, Settings(), report))
     assert llm.bodies == []
     assert not review.available and review.verdicts == {}
     (warning,) = report.warnings
-    assert "safety review unavailable" in warning and "daily budget would be exceeded" in warning
+    assert "safety review unavailable" in warning and "cost ledger cannot be written" in warning
 
 
 def test_acecode_learn_labels_the_holds_nobody_reviewed(routed_llm, project, tmp_path):

@@ -142,7 +142,7 @@ def _languages(
     cache hit's cost, so the answer is kept in the file under what it depends on
     (the setting and the ``stat`` of ``languages.json``) and the machine's key.
     """
-    from acecode.hooks.cache_files import stat_key
+    from acecode.project.file_stat import stat_key
 
     stamp = [setting, stat_key(os.path.join(state_dir, LANGUAGES_FILE))]
     kept = data.get("languages")

@@ -9,7 +9,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from acecode.cli.common import console, err_console, fail, playbook_option, refresh_injection
+from acecode.cli.common import (
+    console,
+    err_console,
+    fail,
+    layer_path,
+    playbook_option,
+    refresh_injection,
+)
 from acecode.text.wording import counted
 
 if TYPE_CHECKING:
@@ -72,6 +79,11 @@ def _changes(report: dict[str, Any]) -> list[str]:
         lines.append(f"  PRUNE   {item['entry']['name']}: {item['entry']['text']}")
     for item in report.get("deferred") or ():
         lines.append(f"  DEFER   {describe_operation(item['operation'])}: {item['reason']}")
+    for item in report.get("promoted") or ():
+        lines.append(
+            f"  MOVE    {item['name']} -> {item['as']}: another project of yours learned "
+            "the same failure, so it is now a user-layer entry"
+        )
     return lines
 
 
@@ -97,7 +109,9 @@ def learn(
     transcripts: Annotated[
         list[Path],
         typer.Argument(
-            help="Claude Code session .jsonl files, or folders: a folder means every *.jsonl "
+            metavar="TRANSCRIPT...",
+            help="Claude Code or Codex session .jsonl files, or folders: a folder means every "
+            "*.jsonl "
             "in it and below, oldest first (subagent transcripts included, Claude Code's "
             "compaction helpers skipped), e.g. ~/.claude/projects/<project>.",
             show_default=False,
@@ -248,6 +262,14 @@ def bootstrap(
         float | None, typer.Option(help="Seconds between sessions (rate limits).")
     ] = None,
     playbook: playbook_option = None,
+    relink: Annotated[
+        bool,
+        typer.Option(
+            "--relink",
+            help="Learn nothing: link the existing rules' provenance to the failure or "
+            "request of their session that matches their text (no LLM call).",
+        ),
+    ] = False,
 ) -> None:
     """Learn from this project's existing sessions, oldest first; rerun to resume.
 
@@ -267,6 +289,9 @@ def bootstrap(
     from acecode.project.diagnostics import warn
 
     _use_project(project)
+    if relink:
+        _relink(playbook)
+        return
     root = paths.project_dir()
     try:
         coding_agent = get_agent(agent)
@@ -328,6 +353,28 @@ def bootstrap(
     )
     if counts.failed:
         raise typer.Exit(1)
+
+
+def _relink(playbook: Path | None) -> None:
+    """``bootstrap --relink``: one line of counts (:mod:`acecode.pipeline.relink`)."""
+    from acecode.pipeline.relink import relink
+    from acecode.project.config import load_settings
+    from acecode.store.errors import PlaybookError
+    from acecode.store.provenance import ProvenanceFileError
+
+    target = layer_path(playbook)
+    try:
+        counts = relink(target, load_settings().lock_timeout)
+    except (PlaybookError, ProvenanceFileError, OSError) as exc:
+        fail(str(exc))
+    console.print(
+        f"relinked {counts.relinked}, unchanged {counts.unchanged}, already linked "
+        f"{counts.current}, transcript gone {counts.transcript_gone}, "
+        f"not from a session {counts.no_session}",
+        markup=False,
+        highlight=False,
+        soft_wrap=True,
+    )
 
 
 def catch_up(

@@ -66,7 +66,7 @@ def project_salt(state: StateFolder) -> str:
     return salt
 
 
-def _provenance(layers: Iterable[Where]) -> dict[str, list[Any]]:
+def raw_provenance(layers: Iterable[Where]) -> dict[str, list[Any]]:
     """Every entry's origins as raw JSON, from the provenance file of each layer: the
     cache miss needs the evidence only, not the store's validation and redaction (the file
     is acecode's own, written redacted). A damaged file counts as empty here; the CLI warns."""
@@ -118,7 +118,7 @@ def plan_fields(
     from acecode.experiments.signatures import has_signature
 
     concluded = read_classes(state)
-    provenance = _provenance(layers)
+    provenance = raw_provenance(layers)
     skip = set(pinned) | set(concluded)
     eligible = {}
     for name in injected:

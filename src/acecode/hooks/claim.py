@@ -14,7 +14,8 @@ file system grants to exactly one process; its name is what identifies the
 event in the hook input:
 
 - the session (``session_id``; a ``/clear`` starts a new one);
-- the event and its ``source``, ``trigger``, ``reason`` or ``agent_id``;
+- the event and its ``source``, ``trigger``, ``reason``, ``agent_id`` or
+  ``tool_use_id`` (a tool hook answers once per call);
 - the user input it belongs to: ``prompt_id`` (Claude Code gives every prompt,
   ``/compact`` and ``/clear`` its own) or ``turn_id`` (Codex); for a prompt
   without either, a checksum of its text.
@@ -52,7 +53,7 @@ CLAIMS_FOLDER = "claims"
 SAME_EVENT_SECONDS = 60.0
 CLAIM_MAX_AGE = 3 * 24 * 3600  # seconds, like the session markers of acecode.hooks.inject
 # What tells two events of one session apart: the event's own detail, and the user input.
-DETAIL_FIELDS = ("source", "trigger", "reason", "agent_id")
+DETAIL_FIELDS = ("source", "trigger", "reason", "agent_id", "tool_use_id")
 INPUT_ID_FIELDS = ("prompt_id", "turn_id")
 NAME_CHARS = 96
 MAX_GENERATIONS = 10_000  # a guard: a session resumed this often within 3 days is not real

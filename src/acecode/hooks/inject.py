@@ -12,7 +12,9 @@ Markers live in ``.claude/acecode/sessions/<session id>``: the first line
 says which hook served the session, the following lines name every entry
 injected into its current context, and every entry the hold-back draw kept
 from it (:mod:`acecode.experiments`), so a top-up never repeats one nor
-brings back one held back. What each session got is also appended to the
+brings back one held back. Beside it, ``<session id>.recalled`` names the
+entries recall showed at a tool call in this context (:mod:`acecode.recall.window`);
+starting the marker removes it. What each session got is also appended to the
 exposure log (:mod:`acecode.experiments.serve`). A new
 ``SessionStart`` (after ``/clear`` or a compaction) rewrites the marker.
 Markers older than ``MARKER_MAX_AGE`` are removed whenever one is written. A
@@ -23,14 +25,17 @@ project leaves no trace where it has nothing to say.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from acecode.hooks.context import has_playbook, resolve_project
+from acecode.hooks.context import has_playbook
+from acecode.hooks.markers import RECALLED_SUFFIX, marker_file
 from acecode.hooks.rendered import DEFAULT_AGENT, session_start
 from acecode.project.layer import Layer
+from acecode.project.project_root import resolve_project
 from acecode.project.state_folder import ensure_state_folder
 
 MARKER_MAX_AGE = 3 * 24 * 3600  # seconds
@@ -44,18 +49,6 @@ SCREEN_SECONDS_ENV = "ACECODE_SCREEN_SECONDS"
 # Agents whose SessionEnd does not come for every ending (docs/codex.md): their
 # earlier sessions are caught up in the background when a new one starts.
 CATCH_UP_AGENTS = ("codex",)
-
-
-def _marker_dir(project: str) -> str:
-    return Layer.of_project(project).state_file("sessions")
-
-
-def _marker(project: str, session_id: object) -> str | None:
-    """The marker file of a session, or None when the input names no session."""
-    if not isinstance(session_id, str) or not session_id.strip():
-        return None
-    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in session_id.strip())
-    return os.path.join(_marker_dir(project), safe.lstrip(".")[:128] or "_")
 
 
 def _remove_stale_markers(folder: str, now: float) -> None:
@@ -83,6 +76,8 @@ def _mark(marker: str | None, source: str, names: Iterable[str]) -> None:
             handle.write("".join(f"{line}\n" for line in (source, *names)))
     except OSError:
         return
+    with contextlib.suppress(OSError):  # a new context: what recall showed may be shown again
+        os.unlink(marker + RECALLED_SUFFIX)
     _remove_stale_markers(folder, time.time())
 
 
@@ -179,7 +174,7 @@ def on_session_start(payload: dict, agent: str = DEFAULT_AGENT) -> dict | None:
     from acecode.experiments.serve import serve_start, with_message
 
     text, names, held, note = serve_start(Layer.of_project(project), start, payload, agent, "start")
-    marker = _marker(project, payload.get("session_id"))
+    marker = marker_file(project, payload.get("session_id"))
     _mark(marker, f"SessionStart:{payload.get('source')}", [*names, *held])
     output = with_notice(_context_output("SessionStart", text), project, payload, start, user)
     return with_message(output, note)
@@ -203,7 +198,7 @@ def _with_progress(output: dict | None, project: str, arrivals: Any) -> dict | N
 def on_user_prompt_submit(payload: dict, agent: str = DEFAULT_AGENT) -> dict | None:
     """Top up a served session with relevant entries; serve an unserved one (fallback)."""
     project = resolve_project(payload)
-    marker = _marker(project, payload.get("session_id"))
+    marker = marker_file(project, payload.get("session_id"))
     if marker is None or not has_playbook(project):
         return None
     deadline = _screen_deadline()

@@ -25,9 +25,9 @@ from __future__ import annotations
 import os
 import sys
 
-from acecode.hooks.context import resolve_project
 from acecode.project import outcomes
 from acecode.project.layer import Layer
+from acecode.project.project_root import resolve_project
 from acecode.project.session_switch import NESTED_ENV
 
 LEARN_COMMAND_ENV = "ACECODE_LEARN_COMMAND"

@@ -10,7 +10,8 @@ screen:
 - a project playbook that cannot be read (nothing is injected or learned) and a
   user layer that cannot be read (its rules are not injected);
 - settings acecode ignores (a typo, a wrong type), named by file and key;
-- no LLM provider, or a budget that stops learning;
+- no LLM provider, a budget that stops learning, or a folder or cost ledger
+  learning cannot write (named as such, never as a budget);
 - learned rules waiting in the review queue (they reach no session until
   approved), counted apart from those that wait only for a safety review (the
   next cycle or ``acecode review --retry`` lands the ones it passes), a last
@@ -196,7 +197,7 @@ def session_notice(
     lines = [*mine["config_off"], *user.get("config_off", ())]
     if start is not None:
         lines += _playbook_lines(start)
-    learning = list(user.get("learning", ()))
+    learning = [*_unwritable(project), *user.get("learning", ())]
     when_active = [
         *mine["config_ignored"],
         *user.get("config_ignored", ()),
@@ -210,6 +211,23 @@ def session_notice(
     else:
         lines += _off_once(project, reason, session)
     return "\n".join(PREFIX + line for line in lines) if lines else None
+
+
+def _unwritable(project: str) -> list[str]:
+    """A line when the project's state folder or the playbook's folder cannot be written
+    (a cheap look at permissions and types: a hook writes nothing to find out)."""
+    from acecode.project.writable import looks_unwritable
+
+    layer = Layer.of_project(project)
+    for folder in (layer.state_folder, os.path.dirname(layer.playbook)):
+        problem = looks_unwritable(folder, folder=True)
+        if problem:
+            return [
+                f"sessions are not learned from: {problem}, and learning writes there "
+                "(the playbook, its history, the state folder); make it writable "
+                "(`acecode doctor`)"
+            ]
+    return []
 
 
 def _learned(project: str) -> list[str]:

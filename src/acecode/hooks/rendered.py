@@ -56,8 +56,9 @@ from typing import Any
 
 import acecode
 from acecode.experiments.files import CLASSES, experiments_path
-from acecode.hooks.cache_files import read_cache_file, stat_key, write_cache_file
+from acecode.hooks.cache_files import read_cache_file, write_cache_file
 from acecode.hooks.context import user_template_override
+from acecode.project.file_stat import stat_key
 from acecode.project.layer import Layer
 from acecode.project.layers import user_playbook_file
 
@@ -80,6 +81,8 @@ SETTING_VARIABLES = (
     "ACECODE_TOPUP_BUDGET_CHARS",
     "ACECODE_MAX_RULE_CHARS",
     "ACECODE_LANGUAGES",
+    "ACECODE_RECALL",
+    "ACECODE_RECALL_BEFORE",
     *EXPERIMENT_VARIABLES,
 )
 ARRIVALS_NAME = "arrivals.tsv"  # acecode.arrivals.marks.MARKS_NAME; a test keeps them equal
@@ -179,6 +182,8 @@ def _limits(project: str, key: list[Any]) -> dict[str, Any]:
             "budget": DEFAULT_INJECTION_BUDGET,
             "topup_budget": DEFAULT_TOPUP_BUDGET,
             "experiments": False,
+            "recall": True,
+            "recall_before": True,
             "max_rule_chars": DEFAULT_MAX_RULE_CHARS,
             "languages": DEFAULT_LANGUAGES,
             "config_off": [],
@@ -202,6 +207,8 @@ def _limits(project: str, key: list[Any]) -> dict[str, Any]:
         "experiments": settings.experiments,
         "holdback_rate": settings.holdback_rate,
         "holdback_max": settings.holdback_max,
+        "recall": settings.recall,
+        "recall_before": settings.recall_before,
         "max_rule_chars": settings.max_rule_chars,
         "languages": settings.languages,
         **as_notices(project_problems(root)),
@@ -390,6 +397,26 @@ def _without_repeats(
         for section, entries in playbook.get("sections", {}).items()
     }
     return {**playbook, "sections": sections}
+
+
+def served_playbook(project: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """What the hooks serve in ``project``: its settings (``active``, ``recall``,
+    ``recall_before``...) and both layers as one playbook, held arrivals left out; the
+    playbook is None when acecode is off here or the project layer cannot be read. For
+    the recall index (:mod:`acecode.recall.index`), which must serve what injection does.
+    """
+    from acecode.store.errors import PlaybookError
+
+    limits = _limits(project, inputs_key(project))
+    if not limits["active"]:
+        return limits, None
+    try:
+        playbook, _pins, _where = _both_layers(
+            Layer.of_project(project).playbook, dict(limits), write=False
+        )
+    except PlaybookError:
+        return limits, None
+    return limits, playbook
 
 
 def render_uncached(project: str, playbook: str) -> dict[str, Any]:

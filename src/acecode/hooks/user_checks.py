@@ -32,7 +32,8 @@ import time
 from typing import Any
 
 import acecode
-from acecode.hooks.cache_files import read_cache_file, stat_key, write_cache_file
+from acecode.hooks.cache_files import read_cache_file, write_cache_file
+from acecode.project.file_stat import stat_key
 from acecode.project.layer import Layer
 
 CHECKS_NAME = "session-checks.json"
@@ -94,19 +95,48 @@ def user_notices(project: str) -> dict[str, Any]:
     (shown even where acecode is thereby off), the settings it ignores, and what stops
     learning (shown where acecode is on); and whether no LLM provider is configured (so
     no review of the entries that arrive with a repository can be made,
-    :mod:`acecode.arrivals.mode`)."""
+    :mod:`acecode.arrivals.mode`). Whether the cost ledger can be written is looked at
+    every time (a folder's permissions are not in the cache's key)."""
+    notices, ledger = _cached(project)
+    unwritable = ledger_problem(ledger)
+    if unwritable:
+        notices = {**notices, "learning": [unwritable, *notices.get("learning", ())]}
+    return notices
+
+
+def _cached(project: str) -> tuple[dict[str, Any], str | None]:
+    """The cached notices (computed on a miss) and the cost ledger's path."""
     data = read_cache_file(checks_file()) or {}
     ledger = data.get("ledger") if isinstance(data.get("ledger"), str) else None
     key = _key(project, ledger)
     entries = data.get("entries") if isinstance(data.get("entries"), list) else []
     for entry in entries:
         if isinstance(entry, dict) and entry.get("key") == key:
-            return entry["notices"]
+            return entry["notices"], ledger
     notices, ledger = _check()
     entry = {"key": _key(project, ledger), "notices": notices}
     kept = [e for e in entries if isinstance(e, dict) and e.get("key") != entry["key"]]
     write_cache_file(checks_file(), {"ledger": ledger, "entries": [*kept[-(KEEP - 1) :], entry]})
-    return notices
+    return notices, ledger
+
+
+def ledger_problem(ledger: str | None) -> str:
+    """A line when the cost ledger (or its folder) cannot be written: no cycle starts
+    whose spend it could not record. Never worded as a budget."""
+    from acecode.project.writable import looks_unwritable
+
+    if not ledger:
+        return ""
+    problem = looks_unwritable(ledger, folder=False) or looks_unwritable(
+        os.path.dirname(ledger), folder=True
+    )
+    if not problem:
+        return ""
+    return (
+        f"sessions are not learned from: the cost ledger cannot be written ({problem}), "
+        "and no learning cycle starts whose spend it could not record; make it writable "
+        "(`acecode doctor`)"
+    )
 
 
 def _check() -> tuple[dict[str, Any], str | None]:

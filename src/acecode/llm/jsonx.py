@@ -93,3 +93,75 @@ def _loads_object(candidate: str) -> dict[str, Any] | None:
     except (ValueError, RecursionError):
         return None
     return parsed if isinstance(parsed, dict) else None
+
+
+def salvage_json(text: str | None) -> dict[str, Any] | None:
+    """The whole part of a JSON object cut off mid-way (a reply stopped at
+    ``max_tokens``): every value that was written to its end is kept, the one cut
+    short is dropped, and the open lists and objects are closed. None when the
+    text holds no ``{`` or nothing whole.
+
+    ``{"findings": ["a", "b", "c`` gives ``{"findings": ["a", "b"]}``; a curator's
+    operations keep every operation written to its closing brace.
+    """
+    if not text:
+        return None
+    start = text.find("{")
+    if start < 0:
+        return None
+    cut = _last_whole(text, start)
+    if cut is None:
+        return None
+    end, closers = cut
+    return _loads_object(text[start:end] + closers)
+
+
+def _last_whole(text: str, start: int) -> tuple[int, str] | None:
+    """(end, closers): the last place where everything before is whole values, and the
+    brackets that close what is still open there. Whole are a key with its value in the
+    reply's object and an element of a list there; anything deeper counts only once
+    closed (half an operation is no operation)."""
+    # Per open container: its opener, and (objects) whether a key waits for its value.
+    stack: list[list[Any]] = []
+    safe: tuple[int, str] | None = None
+    in_string = escaped = False
+    for index in range(start, len(text)):
+        char = text[index]
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+                if _shallow(stack) and (stack[-1][0] == "[" or stack[-1][1]):
+                    safe = (index + 1, _closing(stack))  # an element, or a key's value
+        elif char == '"':
+            in_string = True
+        elif char in "{[":
+            stack.append([char, False])
+            if len(stack) == 1:
+                safe = (index + 1, _closing(stack))  # the empty object
+        elif char in "}]":
+            stack.pop()
+            if not stack:
+                return index + 1, ""
+            if _shallow(stack):
+                safe = (index + 1, _closing(stack))
+        elif char == ":" and stack and stack[-1][0] == "{":
+            stack[-1][1] = True
+        elif char == ",":
+            if _shallow(stack):
+                safe = (index, _closing(stack))
+            if stack[-1][0] == "{":
+                stack[-1][1] = False
+    return safe
+
+
+def _shallow(stack: list[list[Any]]) -> bool:
+    """Inside the reply's object, or a list that is one of its values."""
+    return len(stack) == 1 or (len(stack) == 2 and stack[1][0] == "[")
+
+
+def _closing(stack: list[list[Any]]) -> str:
+    return "".join("}" if opener == "{" else "]" for opener, _ in reversed(stack))

@@ -44,6 +44,10 @@ class CycleReport:
     curator_view: dict[str, Any] = field(default_factory=dict)
     # Operations naming an ID the curator was not shown: skipped outcomes, never applied.
     refused_operations: list[dict[str, Any]] = field(default_factory=list)
+    # The curator's input patterns left out of provenance, one line each: entry, pattern, why.
+    refused_patterns: list[str] = field(default_factory=list)
+    # Entries moved to the user layer because another project learned the same failure.
+    promoted: list[dict[str, str]] = field(default_factory=list)
     tags_applied: list[dict[str, Any]] = field(default_factory=list)
     tags_skipped: list[dict[str, Any]] = field(default_factory=list)
     held_for_review: list[dict[str, Any]] = field(default_factory=list)

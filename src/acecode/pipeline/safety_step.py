@@ -128,6 +128,7 @@ async def safety_review(
     arrivals = (
         arrivals_to_review(arrivals_of, settings, playbook) if arrivals_of is not None else []
     )
+    arrivals = _fitting(texts, arrivals)
     if not texts and not arrivals:
         return SafetyReview(True, {}, threshold)
     with usage.track() as ledger, collect_failures() as failures:
@@ -149,6 +150,19 @@ async def safety_review(
         text_key(texts[index]): verdict for index, verdict in answered.items() if index < len(texts)
     }
     return SafetyReview(True, verdicts, threshold)
+
+
+def _fitting(texts: list[str], arrivals: list[Any]) -> list[Any]:
+    """The arrived entries that fit with ``texts`` in what the cycle holds for the review
+    (the cycle's own texts are planned for; arrived ones ride in what is left, the rest
+    wait for a later cycle)."""
+    from acecode.cost.gate import fits
+    from acecode.roles.safety_review import review_request
+
+    kept = list(arrivals)
+    while kept and not fits("safety_review", review_request([*texts, *(a.text for a in kept)])):
+        kept.pop()
+    return kept
 
 
 def _record_arrivals(

@@ -72,6 +72,10 @@ class Settings:
     judge_floor: float = 0.55
     # Most pairs one judge call may carry; the rest wait for a later cycle.
     judge_max_pairs: int = 40
+    # Pairs of a text and one of the project's instructions (CLAUDE.md, rules) at or above
+    # this calibrated similarity go to the judge too: lower than judge_floor, since a rule
+    # that contradicts one sentence of a longer instruction scores lower (docs/instructions.md).
+    instructions_judge_floor: float = 0.40
     # The `claude` provider (headless Claude Code): model alias or name, effort level
     # ("" leaves both to Claude Code), and seconds per call: a CLI run can take minutes,
     # as Claude Code retries API errors itself before it gives up.
@@ -119,6 +123,12 @@ class Settings:
     experiments: bool = False
     holdback_rate: float = 0.2
     holdback_max: int = 3
+    # Recall (acecode.recall, docs/recall.md): a learned entry put in front of the agent
+    # at the tool call it is about. `recall` after a failed call that matches an entry's
+    # failure trigger; `recall_before` before a call whose input matches an entry's
+    # input pattern (the PreToolUse hook, run on every tool call).
+    recall: bool = True
+    recall_before: bool = True
 
 
 BUDGET_KEYS = frozenset(

@@ -26,10 +26,18 @@ if TYPE_CHECKING:
 TAGS = ("helpful", "harmful", "neutral")
 CITATION_GUIDED = "CITATION-GUIDED"
 CONTENT_BASED = "CONTENT-BASED"
-# The format asks for at most 8 findings of 30 words and a tag line per entry that
-# applied: about 450 tokens for a long session, 100-300 for most. A reply cut off
-# here is asked again once with DEFAULT_MAX_TOKENS (acecode.llm.client.complete).
-MAX_TOKENS = 512
+# The longest reply the format allows, in real tokens (docs/llm.md, "Output bounds"): at
+# most 8 findings of 30 words (real replies: up to 212 characters, 53 tokens at 4
+# characters a token; 64 leaves a tokenizer denser than that its margin), a tag line of
+# a 12-word reason per entry that applied (up to 24 tokens; room for 12 of them, the
+# entries a session cites) and the object around them. A reply cut here is read as far
+# as it is whole (acecode.llm.jsonx.salvage_json), not asked again.
+MAX_FINDINGS = 8
+TOKENS_PER_FINDING = 64
+PLANNED_TAGS = 12
+TOKENS_PER_TAG = 24
+FRAME_TOKENS = 32
+MAX_TOKENS = MAX_FINDINGS * TOKENS_PER_FINDING + PLANNED_TAGS * TOKENS_PER_TAG + FRAME_TOKENS
 # "pat-002 harmful: reason" (brackets and a dash or colon tolerated).
 _TAG_LINE = re.compile(
     r"^\s*\[?(?P<name>[^\s\]:]+)\]?\s*[:\-–]?\s*(?P<tag>helpful|harmful|neutral)\b\W*(?P<why>.*)$",

@@ -10,8 +10,16 @@ report)::
 
     {"version": 1,
      "entries": {"pat-001": {"origins": [{"cycle_id", "at", "how", "agent", "session",
-                                           "transcript", "reason", "evidence": {...}}]}},
+                                           "transcript", "reason", "evidence": {...},
+                                           "when": [{"tool", "field", "pattern"}]}]}},
      "retired": {"pat-004": [{"removed_in": "<cycle id>", "origins": [...]}]}}
+
+An origin may also carry ``"when": [{"tool", "field", "pattern"}]``: input
+patterns (:class:`acecode.recall.pattern.InputPattern`) of the tool calls the
+entry is about, given by the curator or by ``acecode add/edit --when``. They
+are the entry's pre-call triggers (:mod:`acecode.recall.triggers`): the last
+origin that has a ``when`` decides them (an empty list: none). Origins without
+the key say nothing about patterns (it is left out of the file).
 
 ``retired`` (an addition readers may ignore) keeps the origins of entries
 that left the playbook, by the cycle that removed them, so ``acecode restore``
@@ -60,13 +68,25 @@ def excerpt(text: Any, limit: int = EXCERPT_CHARS) -> str:
 
 @dataclass(frozen=True)
 class Evidence:
-    """What in the session showed the rule was needed (every field redacted)."""
+    """What in the session showed the rule was needed (every field redacted).
+
+    For a failure, ``head`` and ``error_key`` are its signature's command head and
+    normalised error, computed from the whole output when the rule was learned
+    (:func:`acecode.impact.signature.evidence_signature` reads them); ``ref`` is the
+    moment of the session (``F3``, ``C1``) and ``link`` how the cycle found it:
+    ``named`` by the curator or reflector, ``overlap`` by the word-overlap fallback,
+    ``relinked`` by ``acecode bootstrap --relink``.
+    """
 
     kind: str = "none"  # failure | request | none
     tool: str = ""
     command: str = ""
     error: str = ""
     request: str = ""
+    head: str = ""
+    error_key: str = ""
+    ref: str = ""
+    link: str = ""
 
     @classmethod
     def from_dict(cls, data: Any) -> Evidence:
@@ -80,6 +100,10 @@ class Evidence:
             command=excerpt(data.get("command")),
             error=excerpt(data.get("error")),
             request=excerpt(data.get("request")),
+            head=excerpt(data.get("head"), 80),
+            error_key=excerpt(data.get("error_key")),
+            ref=excerpt(data.get("ref"), 12),
+            link=excerpt(data.get("link"), 12),
         )
 
 
@@ -95,10 +119,20 @@ class Origin:
     transcript: str | None = None
     reason: str = ""
     evidence: Evidence = field(default_factory=Evidence)
+    # Input patterns as (tool, field, pattern); None: this origin names none.
+    when: tuple[tuple[str, str, str], ...] | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        """The JSON form of the file format."""
-        return asdict(self)
+        """The JSON form of the file format (``when`` only when the origin has it)."""
+        data = asdict(self)
+        if self.when is None:
+            del data["when"]
+        else:
+            data["when"] = [
+                {"tool": tool, "field": field, "pattern": pattern}
+                for tool, field, pattern in self.when
+            ]
+        return data
 
     @classmethod
     def from_dict(cls, data: Any) -> Origin:
@@ -121,7 +155,28 @@ class Origin:
             transcript=text_or_none("transcript"),
             reason=excerpt(data.get("reason"), REASON_CHARS),
             evidence=Evidence.from_dict(data.get("evidence")),
+            when=patterns_of(data.get("when")),
         )
+
+
+def patterns_of(value: Any) -> tuple[tuple[str, str, str], ...] | None:
+    """The usable input patterns of an origin's ``when`` as ``(tool, field, pattern)``
+    (None when it has none; unreadable ones are left out). Their quality was checked
+    where they were written; the recall index checks them again."""
+    if not isinstance(value, list | tuple):
+        return None
+    from acecode.recall.pattern import InputPattern, PatternError
+
+    found: list[tuple[str, str, str]] = []
+    for item in value:
+        try:
+            pattern = InputPattern.from_dict(item)
+        except PatternError:
+            continue
+        key = (pattern.tool, pattern.field, pattern.pattern)
+        if key not in found:
+            found.append(key)
+    return tuple(found)
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ journal reads). ``meta["provenance"]`` is the writer's *plan*::
 
     {"agent": "claude-code", "session": "<id>", "transcript": "<path>",
      "entries": [{"name": "pat-004", "how": "learned", "reason": "...",
-                  "evidence": {...}, "from": ["pat-002", "pat-003"]}, ...]}
+                  "evidence": {...}, "when": [{"tool", "field", "pattern"}],
+                  "from": ["pat-002", "pat-003"]}, ...]}
 
 Each planned entry gets one origin, in list order (so an entry added and
 then merged in the same cycle hands its origin on). ``from`` names entries
@@ -58,6 +59,7 @@ from acecode.store.provenance import (
     ProvenanceFileError,
     Retired,
     excerpt,
+    patterns_of,
     provenance_path,
     read_ledger,
 )
@@ -108,6 +110,7 @@ class _Change:
             else None,
             reason=excerpt(reason, REASON_CHARS),
             evidence=Evidence.from_dict(fields.get("evidence")),
+            when=patterns_of(fields.get("when")),
         )
 
     def is_new(self, name: str) -> bool:
@@ -194,7 +197,7 @@ def _apply_plan(change: _Change, plan: Any) -> None:
             if isinstance(source, str) and source != name
             for origin in change.ledger.entries.get(source, [])
         ]
-        fields = {**common, **{k: item[k] for k in ("agent", "evidence") if k in item}}
+        fields = {**common, **{k: item[k] for k in ("agent", "evidence", "when") if k in item}}
         origin = change.origin(
             str(item.get("how") or "learned"), str(item.get("reason") or ""), **fields
         )

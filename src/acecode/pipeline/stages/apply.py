@@ -67,7 +67,7 @@ def apply_layer(ctx: CycleContext, layer: LayerWork, evidence: Any) -> bool:
             save_pending(target, report)
             report.entries_after = entry_count(txn.playbook)
             txn.meta.update(journal_meta(report.curation))
-            txn.meta["provenance"] = cycle_provenance(report, evidence)
+            txn.meta["provenance"] = layer.provenance = cycle_provenance(report, evidence)
         report.saved = txn.saved
         if layer.retry is not None:
             from acecode.quarantine.waiting import settle

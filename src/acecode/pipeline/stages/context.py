@@ -73,3 +73,5 @@ class LayerWork:
     # The queued texts that waited for a review and what this cycle's review did to them
     # (:mod:`acecode.quarantine.waiting`); the queue is settled once the playbook is saved.
     retry: Retry | None = None
+    # The provenance plan the layer's save recorded (apply), for the failure record.
+    provenance: dict[str, Any] | None = None
