@@ -121,8 +121,8 @@ def _held_arrivals(state: dict[str, Any]) -> list[str]:
         )
     if arrivals.get("arrived") and not arrivals.get("need_review"):
         lines.append(
-            "entries that arrived with the repository are screened by the floor alone: no LLM "
-            "provider is configured to review them"
+            "entries that arrived with the repository are screened by the floor alone, as no "
+            "LLM provider is configured to review them"
         )
     return lines
 

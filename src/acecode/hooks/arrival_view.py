@@ -42,7 +42,27 @@ def without_held_arrivals(
         start[RELEASED] = [
             a.name for a in split.arrived if a.review == "" and not a.held and not a.finding
         ]
+        if split.unscreened:
+            start["incomplete"] = True  # the next hook goes on screening, not reading this
     return split.playbook
+
+
+def index_arrivals(
+    index: dict[str, Any],
+    start: dict[str, Any],
+    playbook: dict[str, Any],
+    injected: list[str],
+    released: set[str],
+) -> dict[str, Any]:
+    """``index`` (the top-up's) with the arrived entries a review released, the counts for
+    the line that says the review is done, and ``incomplete`` as ``start`` has it."""
+    index["released"] = released_lines(playbook, injected, released)
+    if start.get("arrivals"):
+        index["arrivals"] = {k: v for k, v in start["arrivals"].items() if k != "held"}
+        index["arrivals"]["held"] = [item[:1] for item in start["arrivals"]["held"]]
+    if start.get("incomplete"):
+        index["incomplete"] = True
+    return index
 
 
 def released_lines(

@@ -331,11 +331,9 @@ def _render(
     except PlaybookError as exc:
         start["error"] = str(exc)
         return start, dict(start)
-    from acecode.hooks.arrival_view import RELEASED, released_lines
+    from acecode.hooks.arrival_view import RELEASED, index_arrivals
 
     released = set(start.pop(RELEASED, ()))
-    if (start.get("arrivals") or {}).get("unscreened"):
-        start["incomplete"] = True
     helps = frozenset(names_in(state, HELPS))
     playbook = without_names(playbook, withheld(state))  # measured to hurt: in review
     if agent == DEFAULT_AGENT:
@@ -363,13 +361,7 @@ def _render(
         return start, {}
     watched = {"watched": start["watched"]} if "watched" in start else {}
     index = {"key": key, **limits, **watched, **_topup_index(playbook, injection.left_out)}
-    index["released"] = released_lines(playbook, injection.injected, released)
-    if start.get("arrivals"):
-        index["arrivals"] = {k: v for k, v in start["arrivals"].items() if k != "held"}
-        index["arrivals"]["held"] = [item[:1] for item in start["arrivals"]["held"]]
-    if start.get("incomplete"):
-        index["incomplete"] = True
-    return start, index
+    return start, index_arrivals(index, start, playbook, injection.injected, released)
 
 
 def _without_repeats(
