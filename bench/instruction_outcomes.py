@@ -58,16 +58,16 @@ import os
 import re
 import sys
 import tempfile
-import threading
-import urllib.error
-import urllib.request
 from collections import Counter
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "bench")]
+
+import relay_review  # noqa: E402
+from support.pipeline import all_safe  # noqa: E402
+
 CORPUS = ROOT / "tests" / "data" / "instruction_corpus.json"
 LEARNED = ROOT / "bench" / "relay" / "learn-run1" / "after" / "output.txt"
 DEFAULT_RELAY = ROOT.parent / "shared" / "tools" / "model_relay.py"
@@ -85,58 +85,34 @@ def claude_md(lines: list[str]) -> str:
     return f"# {HEADING}\n\n" + "".join(f"- {line}\n" for line in lines)
 
 
-class Front:
+class Front(relay_review.Front):
     """The scripted reflector (the cycle's findings), safety review (all safe), curator
-    and judge; with a relay port, the curator's and the judge's requests go there."""
+    and judge; with a relay (``relayed``), the curator's requests while there are findings
+    and the judge's go there (the HTTP plumbing is relay_review's)."""
 
     def __init__(self, relay_port: int | None) -> None:
-        self.relay = f"http://127.0.0.1:{relay_port}" if relay_port else None
+        super().__init__(relay_port or 0)
+        self.relayed = relay_port is not None
         self.findings: list[str] = []
         self.labels: dict[tuple[str, str], str] = {}
-        self.judge = "labels"
-        owner = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def do_POST(self) -> None:
-                raw = self.rfile.read(int(self.headers.get("content-length", 0)))
-                status, body = owner.answer(self.path, raw)
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
-
-    def answer(self, path: str, raw: bytes) -> tuple[int, bytes]:
+    def answer(self, path: str, raw: bytes) -> tuple[int, str, bytes]:
         request = json.loads(raw)
-        text = raw.decode("utf-8", "replace")
-        role = _role(text)
-        if self.relay and (role == "judge" or (role == "curator" and self.findings)):
+        role = _role(raw.decode("utf-8", "replace"))
+        if self.relayed and (role == "judge" or (role == "curator" and self.findings)):
             return self._forward(path, raw)
         if role == "curator":
             ops = [{"type": "ADD", "text": t, "section": "OTHERS"} for t in self.findings]
-            reply = {"reasoning": "scripted", "operations": ops}
+            reply: dict[str, Any] = {"reasoning": "scripted", "operations": ops}
         elif role == "judge":
             reply = {"verdicts": self._verdicts(_prompt(request))}
         elif role == "safety":
-            from support.pipeline import all_safe
-
             reply = json.loads(all_safe(_prompt(request)))
         else:
             findings = "\n".join(f"- {t}" for t in self.findings) or "- Nothing new."
             reply = {"analysis": findings, "bullet_tags": []}
-        return 200, json.dumps(_message(request, json.dumps(reply))).encode()
+        message = relay_review._message(request, json.dumps(reply))
+        return 200, "application/json", json.dumps(message).encode()
 
     def _verdicts(self, prompt: str) -> list[dict[str, str]]:
         verdicts = []
@@ -148,20 +124,6 @@ class Front:
             label = self.labels.get((first, second)) or self.labels.get((second, first))
             verdicts.append({"pair": pair["pair"], "verdict": label or "different", "reason": "-"})
         return verdicts
-
-    def _forward(self, path: str, raw: bytes) -> tuple[int, bytes]:
-        forwarded = urllib.request.Request(
-            self.relay + path, data=raw, headers={"content-type": "application/json"}
-        )
-        try:
-            with urllib.request.urlopen(forwarded) as response:
-                return response.status, response.read()
-        except urllib.error.HTTPError as exc:
-            return exc.code, exc.read()
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
 
 def _bare(text: str) -> str:
@@ -189,15 +151,6 @@ def _prompt(request: dict[str, Any]) -> str:
         else:
             parts += [str(block.get("text", "")) for block in content or []]
     return "\n".join(parts)
-
-
-def _message(request: dict[str, Any], text: str) -> dict[str, Any]:
-    return {
-        "id": "msg_front", "type": "message", "role": "assistant",
-        "model": request.get("model", "front"), "content": [{"type": "text", "text": text}],
-        "stop_reason": "end_turn", "stop_sequence": None,
-        "usage": {"input_tokens": len(json.dumps(request)) // 4, "output_tokens": len(text) // 4},
-    }  # fmt: skip
 
 
 class Project:
@@ -431,13 +384,11 @@ def main() -> None:
         cases = [c for c in cases if c["repo"] in kept]
     relay = None
     if args.relay_dir:
-        from relay_review import start_relay
-
         folder = args.relay_dir.resolve()
         if folder.exists() and any(folder.glob("req-*.json")):
             raise SystemExit(f"{folder} already holds relayed requests; give an empty --relay-dir")
         folder.mkdir(parents=True, exist_ok=True)
-        relay = start_relay(args.relay, args.port, folder, args.wait)
+        relay = relay_review.start_relay(args.relay, args.port, folder, args.wait)
     front = Front(args.port if relay else None)
     judge = "relay" if relay else args.judge
     lines = {repo: project["instructions"] for repo, project in corpus["projects"].items()}

@@ -194,8 +194,9 @@ def test_the_playbook_size_is_said_in_plain_words(env: dict[str, str], project_d
 
     (line,) = [x.strip() for x in out.splitlines() if "playbook.json: 1 entry" in x]
     assert line.endswith(
-        ": 1 entry: a small playbook, still growing (50-150 entries is a healthy size)"
+        ": 1 entry (a small playbook, still growing; 50-150 entries is a healthy size)"
     )
-    for text in (out, stats):
+    playbook = out.split("\nplaybook\n", 1)[1].split("\nuser layer\n", 1)[0]
+    for text in (playbook, stats):
         assert "phase" not in text and "band" not in text and ": no" not in text
     assert "a small playbook, still growing" in stats

@@ -89,10 +89,12 @@ def test_every_ignored_setting_is_named_by_file_and_key(
     out = run("doctor", env=env).stdout  # warnings alone: exit status 0
 
     for line in (
-        f'[warning] {project_file}: max_rule_chars = "lots" is not a whole number; ignored',
+        f'[warning] {project_file}: max_rule_chars = "lots" is not a whole number, 0 or more; '
+        "ignored",
         f"[warning] {project_file}: daily_budget_usd ignored: budgets are set in {user_file}",
-        f'[warning] {user_file}: judge_max_pairs = "many" is not a whole number; ignored',
-        '[warning] ACECODE_LOCK_TIMEOUT = "soon" is not a number; ignored',
+        f'[warning] {user_file}: judge_max_pairs = "many" is not a whole number, 0 or more; '
+        "ignored",
+        '[warning] ACECODE_LOCK_TIMEOUT = "soon" is not a number, 0 or more; ignored',
     ):
         assert line in out
     assert out.rstrip().endswith("all good")

@@ -70,6 +70,12 @@ def test_texts_waiting_only_for_a_review_are_counted_apart(
     ]
 
 
+def test_the_commit_file_suffix_matches_the_store() -> None:
+    from acecode.store.commit import COMMIT_SUFFIX
+
+    assert notice.COMMIT_SUFFIX == COMMIT_SUFFIX
+
+
 def test_all_well_means_no_message(project_dir: Path, playbook: Path) -> None:
     output = _start()
     assert output is not None and "systemMessage" not in output
@@ -130,3 +136,10 @@ def test_a_project_turned_off_says_only_that(project_dir: Path) -> None:
         "systemMessage": f"acecode: off in this project (turned off for this project in "
         f"{config}): nothing is injected or learned; `acecode on` turns it back on"
     }
+
+
+def test_the_session_checks_key_every_prompt_template() -> None:
+    from acecode.hooks.user_checks import TEMPLATE_NAMES
+    from acecode.prompts.templates import TEMPLATES
+
+    assert TEMPLATE_NAMES == TEMPLATES

@@ -318,10 +318,11 @@ def admit_cycle(
     conflicts: Sequence[Any],
     lists: CuratorLists,
     layers: int = 1,
+    digest: str | None = None,
 ) -> bool:
     """Estimate the cycle's worst case (``reflector``: its first request, as it will be
-    sent; ``layers``: how many layers it may write), check it against the budgets and
-    reserve it.
+    sent; ``layers``: how many layers it may write; ``digest``: the instructions' digest
+    the curator will be shown), check it against the budgets and reserve it.
 
     False when refused (the report ``skipped``, the budget named) or when the ledger
     cannot take the reservation (``failed``, the ledger named): no call was made.
@@ -341,6 +342,7 @@ def admit_cycle(
         model=report.model,
         cache_ttl=cache_ttl(),
         layers=layers,
+        digest=digest,
     )
     return _admit(meter, report, estimate)
 

@@ -18,6 +18,8 @@ screen:
   learning cycle that failed, and rules the hold-back
   experiments measured to make their failure more frequent
   (:mod:`acecode.experiments`; they wait for the user to look at them);
+- a save of a playbook that a killed process left half done and that cannot be
+  finished or undone (:mod:`acecode.store.commit`; one that can is settled here);
 - a project playbook with entries this machine did not write, at first sight,
   and entries that arrived later and are held for review
   (:mod:`acecode.arrivals.announce`).
@@ -42,7 +44,6 @@ settings files of its own.
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Any
 
@@ -53,6 +54,7 @@ QUEUE_FILE = "pending.json"  # acecode.quarantine.queue.QUEUE_FILE (a test keeps
 # The rule of a queued text that waits only for a safety review, and the prefix of its
 # variants (acecode.quarantine.unreviewed.NOT_REVIEWED; a test keeps them equal).
 NOT_REVIEWED = "not-reviewed"
+COMMIT_SUFFIX = ".commit"  # acecode.store.commit.COMMIT_SUFFIX (a test keeps them equal)
 MERGE_RULE = "merge-conflict"  # acecode.edits.merge_driver.REVIEW_RULE (a test keeps them equal)
 LEARNED, BY_HAND, FROM_MERGE = "learned", "by hand", "merge"
 ORIGIN_WORDS = {LEARNED: "learned", BY_HAND: "you added by hand", FROM_MERGE: "from a git merge"}
@@ -71,9 +73,10 @@ def waits_for_a_review(item: Any) -> bool:
 
 
 def _pending_items(project: str) -> list[Any]:
+    from acecode.project.bounds import read_json
+
     try:
-        with open(Layer.of_project(project).state_file(QUEUE_FILE), encoding="utf-8") as handle:
-            data = json.load(handle)
+        data = read_json(Layer.of_project(project).state_file(QUEUE_FILE), "review queue")
     except (OSError, ValueError):
         return []
     pending = data.get("pending") if isinstance(data, dict) else None
@@ -194,7 +197,7 @@ def session_notice(
 
     mine = _project_config(project, start)
     user = user if user is not None else user_notices(project)
-    lines = [*mine["config_off"], *user.get("config_off", ())]
+    lines = [*mine["config_off"], *user.get("config_off", ()), *interrupted_saves(project)]
     if start is not None:
         lines += _playbook_lines(start)
     learning = [*_unwritable(project), *user.get("learning", ())]
@@ -228,6 +231,23 @@ def _unwritable(project: str) -> list[str]:
                 "(`acecode doctor`)"
             ]
     return []
+
+
+def interrupted_saves(project: str) -> list[str]:
+    """Finish the saves a killed learner left half done in either layer (one ``stat`` each
+    when there is none, :mod:`acecode.store.commit`); a line for each that cannot be."""
+    lines = []
+    for layer in (Layer.of_project(project), Layer.user()):
+        if not os.path.exists(layer.state_file(os.path.basename(layer.playbook) + COMMIT_SUFFIX)):
+            continue
+        from acecode.store.commit import settle_pending
+        from acecode.store.errors import PlaybookError
+
+        try:
+            settle_pending(layer, timeout=0.5)
+        except PlaybookError as exc:
+            lines.append(f"{exc} (`acecode doctor`)")
+    return lines
 
 
 def _learned(project: str) -> list[str]:

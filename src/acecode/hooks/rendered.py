@@ -149,10 +149,15 @@ def _no_playbook(key: list[Any]) -> bool:
 
 def _template_text() -> str:
     """``acecode.prompts.templates.load_template(TEMPLATE)`` with the paths of the key:
-    the user's override when it is a file, else the packaged template."""
+    the user's override when it can be used, else the packaged template."""
     override = user_template_override(TEMPLATE)
-    path = override if os.path.isfile(override) else _packaged_template()
-    with open(path, encoding="utf-8") as handle:
+    if os.path.exists(override):
+        from acecode.prompts.templates import read_override
+
+        text, _problem = read_override(override, TEMPLATE)  # the notice says the problem
+        if text is not None:
+            return text
+    with open(_packaged_template(), encoding="utf-8") as handle:
         return handle.read()
 
 

@@ -166,14 +166,16 @@ def _now() -> str:
 
 
 def _read(path: Path) -> _QueueFile:
+    from acecode.project.bounds import FileLimitError, read_json
+
     try:
-        raw = path.read_bytes()
+        data = read_json(path, "review queue")
     except FileNotFoundError:
         return _QueueFile()
     except OSError as exc:
         raise QueueError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    try:
-        data = json.loads(raw.decode("utf-8"))
+    except FileLimitError as exc:
+        raise QueueError(f"{exc}; file left untouched") from exc
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise QueueError(f"{path}: not a valid JSON file ({exc}); file left untouched") from exc
     if not isinstance(data, dict):

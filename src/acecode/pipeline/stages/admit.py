@@ -168,7 +168,7 @@ def _within_budget(ctx: CycleContext) -> bool:
     ctx.request = reflector_request(ctx)
     # The user layer may get rules too: its review and judge calls are reserved as well.
     layers = 1 if ctx.user_layer is None else 2
-    return admit_cycle(ctx.report, ctx.request, ctx.both, ctx.conflicts, lists, layers)
+    return admit_cycle(ctx.report, ctx.request, ctx.both, ctx.conflicts, lists, layers, ctx.digest)
 
 
 def _read_instructions(ctx: CycleContext) -> None:
