@@ -227,30 +227,6 @@ def _pins(playbook: str) -> list[str]:
     return pins_or_none(playbook)
 
 
-def _topup_index(playbook: dict[str, Any], left_out: list[Any]) -> dict[str, Any]:
-    """The top-up candidates (the left-out entries, best first) and their postings."""
-    from acecode.playbook.injection import topup_items
-    from acecode.playbook.relevance import build_index
-    from acecode.playbook.schema import SECTION_NAMES, iter_entries
-
-    texts: list[str] = []
-    position: dict[int, int] = {}
-    for _section, entry in iter_entries(playbook):
-        position[id(entry)] = len(texts)
-        texts.append(entry["text"])
-    from acecode.experiments.plan import entry_version
-
-    items = topup_items(left_out)
-    return {
-        "section_order": list(SECTION_NAMES),
-        "sections": [item.section for item in items],
-        "names": [item.name for item in items],
-        "versions": [entry_version(ranked.entry) for ranked in left_out],
-        "lines": [item.line for item in items],
-        "relevance": build_index(texts, [position[id(r.entry)] for r in left_out]),
-    }
-
-
 def _both_layers(
     path: str, start: dict[str, Any], write: bool = True, deadline: float | None = None
 ) -> tuple[dict[str, Any], list[str], str]:
@@ -365,7 +341,9 @@ def _render(
     if not with_index:
         return start, {}
     watched = {"watched": start["watched"]} if "watched" in start else {}
-    index = {"key": key, **limits, **watched, **_topup_index(playbook, injection.left_out)}
+    from acecode.hooks.topup_build import topup_index_of
+
+    index = {"key": key, **limits, **watched, **topup_index_of(playbook, injection.left_out)}
     return start, index_arrivals(index, start, playbook, injection.injected, released)
 
 
