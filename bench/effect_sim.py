@@ -9,8 +9,9 @@ failure without the rule) crossed with true effects 0%, 20%, 50%, 80% (the
 share of those failures the rule prevents when injected; ``--scenario
 null`` gives every rule 0%; ``--base 0.3`` every rule a 30% base rate).
 16 rules come from a failed command and count failure signatures; 4 come
-from the user correcting the agent and count the user correcting the same thing again (correction signatures). The user has
-``experiments = true`` in ``~/.claude/acecode.toml``.
+from the user correcting the agent and count the user correcting the same
+thing again (correction signatures). The user has ``experiments = true`` in
+``~/.claude/acecode.toml``.
 
 Every session, one after the other:
 
