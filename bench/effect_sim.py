@@ -431,8 +431,10 @@ class World:
         at = START + timedelta(hours=number)
         path = self.transcript_path(session, agent, at)
         context = self.start(session, agent, path, real)
+        # Not in the context: held back by the draw, or withheld for review because a
+        # verdict says it hurts (which costs its prevented failures like a hold-back).
         held = {rule.name for rule in self.rules if f"[{rule.name}] helpful=" not in context}
-        self._check_record(session, held)
+        self._check_record(session, held - self.withheld())
         transcript = Transcript(session, agent, at, self.project)
         transcript.prompt(f"Please carry on with task {number}.")
         transcript.reply("Looking at the project first.")
@@ -468,6 +470,12 @@ class World:
         concluded = read_classes(self.playbook.parent / "acecode")
         tally.ever_helps |= {name for name, item in concluded.items() if item["class"] == HELPS}
         tally.ever_hurts |= {name for name, item in concluded.items() if item["class"] == HURTS}
+
+    def withheld(self) -> frozenset[str]:
+        """The rules measured to hurt: not injected until the user keeps them."""
+        from acecode.experiments.classes import withheld
+
+        return withheld(self.playbook.parent / "acecode")
 
     def _check_record(self, session: str, held: set[str]) -> None:
         """The exposure record must say what the hook's output showed."""
