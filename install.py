@@ -122,20 +122,56 @@ def create_venv(venv: Path) -> None:
         )
 
 
-def install_package(layout: Layout) -> None:
-    """Install (or upgrade) this clone with its ``embed`` extra into the venv."""
+def install_package(layout: Layout, verbose: bool = False) -> None:
+    """Install (or upgrade) this clone with its ``embed`` extra into the venv.
+
+    pip's log (about a hundred lines) is shown only with ``verbose`` or when pip fails;
+    otherwise one line counts the packages as pip goes (rewritten in place on a terminal).
+    """
     print(f"installing acecode[{EXTRA}] from {REPO} into {layout.shown(layout.venv)} ...")
-    pip = _run(
-        [
-            str(layout.venv_python),
-            *("-m", "pip", "install", "--upgrade", "--disable-pip-version-check"),
-            f"{REPO}[{EXTRA}]",
-        ]
-    )
-    if pip.returncode != 0:
+    command = [
+        str(layout.venv_python),
+        *("-m", "pip", "install", "--upgrade", "--disable-pip-version-check"),
+        f"{REPO}[{EXTRA}]",
+    ]
+    returncode = _run(command).returncode if verbose else _pip_quietly(command)
+    if returncode != 0:
         raise InstallError(
             f"pip could not install acecode into {layout.venv} (its output is above)"
         )
+
+
+def _pip_quietly(command: list[str]) -> int:
+    """Run pip with its log kept back: one progress line, the whole log if pip fails."""
+    log: list[str] = []
+    packages = 0
+    shown = ""
+    live = sys.stdout.isatty()
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    ) as pip:
+        assert pip.stdout is not None
+        for line in pip.stdout:
+            log.append(line)
+            if line.startswith(("Collecting ", "Requirement already satisfied: ")):
+                packages += 1
+                name = line.split()[1 if line.startswith("Collecting ") else 3]
+                if live:
+                    shown = _rewrite(shown, f"  {packages} packages so far: {name}")
+    if live:
+        _rewrite(shown, "")
+        print("\r", end="")
+    if pip.returncode != 0:
+        print("".join(log), end="")
+        return pip.returncode
+    print(f"  done: {packages} packages")
+    return 0
+
+
+def _rewrite(old: str, new: str) -> str:
+    """Replace the terminal's current line ``old`` with ``new``; returns ``new``."""
+    print("\r" + new.ljust(len(old)), end="", flush=True)
+    return new
 
 
 # ----------------------------------------------------------------- the command link
@@ -307,6 +343,7 @@ class Options:
 
     modify_path: bool = True
     hooks: bool = True
+    verbose: bool = False
 
 
 def install(layout: Layout, environ: Mapping[str, str], options: Options) -> None:
@@ -317,7 +354,7 @@ def install(layout: Layout, environ: Mapping[str, str], options: Options) -> Non
     else:
         print(f"creating a virtualenv in {layout.shown(layout.venv)} with {sys.executable}")
         create_venv(layout.venv)
-    install_package(layout)
+    install_package(layout, options.verbose)
     link_command(layout)
     changed = put_on_path(layout, environ) if options.modify_path else []
     hooked = True
@@ -400,6 +437,11 @@ def _parser() -> argparse.ArgumentParser:
         help="leave the shell startup files alone",
     )
     parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="show pip's whole log (by default one progress line, and the log if pip fails)",
+    )
+    parser.add_argument(
         "--no-hooks",
         dest="hooks",
         action="store_false",
@@ -427,7 +469,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.uninstall:
             uninstall(layout, os.environ)
         else:
-            install(layout, os.environ, Options(args.modify_path, args.hooks))
+            install(layout, os.environ, Options(args.modify_path, args.hooks, args.verbose))
     except InstallError as error:
         print(f"install.py: {error}", file=sys.stderr)
         return 1

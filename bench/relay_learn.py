@@ -12,11 +12,13 @@ checkout to compare, each in a fresh temporary project and home::
 
 Default transcripts: two long sessions of ``../shared/transcripts`` (a
 session with many failed calls and user corrections, and a compacted one);
-``--transcripts`` names others. Every role is played by the model: reflector,
-curator, safety review and, when the embeddings propose similar pairs, the
-judge. Each cycle is ``python -m acecode learn FILE`` (by hand: learned
-whatever its size, no triage, no budget), with the Anthropic provider
-pointed at the relay and a one-hour request timeout (the player needs time).
+``--transcripts`` names others, and ``--shared tune`` (or ``held-out``, ``all``) the
+parts of the shared sessions ``bench/relay_split.py`` set apart, for the reply
+lengths the role bounds are set from (``bench/reply_lengths.py``). Every role
+is played by the model: reflector, curator, safety review and, when the
+embeddings propose similar pairs, the judge. Each cycle is ``python -m acecode
+learn FILE`` (by hand: learned whatever its size, no triage, no budget), with
+the Anthropic provider pointed at the relay and a one-hour request timeout (the player needs time).
 
 It prints, per cycle, the rules learned (operations applied, with their
 text), the tokens and cost per role as the relay reports them (its usage is
@@ -93,6 +95,13 @@ def environment(home: Path, project: Path, port: int, src: Path | None) -> dict[
     return env
 
 
+def shared_part(part: str) -> list[Path]:
+    """The shared sessions of ``part`` of the committed split (``bench/relay_split.py``)."""
+    split = json.loads((ROOT / "bench" / "relay" / "shared-split.json").read_text())
+    names = split["tune"] + split["held-out"] if part == "all" else split[part]
+    return [SHARED / "transcripts" / name for name in names]
+
+
 def learned(report: dict[str, Any]) -> list[str]:
     """The operations a cycle applied, one line each, and what it held for review."""
     lines = []
@@ -120,10 +129,17 @@ def main() -> int:
     parser.add_argument("relay_dir", type=Path, help="folder of the relay's requests and replies")
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--transcripts", type=Path, nargs="+", default=list(DEFAULT_TRANSCRIPTS))
+    parser.add_argument(
+        "--shared",
+        choices=("tune", "held-out", "all"),
+        help="learn a part of the shared sessions (bench/relay/shared-split.json) instead",
+    )
     parser.add_argument("--src", type=Path, help="the src folder of the acecode to run")
     parser.add_argument("--label", default="run", help="names the summary file")
     parser.add_argument("--relay", type=Path, default=RELAY, help="model_relay.py")
     args = parser.parse_args()
+    if args.shared:
+        args.transcripts = shared_part(args.shared)
     relay = start_relay(args.relay, args.port, args.relay_dir)
     rows: list[dict[str, Any]] = []
     try:
@@ -179,7 +195,7 @@ def print_cycle(row: dict[str, Any]) -> None:
         print(
             f"  {role:14} {spent['calls']} call(s) {spent['input_tokens']:>7,} in "
             f"{spent['output_tokens']:>6,} out  ${spent['cost_usd'] or 0:.4f}"
-            + (f"  ({spent['truncated']} cut off and retried)" if spent.get("truncated") else "")
+            + (f"  ({spent['truncated']} cut off at max_tokens)" if spent.get("truncated") else "")
         )
     if row["cost_usd"] is not None:
         print(f"  cycle ${row['cost_usd']:.4f} (reserved ${row['reserved_usd'] or 0:.4f})")

@@ -2,14 +2,18 @@
 
 A package lists ``name -> module`` and gets ``__getattr__``/``__dir__`` that
 import the module on first use, so importing the package itself stays cheap
-on the per-prompt hook path.
+on the per-prompt hook path. Nothing is imported here at all: the tool hooks'
+fast path (:mod:`acecode.recall.gate`) runs on every tool call, and ``typing``
+alone (it imports ``re``) costs it most of its budget. ``TYPE_CHECKING`` is
+the name type checkers and ruff know, defined here without ``typing``.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 
 def lazy_exports(
@@ -21,6 +25,8 @@ def lazy_exports(
         module_name = exports.get(name)
         if module_name is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        import importlib
+
         value = getattr(importlib.import_module(module_name), name)
         namespace[name] = value
         return value

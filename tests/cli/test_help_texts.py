@@ -110,3 +110,45 @@ def test_the_readme_commands_table_names_every_command() -> None:
     app = typer.main.get_command(build_app())
     visible = {name for name, command in app.commands.items() if not command.hidden}
     assert visible - named == set()
+
+
+# One style for what a command takes: NAME, [NAME], NAME... in the usage line and the
+# argument panel; a value's kind as a word (TEXT, PATH, INTEGER, a|b|c), never a Python
+# type (`<list[Path]>`, `<str>`) or typer's braces (`{name}`).
+USAGE = re.compile(
+    r"Usage: acecode(?: [a-z-]+)* \[OPTIONS\](?: COMMAND \[ARGS\]\.\.\.)?"
+    r"(?: (?:[A-Z][A-Z_|]*|\[[A-Z][A-Z_|]*\])(?:\.\.\.)?)*"
+)
+PYTHON_TYPE = re.compile(r"^<[^<>]*>$|<(?:str|int|float|bool|path|list\[[^\]]*\])>")
+
+
+@pytest.mark.parametrize("path", COMMANDS, ids=lambda path: " ".join(path) or "acecode")
+def test_one_metavar_style_and_no_python_types(path: tuple[str, ...]) -> None:
+    text = _help(path)
+    (usage,) = [line.strip() for line in text.splitlines() if "Usage:" in line]
+    assert USAGE.fullmatch(usage), usage
+    for cells in _panel_rows(text):
+        for cell in cells:
+            assert not PYTHON_TYPE.search(cell), (cells, usage)
+
+
+def _refused(*args: str) -> str:
+    """The error `acecode ARGS` prints for a value it cannot use (exit status 2)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "acecode", *args],
+        capture_output=True,
+        text=True,
+        timeout=HANG_GUARD,
+        env={**os.environ, "COLUMNS": WIDE},
+    )
+    assert result.returncode == 2, result.stderr
+    return result.stderr
+
+
+def test_a_wrong_value_is_said_in_plain_words() -> None:
+    choice = _refused("show", "--format", "xml")
+    assert "Value error" not in choice
+    assert "'xml' is not one of 'table', 'md', 'json'" in choice
+    number = _refused("history", "-n", "many")
+    assert "'--limit' / '-n': not a whole number" in number
+    assert "Input should be" not in number

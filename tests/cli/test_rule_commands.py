@@ -85,7 +85,9 @@ def test_add_edit_forget_are_journaled_refresh_the_injection_and_undo_walks_back
     acecode("undo")  # the add
     assert texts(playbook) == {"pat-001": "Run ruff format before committing."}
     ledger = load_ledger(playbook)
-    assert "pat-002" not in ledger.entries and "pat-002" not in ledger.retired
+    assert "pat-002" not in ledger.entries  # retired with its record, for `acecode restore`
+    (retired,) = ledger.retired["pat-002"]
+    assert [o.how for o in retired.origins] == ["added-by-user"]
     cache = json.loads((project_dir / ".claude/acecode/injection-cache.json").read_text())
     assert "uv run pytest" not in cache["text"]
 
@@ -139,3 +141,82 @@ def test_bad_names_sections_and_texts_are_one_line_errors_that_change_nothing(pl
         "edit", "pat-001", "Run ruff format before committing."
     )
     assert playbook.read_bytes() == before and history() == []
+
+
+STATUS = "The status file is STATUS.md (upper case): status.md does not exist."
+
+
+def test_when_gives_an_entry_input_patterns_that_show_why_and_the_hook_use(project_dir, playbook):
+    said = acecode("add", STATUS, "-s", "ctx", "--when", r"Read:(^|/)status\.md$").stdout
+    assert said.startswith("added ctx-001 to PROJECT CONTEXT (warns before a call matching ")
+    (origin,) = load_provenance(playbook)["ctx-001"]
+    assert origin.when == (("Read", "file_path", r"(^|/)status\.md$"),)
+    # the recall index the next hook reads was built by the command
+    index = json.loads((project_dir / ".claude/acecode/recall-index.json").read_text())
+    assert [row[2:5] for row in index["patterns"]] == [
+        ["file_path", r"(^|/)status\.md$", "ctx-001"]
+    ]
+    # edit with patterns only: no new text, no history line, one more origin
+    cycles = len(history())
+    said = acecode("edit", "ctx-001", "--when", r"Bash:\bcat\s+status\.md").stdout
+    assert (
+        said.strip()
+        == r"set the triggers of ctx-001 (warns before a call matching Bash:\bcat\s+status\.md)"
+    )
+    assert len(history()) == cycles and texts(playbook)["ctx-001"] == STATUS
+    why = acecode("why", "ctx-001").stdout
+    assert r"trigger: before a call matching Read:(^|/)status\.md$" not in why  # replaced
+    assert r"trigger: before a call matching Bash:\bcat\s+status\.md" in why
+    shown = json.loads(acecode("show", "-f", "json").stdout)
+    assert shown["triggers"]["ctx-001"] == [r"before a call matching Bash:\bcat\s+status\.md"]
+    assert (
+        json.loads(acecode("why", "ctx-001", "--json").stdout)["triggers"]
+        == shown["triggers"]["ctx-001"]
+    )
+    said = acecode("edit", "ctx-001", "--no-when").stdout
+    assert said.strip() == "set the triggers of ctx-001 (no patterns)"
+    assert "ctx-001" not in json.loads(acecode("show", "-f", "json").stdout)["triggers"]
+
+
+@pytest.mark.parametrize(
+    ("when", "problem"),
+    [
+        ("Read:.*", "matches an empty input"),
+        ("Bash:^git ", "ordinary command inputs"),
+        ("Grep:foo", "unknown tool 'Grep'"),
+        ("status.md", "is not TOOL:PATTERN"),
+        ("Bash:(a+)+$", "repeats a repetition"),
+    ],
+)
+def test_a_pattern_that_would_fire_on_every_call_is_refused_and_nothing_changes(
+    project_dir, playbook, when, problem
+):
+    before = playbook.read_bytes()
+    line = one_line_error("add", STATUS, "-s", "ctx", "--when", when)
+    assert problem in line and "--when" in line
+    assert playbook.read_bytes() == before
+    line = one_line_error("edit", "pat-001", "--when", when)
+    assert problem in line
+    assert "pat-001" not in load_provenance(playbook)
+
+
+def test_edit_without_text_or_when_says_what_it_needs(project_dir, playbook):
+    assert "new text, --when TOOL:PATTERN or --no-when" in one_line_error("edit", "pat-001")
+    assert "contradict" in one_line_error("edit", "pat-001", "--no-when", "--when", "Bash:^x")
+
+
+def test_add_in_the_home_folder_asks_for_user_instead_of_making_a_project_there(
+    home_dir: Path, monkeypatch
+) -> None:
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR")
+    monkeypatch.chdir(home_dir)
+
+    refused = acecode("add", "Answer briefly.", "--section", "pref", code=1)
+
+    assert refused.stderr.strip() == (
+        f"acecode: {home_dir} is your home folder, not a project: `acecode add --user ...` "
+        "adds the rule to your user layer (every project); or run it in a project"
+    )
+    assert not (home_dir / ".claude" / "playbook.json").exists()
+    added = acecode("add", "Answer briefly.", "--section", "pref", "--user")
+    assert added.stdout.startswith("added u-pref-001 to USER PREFERENCES")

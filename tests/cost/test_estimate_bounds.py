@@ -72,7 +72,9 @@ def test_a_large_playbook_is_bounded_by_the_views_not_its_size() -> None:
     # Both past their budget: only the removal limit's one more digit ("500 removals" for
     # "50 removals") may differ, at most one token at 3 bytes per token.
     assert at_5000["curator"] - at_500["curator"] in (0, 1)
-    assert at_5000["curator"] < whole_5000 / 10
+    # The two views' budgets (10,000 tokens), the longest reflection, the instructions'
+    # digest and the template: about a tenth of a 5,000-entry playbook.
+    assert at_5000["curator"] < whole_5000 / 8
 
 
 def test_a_small_playbook_counts_whole_and_cited_entries_always_count() -> None:
@@ -98,10 +100,43 @@ def test_the_curator_bound_holds_the_largest_reflection_and_the_lists_as_known()
     assert listed.input_tokens - plain.input_tokens >= bound_tokens(shown) - 4
 
 
-def test_the_judge_is_not_reserved_up_front() -> None:
-    """Known only after the curator: reserved at call time with its real pairs
-    (tests/pipeline/test_cycle_cost.py)."""
-    assert set(estimate(20).roles) == {"reflector", "curator", "safety_review"}
+def _bound(request) -> int:
+    return request_bound(
+        request.system, request.prompt, 0, request.max_tokens, provider="anthropic"
+    ).input_tokens
+
+
+def test_the_review_is_reserved_for_the_most_texts_the_curator_can_write() -> None:
+    """Ten texts holding the curator's whole reply (4 bytes a token, English) fit in what
+    the admission reserved for the review, input and output: the review is never asked
+    for after the first call."""
+    from acecode.roles.curator import MAX_OPERATIONS
+    from acecode.roles.safety_review import review_request
+
+    bound = estimate(20).roles["safety_review"]
+    longest = 4 * CURATOR_MAX_TOKENS // MAX_OPERATIONS
+    texts = [("Run the linter before committing. " * 40)[:longest] for _ in range(MAX_OPERATIONS)]
+    request = review_request(texts)
+    assert _bound(request) <= bound.input_tokens
+    assert request.max_tokens <= bound.output_tokens
+
+
+def test_the_judge_is_reserved_for_its_planned_pairs_and_each_layer_adds_its_calls() -> None:
+    from acecode.cost.estimate import PLANNED_PAIRS
+    from acecode.roles.judge import judge_request
+
+    one, two = estimate(20).roles, estimate(20, layers=2).roles
+    assert set(one) == {"reflector", "curator", "safety_review", "judge"}
+    longest = Settings().max_rule_chars
+    pairs = [("a" * longest, "b" * longest)] * PLANNED_PAIRS
+    assert _bound(judge_request(pairs)) <= one["judge"].input_tokens
+    assert judge_request(pairs).max_tokens <= one["judge"].output_tokens
+    # A second layer (the user's) may get a review and a judge call of its own.
+    for role in ("safety_review", "judge"):
+        template = one[role].input_tokens - two[role].input_tokens
+        assert two[role].input_tokens > one[role].input_tokens, template
+        assert two[role].output_tokens > one[role].output_tokens
+    assert two["reflector"] == one["reflector"] and two["curator"] == one["curator"]
 
 
 def test_a_one_hour_cache_write_is_priced_at_twice_the_input() -> None:

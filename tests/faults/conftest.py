@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fault_support import lesson_router
+from fault_support import lesson_router, permission_bits_enforced
 
 from support.pipeline import routed_servers
 
@@ -27,3 +27,12 @@ def llm() -> Iterator[Callable[..., Any]]:
             return start_server(router, delay)
 
         yield start
+
+
+@pytest.fixture(scope="session")
+def obeying_permissions() -> Callable[[], None] | None:
+    """preexec_fn for a child that obeys permission bits (None: it already does)."""
+    preexec, reason = permission_bits_enforced()
+    if reason is not None:
+        pytest.skip(reason)
+    return preexec

@@ -102,7 +102,7 @@ def test_fault_sigint_during_bootstrap_state_consistent_and_rerun_resumes(
     print(f"rerun: {rerun.stdout.strip()[-120:]!r}")
 
     assert rerun.returncode == 0, rerun.stderr
-    assert f"already done {len(done)}" in rerun.stdout
+    assert f"already learned {len(done)}" in rerun.stdout
     assert sorted(_state(project_dir)["done"]) == sorted(str(s) for s in sessions)
     final = playbook.read_text(encoding="utf-8")
     for number in range(SESSIONS):

@@ -15,8 +15,12 @@ from typer.testing import CliRunner
 
 from acecode.agents.claude_code import install as installer
 from acecode.cli.install_cmd import register
-from acecode.hooks import EVENT_ARGUMENTS
 from support.hang_guard import HANG_GUARD
+from support.playbooks import written_here
+
+# The events acecode installs for Claude Code and the argument each command ends with.
+EVENTS = {hook.event: hook.argument for hook in installer.HOOK_EVENTS}
+PER_CALL = {hook.event for hook in installer.HOOK_EVENTS if hook.per_call}
 
 OTHER_SETTINGS = {
     "model": "opus",
@@ -84,11 +88,17 @@ def test_install_twice_then_uninstall_keeps_everything_else(home_dir: Path) -> N
     after_first = json.loads(path.read_text())
     assert _without_acecode(after_first) == expected_others
     commands = _acecode_commands(after_first)
-    assert set(e for e, c in commands.items() if c) == set(EVENT_ARGUMENTS)
-    for event, argument in EVENT_ARGUMENTS.items():
+    assert set(e for e, c in commands.items() if c) == set(EVENTS)
+    for event, argument in EVENTS.items():
         assert len(commands[event]) == 1  # the stale /old/bin entry was replaced
-        assert commands[event][0].endswith(f" hook {argument}")
+        # the tool hooks run recall's fast path with this interpreter, the others the script
+        ending = f" {argument}" if event in PER_CALL else f" hook {argument}"
+        assert commands[event][0].endswith(ending)
         assert "/old/bin" not in commands[event][0]
+    for event in PER_CALL:
+        assert shlex.split(commands[event][0])[:2] == [sys.executable, "-P"]
+    # the user's own PreToolUse guard is kept beside acecode's
+    assert after_first["hooks"]["PreToolUse"][0]["hooks"][0]["command"] == "guard.sh"
     assert json.loads((path.parent / "settings.json.bak").read_text()) == OTHER_SETTINGS
     for event in ("SessionStart", "UserPromptSubmit"):
         hook = after_first["hooks"][event][-1]["hooks"][0]
@@ -113,7 +123,7 @@ def test_uninstall_deletes_a_file_acecode_created_and_leaves_no_empty_object(
     result = _cli("install")
     assert result.exit_code == 0, result.output
     path = home_dir / ".claude" / "settings.json"
-    assert set(json.loads(path.read_text())["hooks"]) == set(EVENT_ARGUMENTS)
+    assert set(json.loads(path.read_text())["hooks"]) == set(EVENTS)
     assert not path.with_name("settings.json.bak").exists()
     removed = _cli("uninstall")
     assert removed.exit_code == 0
@@ -201,12 +211,14 @@ def test_project_scopes_write_the_project_files(
     commands = _acecode_commands(settings)
     if scope == "project":  # committed: every teammate's own acecode from PATH
         assert commands["SessionStart"] == ["acecode hook session-start"]
+        assert commands["PreToolUse"] == ["acecode hook pre-tool-use"]
     else:
         assert Path(shlex.split(commands["SessionStart"][0])[0]).is_absolute()
+        assert Path(shlex.split(commands["PreToolUse"][0])[0]).is_absolute()
     assert not (home_dir / ".claude" / "settings.json").exists()
     found = installer.installations()
     assert [(i.scope, i.path) for i in found] == [(scope, project_dir / relative)]
-    assert set(found[0].events) == set(EVENT_ARGUMENTS)
+    assert set(found[0].events) == set(EVENTS)
 
 
 def test_installations_and_plugin_detection(project_dir: Path, home_dir: Path) -> None:
@@ -230,7 +242,7 @@ def test_symlinked_settings_file_stays_a_symlink(home_dir: Path, tmp_path: Path)
     installer.install("user")
     assert link.is_symlink()
     data = json.loads(real.read_text())
-    assert data["model"] == "sonnet" and set(data["hooks"]) == set(EVENT_ARGUMENTS)
+    assert data["model"] == "sonnet" and set(data["hooks"]) == set(EVENTS)
 
 
 def test_installed_commands_run_the_hooks(project_dir: Path) -> None:
@@ -239,6 +251,7 @@ def test_installed_commands_run_the_hooks(project_dir: Path) -> None:
     (project_dir / ".claude" / "playbook.json").write_text(
         json.dumps({"sections": {"OTHERS": [{"name": "oth-001", "text": "installed hook works"}]}})
     )
+    written_here(project_dir / ".claude" / "playbook.json")  # the user's own, not an arrival
     installer.install("local")
     settings = json.loads((project_dir / ".claude" / "settings.local.json").read_text())
     command = settings["hooks"]["SessionStart"][0]["hooks"][0]["command"]

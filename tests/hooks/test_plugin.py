@@ -21,13 +21,14 @@ import pytest
 
 import acecode
 from acecode.agents.claude_code.install import (
+    HOOK_EVENTS,
     PLUGIN_EXECUTABLE,
     hook_entries,
     is_acecode_command,
     plugin_hooks_file,
 )
-from acecode.hooks import EVENT_ARGUMENTS
 from support.hang_guard import HANG_GUARD
+from support.playbooks import written_here
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGIN = ROOT / "plugin"
@@ -78,12 +79,13 @@ def test_plugin_hooks_are_the_install_hooks() -> None:
     )
     hooks = json.loads(text)["hooks"]
     assert hooks == hook_entries(PLUGIN_EXECUTABLE)
-    assert set(hooks) == set(EVENT_ARGUMENTS)
+    arguments = {hook.event: hook.argument for hook in HOOK_EVENTS}
+    assert set(hooks) == set(arguments)
     for event, groups in hooks.items():
         [group] = groups
         [hook] = group["hooks"]
         assert hook["type"] == "command"
-        assert hook["command"] == f"{PLUGIN_EXECUTABLE} hook {EVENT_ARGUMENTS[event]}"
+        assert hook["command"] == f"{PLUGIN_EXECUTABLE} hook {arguments[event]}"
         assert is_acecode_command(hook["command"])
         assert isinstance(hook["timeout"], int) and 0 < hook["timeout"] <= 60
 
@@ -125,7 +127,7 @@ def playbook(project_dir: Path) -> Path:
     path.write_text(
         json.dumps({"sections": {"OTHERS": [{"name": "oth-001", "text": "plugin hook works"}]}})
     )
-    return path
+    return written_here(path)  # the user's own playbook, not one that arrived
 
 
 def _context(result: subprocess.CompletedProcess) -> str:

@@ -17,9 +17,8 @@ import pytest
 from hook_helpers import run_hook
 
 from acecode.agents.claude_code.sessions import find_sessions, sessions_dir
-from acecode.hooks import context
 from acecode.project import paths
-from acecode.project.project_root import find_project_root
+from acecode.project.project_root import find_project_root, resolve_project
 from acecode_cli import run_acecode
 from support.hang_guard import HANG_GUARD
 from support.pipeline import write_transcript
@@ -140,7 +139,7 @@ def test_cli_and_hooks_resolve_the_same_root(
         monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(elsewhere))
         expected = tree / "elsewhere"
     cli = paths.project_dir()
-    hook = context.resolve_project({"cwd": str(in_subfolder)})
+    hook = resolve_project({"cwd": str(in_subfolder)})
     assert cli == expected
     assert hook == str(expected)
 
@@ -150,7 +149,7 @@ def test_the_hook_finds_the_root_from_the_input_cwd_without_the_variable(
 ) -> None:
     """Codex sets no CLAUDE_PROJECT_DIR: its hooks start from the input's cwd."""
     monkeypatch.chdir(tree)
-    assert context.resolve_project({"cwd": str(in_subfolder)}) == str(tree / "proj")
+    assert resolve_project({"cwd": str(in_subfolder)}) == str(tree / "proj")
 
 
 # --- commands from a subfolder ------------------------------------------------------------

@@ -1,6 +1,6 @@
 """What a call costs, over real HTTP: the prompt-cache marker on the wire, cache reads and
-writes as the server reports them, the one retry of a cut-off reply, the call guard and
-a model per role."""
+writes as the server reports them, a cut-off reply read as far as it is whole (never
+asked again), the call guard and a model per role."""
 
 from __future__ import annotations
 
@@ -89,22 +89,30 @@ def test_cache_reads_and_writes_are_recorded_as_the_server_reports_them_and_pric
     assert call_cost(call).usd == pytest.approx(expected)
 
 
-def test_a_cut_off_reply_is_asked_again_once_with_more_room(
-    server: ScriptedLLMServer, recorded_delays: list
+CUT = (
+    '{"reasoning": "Two lessons.", "operations": [{"type": "ADD", "text": "Run make lint '
+    'before pushing.", "section": "OTHERS", "scope": "project"}, {"type": "ADD", "text": "Ne'
+)
+
+
+def test_a_cut_off_reply_is_not_asked_again_and_its_whole_operations_are_kept(
+    server: ScriptedLLMServer, recorded_delays: list, project_dir
 ) -> None:
-    server.play(Reply(text='{"operations": [', cut_off=True), '{"operations": []}')
+    """The curator's bound has room for the most operations it may propose: a reply cut
+    there went past its format, and a second full prompt would buy nothing it allows."""
+    from acecode.playbook.schema import empty_playbook
+    from acecode.roles.curator import MAX_TOKENS, run_curator
+
+    server.play(Reply(text=CUT, cut_off=True))
     with usage.track() as ledger:
-        assert send(max_tokens=100, retry_max_tokens=4096) == '{"operations": []}'
-    assert [body["max_tokens"] for body in server.requests] == [100, 4096]
-    assert [call.truncated for call in ledger.calls] == [True, False]  # both billed
-
-
-def test_a_second_cut_off_is_not_retried_again(
-    server: ScriptedLLMServer, recorded_delays: list
-) -> None:
-    server.play(Reply(text="{", cut_off=True))
-    assert send(max_tokens=100, retry_max_tokens=4096) == "{"
-    assert server.attempts == 2
+        curation = asyncio.run(
+            run_curator({"analysis": "- lint", "bullet_tags": []}, empty_playbook())
+        )
+    assert server.attempts == 1
+    assert [body["max_tokens"] for body in server.requests] == [MAX_TOKENS]
+    assert [call.truncated for call in ledger.calls] == [True]
+    assert curation["reasoning"] == "Two lessons."
+    assert [op["text"] for op in curation["operations"]] == ["Run make lint before pushing."]
 
 
 def test_the_guard_refuses_before_anything_is_sent(
@@ -113,11 +121,15 @@ def test_the_guard_refuses_before_anything_is_sent(
     anthropic_env.play("{}")
     seen = []
 
-    def guard(role: str, request: object) -> str:
-        seen.append((role, request.max_tokens, request.cacheable_chars))
-        return "daily budget would be exceeded"
+    class Guard:
+        def before(self, role: str, request: object) -> str:
+            seen.append((role, request.max_tokens, request.cacheable_chars))
+            return "the cost ledger cannot be written"
 
-    with guarded_calls(guard), pytest.raises(CallRefused, match="daily budget"):
+        def after(self, role: str, request: object, call: object) -> None:
+            seen.append("after")
+
+    with guarded_calls(Guard()), pytest.raises(CallRefused, match="cost ledger"):
         send(max_tokens=321)
     assert seen == [("curator", 321, len(HEAD))]
     assert anthropic_env.attempts == 0
@@ -141,6 +153,6 @@ def test_the_judge_and_the_safety_review_run_on_their_own_model_and_bounded_outp
     assert models == ["claude-haiku-4-5", "claude-3-5-haiku", "test-model"]
     assert [call.model for call in ledger.calls] == models  # priced at each one's price
     judge, review, _ = anthropic_env.requests
-    assert judge["max_tokens"] == judge_reply_tokens(2) == 48 + 40 * 2
+    assert judge["max_tokens"] == judge_reply_tokens(2) == 48 + 48 * 2
     assert review["max_tokens"] == review_reply_tokens(1) == 48 + 48 * 1
     assert anthropic_env.paths[0] == wire.ANTHROPIC_PATH

@@ -153,3 +153,37 @@ def test_a_session_too_small_to_learn_from_is_skipped_and_retried_once_it_grew(r
         )
     assert bootstrap([small], state_path=state_path, playbook_path=None, delay=0) == (1, 0, 0, 0)
     assert len(llm.bodies) == 3  # reflector, curator, safety review
+
+
+def test_sessions_the_hooks_learned_already_count_as_already_learned_without_a_record(
+    routed_llm, project
+):
+    from acecode.pipeline.cycle import run_cycle_sync
+    from acecode.project import outcomes
+    from acecode.project.layer import Layer
+    from acecode.store.journal import list_cycles
+
+    def router(system: str, prompt: str) -> str:
+        marker = prompt.split("MARKER-", 1)[1].split()[0]
+        if is_curator(system, prompt):
+            return json.dumps(
+                {"reasoning": "r", "operations": [{"type": "ADD", "text": LESSONS[marker]}]}
+            )
+        return json.dumps({"analysis": f"MARKER-{marker} analysed", "bullet_tags": []})
+
+    llm = routed_llm(router)
+    sessions = make_sessions(project, ["one.jsonl", "two.jsonl", "three.jsonl"])
+    for session in sessions[:2]:  # what the SessionEnd hooks learned
+        assert run_cycle_sync(session, source="session-end").status == "ok"
+    layer = Layer.of_project(project)
+    records, journal, calls = outcomes.read_outcomes(layer), list_cycles(layer), len(llm.bodies)
+    state_path = project / ".claude" / "acecode" / "bootstrap.json"
+
+    counts = bootstrap(sessions, state_path=state_path, playbook_path=None, delay=0)
+
+    assert counts == (1, 2, 0, 0)  # learned the third; the hooks' two are already learned
+    assert len(llm.bodies) == calls + 3  # the third's reflector, curator, safety review
+    new_records = outcomes.read_outcomes(layer)[len(records) :]
+    assert [Path(r["transcript"]).name for r in new_records] == ["three.jsonl"]
+    assert len(list_cycles(layer)) == len(journal) + 1
+    assert set(BootstrapState.load(state_path).done) == {str(p) for p in sessions}

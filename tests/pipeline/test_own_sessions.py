@@ -111,7 +111,7 @@ def test_bootstrap_skips_nested_sessions(routed_llm, project_dir: Path) -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "skipping 2 of acecode's own nested `claude -p` sessions" in result.stdout
-    assert "learned 1, already done 0, failed 0" in result.stdout
+    assert "learned 1, already learned 0, failed 0" in result.stdout
     # One cycle: a reflector call on the user's session, then a curator call.
     assert len(llm.bodies) == 2
     assert "MARKER-user" in llm.bodies[0]

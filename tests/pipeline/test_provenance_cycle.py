@@ -258,7 +258,7 @@ def test_a_corrupt_provenance_file_is_one_warning_on_read_and_set_aside_on_write
     assert len(kept) == 1 and kept[0].read_text() == "{not json"
 
 
-def test_undoing_a_cycle_that_added_and_merged_at_once_leaves_no_trace(
+def test_undoing_a_cycle_that_added_and_merged_at_once_keeps_only_what_restore_needs(
     routed_llm, playbook, tmp_path
 ):
     lint = "Run npm run lint before committing: CI rejects unused variables."
@@ -282,8 +282,55 @@ def test_undoing_a_cycle_that_added_and_merged_at_once_leaves_no_trace(
     acecode("undo", report.cycle_id)
 
     ledger = load_ledger(playbook)
-    assert ledger.entries == {} and ledger.retired == {}
+    assert ledger.entries == {}
+    # What the undone cycle added leaves with its record, retired under the undo (so that
+    # `acecode restore` or undoing the undo brings it back with its provenance).
+    assert set(ledger.retired) == {"mis-001", "pat-003"}
+    for (record,) in ledger.retired.values():
+        assert record.removed_in != report.cycle_id
+        assert {o.cycle_id for o in record.origins} == {report.cycle_id}
     assert [e["name"] for e in load_playbook(playbook)["sections"]["PATTERNS & APPROACHES"]] == [
         "pat-001",
         "pat-002",
     ]
+
+
+@pytest.mark.parametrize("back", ["restore", "redo"])
+def test_undoing_an_added_rule_keeps_its_provenance_for_restore_and_redo(
+    routed_llm, playbook, tmp_path, back
+):
+    routed_llm(
+        curator_says(
+            {"type": "ADD", "text": PYYAML, "section": "MISTAKES TO AVOID", "reason": "no yaml"}
+        )
+    )
+    learned = run_cycle_sync(session(tmp_path / "s.jsonl", ["fix"], FAILURES))
+    assert learned.status == "ok", learned.reason
+
+    acecode("undo", "mis-001")
+
+    assert "mis-001" not in load_provenance(playbook)
+    gone = acecode("why", "mis-001").stdout
+    assert "mis-001 is not in the playbook" in gone and f"cycle {learned.cycle_id}" in gone
+    assert "no provenance was recorded" not in gone
+
+    if back == "restore":
+        acecode("restore", "mis-001")
+    else:
+        acecode("undo")  # the undo, taken back
+    (origin,) = load_provenance(playbook)["mis-001"]
+    assert (origin.cycle_id, origin.how, origin.reason) == (learned.cycle_id, "learned", "no yaml")
+    assert origin.evidence.error == "ModuleNotFoundError: No module named 'yaml'"
+    shown = acecode("why", "mis-001").stdout
+    assert f"cycle {learned.cycle_id}" in shown and "why: no yaml" in shown
+
+
+def test_undoing_a_rule_added_by_hand_keeps_its_provenance_for_restore(playbook):
+    acecode("add", "Use uv for every install.", "--section", "pat", "--reason", "team standard")
+    acecode("undo", "pat-002")
+    assert "team standard" in acecode("why", "pat-002").stdout
+
+    acecode("restore", "pat-002")
+
+    (origin,) = load_provenance(playbook)["pat-002"]
+    assert (origin.how, origin.reason) == ("added-by-user", "team standard")

@@ -89,7 +89,7 @@ def test_install_injects_into_a_real_codex_session_and_uninstall_keeps_other_hoo
     responses_server.responder = CodexScript(agent=(Reply("Noted."),))
 
     installed = acecode(codex, "install", "--agent", "codex", cwd=project_dir)
-    assert "trusted acecode's 5 hooks" in installed.stdout
+    assert "trusted acecode's 7 hooks" in installed.stdout
     again = acecode(codex, "install", "--agent", "codex", cwd=project_dir)
     assert "nothing to change" in again.stdout
 

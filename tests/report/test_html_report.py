@@ -65,7 +65,7 @@ def report_file(project_dir: Path) -> Path:
     _grow(history["playbook"], history["sessions"][-1])
     out = project_dir / "report.html"
     result = acecode("report", "--html", str(out), "--transcripts", str(history["folder"]))
-    assert result.stdout.strip() == f"wrote {out}"
+    assert result.stdout.strip() == f"wrote {out} (open {out.as_uri()} in a browser)"
     return out
 
 
@@ -119,6 +119,12 @@ def test_page_shows_each_part_from_its_source(report_file: Path) -> None:
     retire = "Not cited or tagged in the last 4 sessions entry section text last cited why pat-001"
     assert retire in text
     assert "review:all" in text
+    # the entry learned from the push failure shows its trigger; recall has shown nothing yet
+    assert (
+        "after a failure like Bash | git push | fatal: The current branch <name> has no "
+        "upstream branch" in text
+    )
+    assert "Recall at the tool call Recall has not shown an entry yet." in text
 
 
 def test_sessions_started_in_a_subfolder_are_in_the_report(project_dir: Path) -> None:
@@ -244,3 +250,15 @@ def test_cost_per_day_comes_from_the_users_ledger_for_this_project(project_dir: 
     assert "Cost per session (last 2 cycles)" in text
     assert "median $0.3750, mean $0.3750 per cycle" in text
     assert "1 session(s) with nothing to learn skipped by the triage at $0: $0.2500" in text
+
+
+def test_report_without_a_file_writes_html_into_the_state_folder(project_dir: Path) -> None:
+    """HTML is the only format: `acecode report` alone writes the page where git does not
+    see it and says where; `--html FILE` still chooses the file."""
+    build_history(project_dir)
+
+    result = acecode("report")
+
+    page = project_dir / ".claude" / "acecode" / "report.html"
+    assert result.stdout.strip() == f"wrote {page} (open file://{page} in a browser)"
+    assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")

@@ -10,6 +10,7 @@ import pytest
 from acecode.llm.jsonx import extract_json
 from acecode.playbook.schema import SECTION_NAMES
 from acecode.prompts.templates import load_template
+from acecode.recall.pattern import InputPattern
 from acecode.roles.prompt import fill_template, split_template
 from acecode.roles.reflector import parse_reflection
 
@@ -31,6 +32,7 @@ FIELDS = {
         "conflicts": "- [pat-001] and [pat-002]: tabs against spaces",
         "repository": "shop (git remote origin: https://example.org/shop.git)",
         "max_removals": "3 removals",
+        "failures": '- F2: Bash `npm test` failed: npm error Missing script: "test"',
         "instructions": "<project-instructions>\n## CLAUDE.md\n- Use pnpm\n</project-instructions>",
     },
 }
@@ -40,10 +42,13 @@ LEGACY_OPERATION_FIELDS = {
     "MERGE": {"type", "source_ids", "merged_text", "section"},
     "DELETE": {"type", "target_id", "reason"},
 }
-# The curator's ADD also names a scope, user or project (the user layer, docs/layers.md).
+# The curator's ADD also names a scope, user or project (the user layer, docs/layers.md);
+# ADD, UPDATE and MERGE name the session's moments they come from (refs, issue 26).
 OPERATION_FIELDS = {
     **LEGACY_OPERATION_FIELDS,
-    "ADD": LEGACY_OPERATION_FIELDS["ADD"] | {"scope"},
+    "ADD": LEGACY_OPERATION_FIELDS["ADD"] | {"scope", "refs"},
+    "UPDATE": LEGACY_OPERATION_FIELDS["UPDATE"] | {"refs"},
+    "MERGE": LEGACY_OPERATION_FIELDS["MERGE"] | {"refs"},
 }
 
 
@@ -110,6 +115,9 @@ def test_scn_cur_011_01_curator_template_structure() -> None:
     example = output_example("curator.txt")
     assert set(example) == {"reasoning", "operations"}
     assert {op["type"]: set(op) for op in example["operations"]} == OPERATION_FIELDS
+    # The optional input pattern, in the --when syntax InputPattern.parse reads.
+    patterns = [op["when"] for op in example["operations"] if "when" in op]
+    assert [str(InputPattern.parse(p)) for p in patterns] == patterns
     text = rendered("curator.txt")
     assert "At most 10 operations" in text
     assert "At most 3 removals this cycle" in text

@@ -58,12 +58,16 @@ class HookEvent(NamedTuple):
     ``event`` is the agent's own name (``SessionStart``), ``argument`` what
     ``acecode hook`` is called with (``session-start``), ``timeout`` the seconds
     the agent is told to wait, ``matcher`` the agent's filter (None: all).
+    ``per_call`` marks the tool events, which run at every tool call: where the
+    interpreter is known they run through recall's fast path
+    (:func:`acecode.agents.hooks_file.tool_hook_command`).
     """
 
     event: str
     argument: str
     timeout: int
     matcher: str | None = None
+    per_call: bool = False
 
 
 class ContextCap(NamedTuple):
@@ -122,6 +126,8 @@ class Agent(ABC):
     hook_events: tuple[HookEvent, ...]
     #: The name of acecode's LLM provider that runs this agent's headless CLI, if any.
     provider: str | None = None
+    #: The command that adds acecode's hooks to it, as its users are told to type it.
+    install_command: str
 
     @property
     @abstractmethod

@@ -13,6 +13,14 @@ The command is the absolute path of the running install's ``acecode`` script
 ``<python> -m acecode``), so hooks keep working when ``PATH`` differs inside
 the agent. A ``project`` scope is committed and shared with a team, so there
 the command is the bare ``acecode`` each member has on ``PATH``.
+
+The tool events (``PreToolUse`` and the failure events, run at every tool call)
+are the exception where the interpreter is known: they run recall's fast path
+directly, ``<python> -P -c "from acecode.recall.gate import main; main()" <event>``
+(:func:`tool_hook_command`), because the ``acecode`` script imports ``re`` before
+anything else and that alone is more than their time budget (``bench/hook_bench.py``).
+``-P`` keeps the project folder off ``sys.path``, so a file of the project can
+never stand in for a module.
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ import shlex
 import shutil
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +42,10 @@ from acecode.store.errors import PlaybookWriteError
 
 Groups = dict[str, list[dict[str, Any]]]
 
-_ACECODE_HOOK = re.compile(r"acecode(?:\.exe)?['\"]?\s+hook(?:\s|$)")
+_ACECODE_HOOK = re.compile(
+    r"acecode(?:\.exe)?['\"]?\s+hook(?:\s|$)|from acecode\.recall\.gate import main; main\(\)"
+)
+GATE_CODE = "from acecode.recall.gate import main; main()"
 
 
 def acecode_executable(scope: str) -> str:
@@ -50,19 +62,36 @@ def acecode_executable(scope: str) -> str:
     return f"{shlex.quote(sys.executable)} -m acecode"
 
 
+def tool_hook_command(scope: str) -> str | None:
+    """The fast command prefix of the tool hooks for ``scope``: the interpreter running this
+    install with recall's gate; None for a ``project`` scope (its members' interpreters
+    differ: they run ``acecode hook``)."""
+    if scope == "project":
+        return None
+    return f"{shlex.quote(sys.executable)} -P -c {shlex.quote(GATE_CODE)}"
+
+
 def is_acecode_command(command: object) -> bool:
     """True for a hook command that runs ``acecode hook ...`` (ours, any version)."""
     return isinstance(command, str) and _ACECODE_HOOK.search(command) is not None
 
 
 def hook_groups(
-    events: tuple[HookEvent, ...], executable: str, suffix: str = "", **handler: Any
+    events: tuple[HookEvent, ...],
+    executable: str,
+    suffix: str = "",
+    per_call: str | None = None,
+    **handler: Any,
 ) -> Groups:
     """One group per event holding acecode's command handler; ``suffix`` is appended to
-    each command (``--agent codex``), ``handler`` adds fields to every handler."""
+    each command (``--agent codex``), ``handler`` adds fields to every handler;
+    ``per_call`` (:func:`tool_hook_command`) runs the tool events, when given."""
     groups: Groups = {}
     for hook in events:
-        command = f"{executable} hook {hook.argument}{suffix}"
+        if hook.per_call and per_call:
+            command = f"{per_call} {hook.argument}{suffix}"
+        else:
+            command = f"{executable} hook {hook.argument}{suffix}"
         group: dict[str, Any] = {} if hook.matcher is None else {"matcher": hook.matcher}
         group["hooks"] = [
             {"type": "command", "command": command, "timeout": hook.timeout, **handler}
@@ -99,6 +128,32 @@ def read_hooks_file(path: Path) -> tuple[dict[str, Any], str | None]:
     if not isinstance(hooks, dict) or not all(isinstance(v, list) for v in hooks.values()):
         raise SettingsFileError(f"{path}: 'hooks' is not an object of lists; nothing changed")
     return data, text
+
+
+@dataclass(frozen=True)
+class Installation:
+    """Where acecode's hooks were found (for ``acecode doctor``)."""
+
+    scope: str
+    path: Path
+    events: tuple[str, ...]
+    commands: tuple[str, ...]
+
+
+def installation_in(scope: str, path: Path) -> Installation | None:
+    """acecode's hooks in the hooks file at ``path``, or None when it holds none or cannot
+    be read (this is a report, not a repair)."""
+    try:
+        data, _ = read_hooks_file(path)
+    except SettingsFileError:
+        return None
+    events, commands = [], []
+    for event, groups in data.get("hooks", {}).items():
+        ours = acecode_hooks(groups)
+        if ours:
+            events.append(event)
+            commands.extend(str(hook.get("command")) for hook in ours)
+    return Installation(scope, path, tuple(events), tuple(commands)) if events else None
 
 
 def acecode_hooks(groups: list[Any]) -> list[dict[str, Any]]:

@@ -24,6 +24,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "acecode.cli.pin_cmds",
     "acecode.cli.layer_cmds",
     "acecode.cli.why_cmd",
+    "acecode.cli.graduate_cmd",
+    "acecode.cli.import_cmd",
     "acecode.cli.rule_cmds",
     "acecode.cli.merge_cmd",
     "acecode.cli.impact_cmd",
@@ -48,7 +50,8 @@ def _options(
         ),
     ] = False,
 ) -> None:
-    """Learn a playbook from your Claude Code sessions and inject it into the next one."""
+    """Learn a playbook from your Claude Code and Codex sessions and inject it into the next
+    one."""
 
 
 def build_app() -> typer.Typer:

@@ -35,10 +35,11 @@ def refresh_injection(playbook: Path | None = None) -> None:
     """Render what the hooks inject now, after a command changed one of its inputs.
 
     The session-start text and the top-up index are cached under a key of
-    every input (``acecode.hooks.rendered``); rendering them here, in a
-    process that has already paid for its imports, spares the next hook a
-    cache miss. Only the project's own playbook is injected, so a command run
-    on another ``--playbook`` has nothing to refresh. A playbook that cannot
+    every input (``acecode.hooks.rendered``), and so is the recall index
+    (``acecode.recall.index``); rendering them here, in a process that has
+    already paid for its imports, spares the next hook a cache miss. Only the
+    project's own playbook is injected, so a command run on another
+    ``--playbook`` has nothing to refresh. A playbook that cannot
     be read is left for the hook to report.
     """
     import contextlib
@@ -46,6 +47,8 @@ def refresh_injection(playbook: Path | None = None) -> None:
     from acecode.hooks.rendered import CACHE_NAME, INDEX_NAME, prime
     from acecode.project import paths
     from acecode.project.layer import Layer
+    from acecode.recall.index import INDEX_NAME as RECALL_INDEX
+    from acecode.recall.index import current_index
     from acecode.store import PlaybookError
     from acecode.store.atomic import remove_stale_temp_files
 
@@ -54,10 +57,11 @@ def refresh_injection(playbook: Path | None = None) -> None:
     project = str(paths.project_dir())
     # A learner killed while writing the cache leaves its temp file; hooks write the
     # cache best effort, so removing one in flight only costs that hook its write.
-    for name in (CACHE_NAME, INDEX_NAME):
+    for name in (CACHE_NAME, INDEX_NAME, RECALL_INDEX):
         remove_stale_temp_files(Path(Layer.of_project(project).state_file(name)))
     with contextlib.suppress(PlaybookError):
         prime(project)
+        current_index(project)
 
 
 def layer_path(playbook: Path | None, *, user: bool = False, name: str | None = None) -> Path:
@@ -69,5 +73,24 @@ def layer_path(playbook: Path | None, *, user: bool = False, name: str | None = 
     if user and playbook is not None:
         fail("--user and --playbook name two different files; give one of them")
     if user or (playbook is None and is_user_name(name)):
-        return Path(user_playbook_file())
-    return resolve_path(playbook)
+        chosen = Path(user_playbook_file())
+    else:
+        chosen = resolve_path(playbook)
+    settle_interrupted_save(chosen)
+    return chosen
+
+
+def settle_interrupted_save(playbook: Path) -> None:
+    """Finish (or undo) a save of ``playbook`` that a killed process left half done, so
+    that what the command reads (history, provenance) matches the playbook; one line
+    when one was found (:mod:`acecode.store.commit`)."""
+    from acecode.project.layer import Layer
+    from acecode.store import PlaybookError
+    from acecode.store.commit import settle_pending
+
+    try:
+        done = settle_pending(Layer(playbook))
+    except PlaybookError as exc:
+        done = str(exc)
+    if done:
+        err_console.print(f"acecode: {done}", markup=False, highlight=False, soft_wrap=True)

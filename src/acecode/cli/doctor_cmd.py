@@ -14,12 +14,14 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from acecode.cli.common import console, playbook_option
+from acecode.cli.doctor_files import interrupted_saves, prompt_templates
+from acecode.project import paths
+from acecode.recall.status import summary_lines as recall_lines
 from acecode.text.wording import counted
 
 if TYPE_CHECKING:
     from acecode.project.layer import Layer
 
-TEMPLATES = ("playbook.txt", "reflector.txt", "curator.txt", "reflection.txt")
 # Share of a budget from which doctor warns.
 NEAR_BUDGET = 0.8
 
@@ -90,13 +92,34 @@ def _claude_flags() -> list[str]:
 
 
 def _hooks() -> list[str]:
+    """Claude Code's hooks; none is a problem only when Codex has none either (a Codex
+    user need not install them for Claude Code)."""
     from acecode.agents.claude_code.install import installations, plugin_enabled
+    from acecode.agents.codex.install import installations as codex_installations
 
     found = installations()
     lines = _unreadable_settings()
     lines += [f"{i.scope}: {i.path} ({', '.join(i.events)})" for i in found]
     lines += [f"plugin enabled in {scope} settings" for scope in plugin_enabled()]
-    return (lines + _several_places()) or ["[problem] not installed: run `acecode install`"]
+    if lines:
+        return lines + _several_places()
+    if codex_installations():
+        return ["none (`acecode install` adds them, if you use Claude Code)"]
+    return [
+        "[problem] not installed: run `acecode install` (Claude Code) or "
+        "`acecode install --agent codex` (Codex CLI)"
+    ]
+
+
+def _codex_hooks() -> list[str]:
+    """Codex's ``hooks.json`` files that hold acecode's hooks (``_hooks`` says when neither
+    agent has them)."""
+    from acecode.agents.codex.install import installations
+
+    found = installations()
+    return [f"{i.scope}: {i.path} ({', '.join(i.events)})" for i in found] or [
+        "none (`acecode install --agent codex` adds them, if you use Codex)"
+    ]
 
 
 def _several_places() -> list[str]:
@@ -187,7 +210,7 @@ def _playbook(target: Path, data: dict[str, Any]) -> list[str]:
     ratio = health["effectiveness_ratio"]
     total = health["total_entries"]
     return [
-        f"{target}: {counted(total, 'entry')}: {size_in_words(total)}",
+        f"{target}: {counted(total, 'entry')} ({size_in_words(total)})",
         f"effectiveness: {'n/a' if ratio is None else f'{ratio:.2f}'}, "
         f"untested entries: {health['untested_entries']}",
         *_pending_removals(target),
@@ -246,7 +269,6 @@ def _claude_memory(playbook: _Playbook) -> list[str]:
     """CLAUDE.md, rules and auto memory: what applies, and which entries repeat or
     contradict them (:mod:`acecode.cli.memory_report`)."""
     from acecode.cli.memory_report import memory_lines
-    from acecode.project import paths
 
     return memory_lines(paths.project_dir(), playbook.data)
 
@@ -256,15 +278,6 @@ def _experiments(layer: Layer) -> list[str]:
     from acecode.experiments.status import summary_lines
 
     return summary_lines(layer)
-
-
-def _templates() -> list[str]:
-    from acecode.prompts.templates import template_override, user_template_dir
-
-    overrides = [str(p) for name in TEMPLATES if (p := template_override(name))]
-    return [f"override: {o}" for o in overrides] or [
-        f"packaged (no overrides in {user_template_dir()})"
-    ]
 
 
 def _embeddings() -> list[str]:
@@ -353,6 +366,32 @@ def _last_cycle(state: Layer) -> list[str]:
     return lines
 
 
+def _writable(layer: Layer) -> list[str]:
+    """Whether learning can write where it writes: the state folder, the playbook's
+    folder, the cost ledger. A cycle that cannot does not start (no LLM call)."""
+    import os
+
+    from acecode.cost.ledger import ledger_path
+    from acecode.project.writable import looks_unwritable
+
+    ledger = str(ledger_path())
+    checks = (
+        (layer.state_folder, True, "the state folder"),
+        (os.path.dirname(layer.playbook), True, "the playbook's folder"),
+        (ledger, False, "the cost ledger"),
+        (os.path.dirname(ledger), True, "the cost ledger's folder"),
+    )
+    lines = []
+    for path, folder, what in checks:
+        problem = looks_unwritable(path, folder=folder)
+        if problem:
+            lines.append(
+                f"[problem] {what} cannot be written ({problem}): learning is stopped "
+                "before any LLM call until it can; fix its permissions"
+            )
+    return lines or ["the state folder, the playbook's folder and the cost ledger are writable"]
+
+
 def _cost() -> list[str]:
     """Spend today and this month against the budgets; a warning near (80%) or at a limit,
     and while the last cycle's refusal holds."""
@@ -416,16 +455,20 @@ def doctor(playbook: playbook_option = None) -> None:
         ("LLM provider", lambda: _provider(loaded.layer)),
         ("nested claude runs", _claude_flags),
         ("Claude Code hooks", _hooks),
+        ("Codex hooks", _codex_hooks),
         ("configuration", _configuration),
         ("playbook", lambda: _playbook_check(loaded)),
         ("user layer", _user_layer),
+        ("interrupted saves", lambda: interrupted_saves(loaded.layer)),
         ("injection", lambda: _injection(loaded)),
         ("Claude Code's memory", lambda: _claude_memory(loaded)),
         ("experiments", lambda: _experiments(loaded.layer)),
+        ("recall at the tool call", lambda: recall_lines(loaded.layer, str(paths.project_dir()))),
         ("stale rules", lambda: loaded.check(_stale)),
-        ("prompt templates", _templates),
+        ("prompt templates", prompt_templates),
         ("semantic de-duplication", _embeddings),
         ("last learning cycle", lambda: _last_cycle(loaded.layer)),
+        ("where learning writes", lambda: _writable(loaded.layer)),
         ("triage", lambda: _triage(loaded.layer)),
         ("cost and budget", _cost),
         ("diagnostic mode", _diagnostics),

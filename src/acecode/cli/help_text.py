@@ -50,6 +50,43 @@ def _no_flag_type(param: Any) -> None:
         param.metavar = ""  # a flag takes no value: no "<bool>" type shown
 
 
+# What a value is, in the words click has always used, instead of typer's Python types.
+_TYPE_WORDS = {"str": "TEXT", "path": "PATH", "int": "INTEGER", "float": "NUMBER"}
+
+
+def _value_word(shown: str) -> str:
+    """``<list[Path]>`` as ``PATH...``, ``<str>`` as ``TEXT``, ``<table|md|json>`` as
+    ``table|md|json``: a value's kind as a user reads it."""
+    inner = shown.strip("<>")
+    many = inner.startswith("list[") and inner.endswith("]")
+    inner = inner.removeprefix("list[").removesuffix("]") if many else inner
+    word = inner if "|" in inner else _TYPE_WORDS.get(inner.lower(), inner.upper())
+    return word + ("..." if many else "")
+
+
+def _one_metavar_style(param: Any, context: Any) -> None:
+    """``NAME``, ``[NAME]`` and ``NAME...`` for arguments, a word for an option's value.
+
+    Typer 0.29 shows an argument as ``{name}`` in the usage line and every value's
+    Python type (``<list[Path]>``); an argument's name already says what it is, and an
+    option's value gets the word click uses. Duck-typed and skipped where a typer
+    version lacks these hooks (older ones print click's metavars, which are these).
+    """
+    display_type = getattr(param, "display_type", None)
+    if display_type is None or getattr(param, "is_flag", False):
+        return
+    if getattr(param, "param_type_name", "") == "argument":
+        many = param.nargs != 1
+        # A metavar written in this style already ("[TEXT]", "TRANSCRIPT...") is taken bare.
+        name = (param.metavar or param.name or "").upper().removesuffix("...").strip("[]")
+        param.metavar = name + ("..." if many else "")
+        usage = param.metavar if param.required else f"[{name}]" + ("..." if many else "")
+        param._usage_display_name = lambda: usage
+        param.display_type_rich = lambda ctx: None
+    elif param.metavar is None:
+        param.metavar = _value_word(str(display_type(context)))
+
+
 def tidy_command(command: Any, help_names: list[str]) -> None:
     """Tidy the help of ``command``, its parameters and, for a group, its subcommands.
 
@@ -59,21 +96,47 @@ def tidy_command(command: Any, help_names: list[str]) -> None:
     """
     command.help = tidy_help(command.help)
     command.short_help = tidy_help(command.short_help)
+    context = command.context_class(command, help_option_names=help_names)
     for param in command.params:
         param.help = tidy_help(getattr(param, "help", None))
         _no_flag_type(param)
-    help_option = command.get_help_option(
-        command.context_class(command, help_option_names=help_names)
-    )
+        _one_metavar_style(param, context)
+    help_option = command.get_help_option(context)
     if help_option is not None:
         _no_flag_type(help_option)
     for sub in getattr(command, "commands", {}).values():
         tidy_command(sub, help_names)
 
 
+# What typer 0.29 passes on from pydantic for a value it cannot convert, and plain words.
+_PYDANTIC_WORDS = (
+    (re.compile(r"^Value error, "), ""),
+    (re.compile(r"^Input should be a valid integer.*$"), "not a whole number"),
+    (re.compile(r"^Input should be a valid number.*$"), "not a number"),
+)
+
+
+def plain_error(message: str) -> str:
+    """A parameter error without pydantic's wording: ``Value error, 'xml' is not one of
+    ...`` becomes ``'xml' is not one of ...``."""
+    for pattern, words in _PYDANTIC_WORDS:
+        message = pattern.sub(words, message)
+    return message
+
+
 class TidyHelpGroup(TyperGroup):
-    """The application's group: every command's help tidied once it is built."""
+    """The application's group: every command's help tidied once it is built, and a value
+    it cannot use named in plain words."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         tidy_command(self, list(self.context_settings.get("help_option_names", ["--help"])))
+
+    def invoke(self, ctx: Any) -> Any:
+        from typer import BadParameter
+
+        try:
+            return super().invoke(ctx)
+        except BadParameter as exc:
+            exc.message = plain_error(exc.message)
+            raise

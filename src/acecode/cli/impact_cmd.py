@@ -23,7 +23,7 @@ transcripts_option = Annotated[
     typer.Option(
         "--transcripts",
         help="A transcript file, or a folder of transcripts, to read (default: this "
-        "project's Claude Code sessions).",
+        "project's Claude Code and Codex sessions).",
     ),
 ]
 sessions_option = Annotated[
@@ -166,6 +166,7 @@ def _print_report(report: ImpactReport, folder: Path, top: int) -> None:
             f"{entry.hit_after} of {counted(entry.sessions_after, 'session')}",
         )
     console.print(table if table.row_count else "No entry has failure provenance yet.")
+    _print_recall(report)
 
     weeks = sorted({week for counts in report.citations.values() for week in counts})
     shown = weeks[-_WEEKS_SHOWN:]
@@ -198,6 +199,23 @@ def _print_report(report: ImpactReport, folder: Path, top: int) -> None:
             item.reason or "not cited or tagged",
         )
     console.print(table if table.row_count else "No retire candidates.")
+
+
+def _print_recall(report: ImpactReport) -> None:
+    """Per entry: recalled after a failure, warned before a call, and the next try."""
+    from rich.table import Table
+
+    table = Table(title="Recall at the tool call (acecode.recall)")
+    for column in ("entry", "recalled", "warned", "same call next time"):
+        table.add_column(column, overflow="fold")
+    for item in report.recall:
+        table.add_row(
+            item.entry,
+            str(item.recalled),
+            str(item.warned),
+            f"succeeded {item.succeeded} of {counted(item.tried_again, 'try', 'tries')}",
+        )
+    console.print(table if table.row_count else "Recall has not shown an entry yet.")
 
 
 def register(app: typer.Typer) -> None:

@@ -44,7 +44,7 @@ def _line(text: str) -> None:
     console.print(text, markup=False, highlight=False, soft_wrap=True)
 
 
-def _show(update: SettingsUpdate) -> None:
+def _show(update: SettingsUpdate, install_command: str) -> None:
     """The per-event changes as a table, then what was written where."""
     if update.changes:
         table = Table("setting", "change")
@@ -53,7 +53,7 @@ def _show(update: SettingsUpdate) -> None:
             table.add_row(change.event, f"[{style}]{change.action}[/{style}]")
         console.print(table)
     if update.removed:
-        _removed(update)
+        _removed(update, install_command)
         return
     if not update.written:
         _line(f"nothing to change in {update.path}")
@@ -63,11 +63,11 @@ def _show(update: SettingsUpdate) -> None:
         _line(f"previous version kept in {update.backup}")
 
 
-def _removed(update: SettingsUpdate) -> None:
+def _removed(update: SettingsUpdate, install_command: str) -> None:
     """Say what an uninstall deleted because it held only acecode's entries."""
     for path in update.removed:
         if path == update.path:
-            why = "it held only acecode's hooks (`acecode install` writes it again)"
+            why = f"it held only acecode's hooks (`{install_command}` writes it again)"
         elif path == update.path.parent:
             why = "it was left empty"
         else:
@@ -119,10 +119,10 @@ def install(
         update = coding_agent.install(scope.value)
     except SettingsFileError as exc:
         fail(str(exc))
-    _show(update)
+    _show(update, coding_agent.install_command)
     for note in update.notes:
         _line(note)
-    learns = _say_provider()
+    learns = _say_provider(coding_agent.label)
     if coding_agent.name == "codex":
         if learns:
             _line(
@@ -160,10 +160,10 @@ def _note_other_places() -> None:
             _line(f"  {line}")
 
 
-def _say_provider() -> bool:
+def _say_provider(agent_label: str) -> bool:
     """Say which LLM the learning cycles will call, or that none is configured and how to
-    configure one; True when there is one. The hooks run with Claude Code's environment,
-    which is this shell's when Claude Code is started from it."""
+    configure one; True when there is one. The hooks run with the agent's environment,
+    which is this shell's when the agent is started from it."""
     from acecode.llm import ProviderConfigError, explain_provider
 
     try:
@@ -185,8 +185,9 @@ def _say_provider() -> bool:
         return False
     model = choice.model or "its default model"
     _line(
-        f"learning will call {choice.provider} ({model}): {choice.reason}; start Claude Code "
-        "from a shell with the same settings (`acecode doctor` shows them)"
+        f"learning will call {choice.provider} ({model}): {choice.reason}; start "
+        f"{agent_label.removesuffix(' CLI')} from a shell with the same settings "
+        "(`acecode doctor` shows them)"
     )
     return True
 
@@ -223,7 +224,7 @@ def uninstall(
         update = coding_agent.uninstall(scope.value)
     except SettingsFileError as exc:
         fail(str(exc))
-    _show(update)
+    _show(update, coding_agent.install_command)
     for note in update.notes:
         _line(note)
 

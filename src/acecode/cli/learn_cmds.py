@@ -9,7 +9,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from acecode.cli.common import console, err_console, fail, playbook_option, refresh_injection
+from acecode.cli.common import (
+    console,
+    err_console,
+    fail,
+    layer_path,
+    playbook_option,
+    refresh_injection,
+)
 from acecode.text.wording import counted
 
 if TYPE_CHECKING:
@@ -72,7 +79,16 @@ def _changes(report: dict[str, Any]) -> list[str]:
         lines.append(f"  PRUNE   {item['entry']['name']}: {item['entry']['text']}")
     for item in report.get("deferred") or ():
         lines.append(f"  DEFER   {describe_operation(item['operation'])}: {item['reason']}")
+    for item in report.get("promoted") or ():
+        lines.append(
+            f"  MOVE    {item['name']} -> {item['as']}: another project of yours learned "
+            "the same failure, so it is now a user-layer entry"
+        )
     return lines
+
+
+def _print_json(reports: list[dict[str, Any]]) -> None:
+    print(json.dumps(reports, indent=2, ensure_ascii=False), flush=True)
 
 
 def _expand(arguments: list[Path], include_subagents: bool) -> list[Path]:
@@ -97,7 +113,9 @@ def learn(
     transcripts: Annotated[
         list[Path],
         typer.Argument(
-            help="Claude Code session .jsonl files, or folders: a folder means every *.jsonl "
+            metavar="TRANSCRIPT...",
+            help="Claude Code or Codex session .jsonl files, or folders: a folder means every "
+            "*.jsonl "
             "in it and below, oldest first (subagent transcripts included, Claude Code's "
             "compaction helpers skipped), e.g. ~/.claude/projects/<project>.",
             show_default=False,
@@ -193,6 +211,9 @@ def learn(
                     burst=len(files) > 1,
                 )
             except PlaybookError as exc:
+                if as_json:  # the reports so far, and this cycle's failure: never nothing
+                    failed = {"transcript": str(transcript), "status": FAILED, "reason": str(exc)}
+                    _print_json([*(report.as_dict() for report in reports), failed])
                 fail(str(exc))
             except LearnInputError as exc:  # not a transcript: said once, the others still learn
                 warn(str(exc))
@@ -214,7 +235,7 @@ def learn(
 
         refresh_after_learning(resolve_path(None))
     if as_json:
-        print(json.dumps([report.as_dict() for report in reports], indent=2, ensure_ascii=False))
+        _print_json([report.as_dict() for report in reports])
     if over_budget and source == "cli":  # a hook's learner: its cycle line says what to do
         err_console.print(
             f"acecode: {counted(over_budget, 'cycle')} skipped for your budget, "
@@ -248,6 +269,14 @@ def bootstrap(
         float | None, typer.Option(help="Seconds between sessions (rate limits).")
     ] = None,
     playbook: playbook_option = None,
+    relink: Annotated[
+        bool,
+        typer.Option(
+            "--relink",
+            help="Learn nothing: link the existing rules' provenance to the failure or "
+            "request of their session that matches their text (no LLM call).",
+        ),
+    ] = False,
 ) -> None:
     """Learn from this project's existing sessions, oldest first; rerun to resume.
 
@@ -267,6 +296,9 @@ def bootstrap(
     from acecode.project.diagnostics import warn
 
     _use_project(project)
+    if relink:
+        _relink(playbook)
+        return
     root = paths.project_dir()
     try:
         coding_agent = get_agent(agent)
@@ -320,7 +352,7 @@ def bootstrap(
         else ""
     )
     console.print(
-        f"learned {counts.learned}, already done {counts.already_done}, "
+        f"learned {counts.learned}, already learned {counts.already_done}, "
         f"failed {counts.failed}{skipped}",
         markup=False,
         highlight=False,
@@ -328,6 +360,28 @@ def bootstrap(
     )
     if counts.failed:
         raise typer.Exit(1)
+
+
+def _relink(playbook: Path | None) -> None:
+    """``bootstrap --relink``: one line of counts (:mod:`acecode.pipeline.relink`)."""
+    from acecode.pipeline.relink import relink
+    from acecode.project.config import load_settings
+    from acecode.store.errors import PlaybookError
+    from acecode.store.provenance import ProvenanceFileError
+
+    target = layer_path(playbook)
+    try:
+        counts = relink(target, load_settings().lock_timeout)
+    except (PlaybookError, ProvenanceFileError, OSError) as exc:
+        fail(str(exc))
+    console.print(
+        f"relinked {counts.relinked}, unchanged {counts.unchanged}, already linked "
+        f"{counts.current}, transcript gone {counts.transcript_gone}, "
+        f"not from a session {counts.no_session}",
+        markup=False,
+        highlight=False,
+        soft_wrap=True,
+    )
 
 
 def catch_up(
@@ -386,7 +440,30 @@ def catch_up(
     refresh_injection()
 
 
+def review_arrivals(
+    project: Annotated[Path | None, typer.Option(help="Project root.")] = None,
+) -> None:
+    """Screen and review the entries that arrived with the repository.
+
+    Started in the background by the session-start hook
+    (:mod:`acecode.pipeline.arrival_review`): what the review passes is injected by the
+    next prompt's top-up. One job at a time per project; silent (its outcome is in
+    ``.claude/acecode/arrival-review.json`` and the session-start notice).
+    """
+    from acecode.pipeline.arrival_review import review_arrivals as run
+    from acecode.project import paths
+    from acecode.project.control import activity
+    from acecode.project.session_switch import NESTED_ENV
+
+    _use_project(project)
+    root = paths.project_dir()
+    if not activity(root, {k: v for k, v in os.environ.items() if k != NESTED_ENV}).active:
+        return
+    run(str(root))
+
+
 def register(app: typer.Typer) -> None:
     app.command()(learn)
     app.command()(bootstrap)
     app.command("catch-up", hidden=True)(catch_up)
+    app.command("review-arrivals", hidden=True)(review_arrivals)

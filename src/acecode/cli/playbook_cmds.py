@@ -77,11 +77,12 @@ def show(
     except PlaybookError as exc:
         fail(str(exc))
     pinned = pins_or_none(path) + (pins_or_none(user_file) if with_user else [])
-    origins = None
-    if provenance:
-        origins = {**_origins(path), **(_origins(user_file) if with_user else {})}
+    every_origin = {**_origins(path), **(_origins(user_file) if with_user else {})}
+    origins = every_origin if provenance else None
+    triggers = _triggers(shown, every_origin)
     if output_format is ShowFormat.json:
         as_saved = {**json.loads(serialize_playbook(data)), "pinned": pinned}
+        as_saved["triggers"] = {name: lines for name, lines in triggers.items() if lines}
         if origins is not None:
             as_saved["provenance"] = {
                 name: [origin.as_dict() for origin in found] for name, found in origins.items()
@@ -90,12 +91,14 @@ def show(
         return
     if output_format is ShowFormat.md:
         print(_markdown(shown, frozenset(pinned)) or "(empty playbook)")
+        if any(triggers.values()):
+            print(_triggers_md(triggers))
         if origins is not None:
             print(_provenance_md(shown, origins))
         return
     title = f"{path} + {user_file}" if with_user and user_file.exists() else str(path)
     table = Table(title=title, show_lines=origins is not None)
-    columns = ("layer", "section", "id", "pinned", "helpful", "harmful", "text")
+    columns = ("layer", "section", "id", "pinned", "helpful", "harmful", "text", "triggers")
     for column in (*columns, "provenance") if origins is not None else columns:
         table.add_column(column, overflow="fold")
     for section, entry in iter_entries(shown):
@@ -107,6 +110,7 @@ def show(
             str(entry["helpful"]),
             str(entry["harmful"]),
             entry["text"],
+            "\n".join(triggers.get(entry["name"], [])),
         ]
         if origins is not None:
             row.append(_summary(origins.get(entry["name"], [])))
@@ -136,6 +140,25 @@ def _origins(playbook: Path | None) -> dict[str, list[Any]]:
     from acecode.store.provenance import load_provenance
 
     return load_provenance(resolve_path(playbook))
+
+
+def _triggers(playbook: dict[str, Any], origins: dict[str, list[Any]]) -> dict[str, list[str]]:
+    """Every entry's triggers (what recalls it at a tool call), one line each."""
+    from acecode.cli.provenance_view import trigger_lines
+    from acecode.playbook.schema import iter_entries
+
+    return {
+        entry["name"]: trigger_lines(entry, origins.get(entry["name"], []))
+        for _section, entry in iter_entries(playbook)
+    }
+
+
+def _triggers_md(triggers: dict[str, list[str]]) -> str:
+    """A markdown section: what recalls each entry at a tool call."""
+    lines = ["", "## Triggers", ""]
+    for name, found in triggers.items():
+        lines += [f"- {name}: {line}" for line in found]
+    return "\n".join(lines)
 
 
 def _summary(origins: list[Any]) -> str:

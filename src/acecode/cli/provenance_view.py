@@ -48,16 +48,25 @@ def describe_origins(origins: list[Origin] | tuple[Origin, ...]) -> list[str]:
     return lines
 
 
+def trigger_lines(entry: dict[str, Any], origins: list[Origin]) -> list[str]:
+    """The entry's triggers (:mod:`acecode.recall.triggers`), one line each."""
+    from acecode.recall.triggers import triggers_of
+
+    return triggers_of(entry, origins).describe()
+
+
 def why_record(
     name: str, entry: tuple[str, dict[str, Any]] | None, ledger: Ledger
 ) -> dict[str, Any]:
     """The JSON form of ``acecode why NAME``."""
     section, data = entry if entry is not None else (None, None)
+    origins = ledger.entries.get(name, [])
     return {
         "name": name,
         "in_playbook": entry is not None,
         "section": section,
         "text": data["text"] if data else None,
+        "triggers": trigger_lines(data, origins) if data else [],
         "origins": [origin.as_dict() for origin in ledger.entries.get(name, [])] if entry else [],
         "retired": [
             {"removed_in": record.removed_in, "origins": [o.as_dict() for o in record.origins]}
@@ -66,16 +75,32 @@ def why_record(
     }
 
 
-def why_text(name: str, entry: tuple[str, dict[str, Any]] | None, ledger: Ledger) -> list[str]:
-    """The human form of ``acecode why NAME``."""
+def why_text(
+    name: str,
+    entry: tuple[str, dict[str, Any]] | None,
+    ledger: Ledger,
+    graduated: dict[str, str] | None = None,
+) -> list[str]:
+    """The human form of ``acecode why NAME``; ``graduated`` (cycle, file, text) when
+    ``acecode graduate`` moved it into an instruction file."""
     lines: list[str] = []
+    if graduated is not None:
+        lines.append(
+            f"{name} graduated to {graduated['file']} in cycle {graduated['cycle']} "
+            f"(`acecode undo {graduated['cycle']}` takes it back): {graduated['text']}"
+        )
     if entry is not None:
         section, data = entry
         lines.append(f"{name} ({section}): {data['text']}")
         origins = ledger.entries.get(name, [])
+        lines += [f"trigger: {line}" for line in trigger_lines(data, origins)]
         lines += describe_origins(origins) if origins else [UNKNOWN]
     retired = ledger.retired.get(name, [])
     for record in reversed(retired):
+        if graduated is not None and record.removed_in == graduated["cycle"]:
+            lines.append("its history before it graduated:")
+            lines += ["  " + line for line in describe_origins(record.origins)]
+            continue
         head = "earlier entry" if entry is not None else f"{name} is not in the playbook;"
         lines.append(
             f"{head} removed in cycle {record.removed_in or '?'} "

@@ -1,4 +1,9 @@
-"""``acecode report --html FILE``: the playbook and its effect as one static page."""
+"""``acecode report``: the playbook and its effect as one static HTML page.
+
+HTML is the only format, so it needs no flag: without ``--html FILE`` the page goes
+to ``report.html`` in the project's state folder (``.claude/acecode/``, which git
+ignores), and the command says where.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +15,18 @@ import typer
 from acecode.cli.common import console, fail, playbook_option
 from acecode.cli.impact_cmd import check_transcripts, sessions_option, transcripts_option
 
+REPORT_FILE = "report.html"
+
 
 def report(
     html_file: Annotated[
-        Path, typer.Option("--html", help="Write the report to this HTML file.", dir_okay=False)
-    ],
+        Path | None,
+        typer.Option(
+            "--html",
+            help="Write the page to this file (default: .claude/acecode/report.html).",
+            dir_okay=False,
+        ),
+    ] = None,
     playbook: playbook_option = None,
     transcripts: transcripts_option = None,
     sessions: sessions_option = 20,
@@ -24,6 +36,7 @@ def report(
 
     from acecode.impact.run import transcript_files
     from acecode.project import paths
+    from acecode.project.layer import Layer
     from acecode.quarantine.queue import QueueError
     from acecode.report.data import gather
     from acecode.report.html import render
@@ -32,6 +45,8 @@ def report(
 
     check_transcripts(transcripts)
     target = resolve_path(playbook)
+    default = html_file is None
+    html_file = html_file or Layer.of(target).file(REPORT_FILE)
     try:
         data = load_playbook(playbook)
         page = render(
@@ -47,10 +62,18 @@ def report(
     except (PlaybookError, QueueError) as exc:
         fail(str(exc))
     try:
+        if default:
+            Layer.of(target).ensure_folder()  # with its .gitignore
         atomic_write_text(html_file, page)
-    except PlaybookError as exc:  # the write error names the file and the cause
+    except (OSError, PlaybookError) as exc:  # the write error names the file and the cause
         fail(str(exc))
-    console.print(f"wrote {html_file}", markup=False, highlight=False)
+    shown = html_file.resolve()
+    console.print(
+        f"wrote {html_file} (open {shown.as_uri()} in a browser)",
+        markup=False,
+        highlight=False,
+        soft_wrap=True,
+    )
 
 
 def register(app: typer.Typer) -> None:

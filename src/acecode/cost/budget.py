@@ -18,20 +18,21 @@ import os
 import socket
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from acecode.cost.estimate import CycleEstimate
+from acecode.cost.holds import Spend, gone_cycles, killed_record, spend_since
 from acecode.cost.ledger import (
     REFUSE,
     RELEASE,
     RESERVE,
     Ledger,
-    Spend,
     now,
     record_time,
-    spend_since,
     stamp,
 )
+from acecode.cost.liveness import remove_dead
 from acecode.project.config import Settings
 from acecode.project.diagnostics import warn
 
@@ -202,6 +203,21 @@ def paused(records: list[dict[str, Any]], limits: Limits, at: datetime | None = 
     return _spent_limit(view(records, limits, at)) or last_refusal(records, at)
 
 
+def settle_gone(ledger: Ledger, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Write down the spend of this machine's cycles whose process is gone (killed, out
+    of memory, crashed), releasing the rest of their reservations; the records with
+    those settlements added. Call it with the lock held."""
+    gone = gone_cycles(records)
+    closing = [killed_record(state) for state in gone]
+    for state, record in zip(gone, closing, strict=True):
+        record["settled"] = stamp()
+        ledger.append(record)
+        lock = (state.admitted or {}).get("lock")
+        if isinstance(lock, str) and lock:
+            remove_dead(Path(lock))
+    return records + closing
+
+
 def admit(
     ledger: Ledger,
     *,
@@ -214,15 +230,18 @@ def admit(
     limits: Limits,
     lock_timeout: float,
     enforce: bool = True,
+    lock: str | None = None,
 ) -> str:
-    """Check and reserve under the lock; returns the refusal, or "" when the cycle was
-    admitted and reserved at ``at`` (its date in the ledger). ``enforce=False``
-    (``--ignore-budget``) reserves without checking, so cycles running meanwhile still
-    see this one's spend. Raises :class:`acecode.cost.ledger.LedgerError` when the
-    ledger cannot be used."""
+    """Settle the cycles found gone, then check and reserve under the lock; returns the
+    refusal, or "" when the cycle was admitted and reserved at ``at`` (its date in the
+    ledger). ``lock`` is the cycle's lock file (:mod:`acecode.cost.liveness`), which
+    tells others while it runs. ``enforce=False`` (``--ignore-budget``) reserves without
+    checking, so cycles running meanwhile still see this one's spend. Raises
+    :class:`acecode.cost.ledger.LedgerError` when the ledger cannot be used."""
     with ledger.locked(lock_timeout):
+        records = settle_gone(ledger, ledger.records())
         if enforce:
-            period, why = _refusal(view(ledger.records(), limits), estimate)
+            period, why = _refusal(view(records, limits), estimate)
             if why:
                 ledger.append(
                     {
@@ -249,6 +268,7 @@ def admit(
                 "estimate_tokens": estimate.tokens,
                 "pid": os.getpid(),
                 "host": socket.gethostname(),
+                "lock": lock,
             }
         )
     return ""

@@ -1,7 +1,10 @@
 """What a cycle can cost at most, computed before any LLM call, and what one call can.
 
-The budget gate admits a cycle only if this estimate fits, so it is built as
-an upper bound, role by role, from what is known before the first call:
+The budget admits a cycle only if this estimate fits, and the cycle then draws
+every call on it (:mod:`acecode.cost.gate`): nothing is asked of the budget
+after the first call, so an admitted cycle always finishes. So the estimate is
+built as an upper bound of everything the cycle may send, role by role, from what
+is known before the first call:
 
 * the reflector: its request exactly as it will be sent (condensed transcript,
   playbook view, template), built once and sent as built;
@@ -9,13 +12,20 @@ an upper bound, role by role, from what is known before the first call:
   possibly stale entries and retire candidates, the open conflicts, the
   repository), plus the largest reflection the reflector's ``max_tokens``
   allows, re-serialised (:data:`REQUOTE_FACTOR`), plus the largest view of the
-  playbook its budget allows and the largest digest of the project's instructions
-  (``instructions_budget_tokens``);
-* the safety review: its template plus :data:`PLANNED_TEXTS` texts of the
-  longest length the quarantine lets through (``max_rule_chars``), one
-  verdict per text; a cycle with more texts reserves the rest when it calls;
+  playbook its budget allows and the digest of the project's instructions as read
+  at admission;
+* the safety review: once per layer the cycle may write (the project's and the
+  user's), its template plus the texts the curator may propose: at most its
+  ``max_tokens`` of them in all (they come from its reply), re-serialised, and one
+  verdict for each of at most ten;
+* the judge: once per layer, its template plus :data:`PLANNED_PAIRS` pairs of
+  texts of the longest length the quarantine lets through (``max_rule_chars``).
+  The judge is sized to what the cycle holds when its pairs are known
+  (:func:`acecode.cost.gate.fits`): the planned pairs, and more when the calls
+  before it cost less than their bounds, as they almost always do;
 * every call's output at its role's ``max_tokens``, which the Anthropic and
-  OpenAI APIs never exceed; a prompt's fixed head priced as a cache write (the
+  OpenAI APIs never exceed (a reply cut there is not asked again: the roles keep
+  what it holds whole); a prompt's fixed head priced as a cache write (the
   first call that sends it writes it, at 1.25x the input price for 5 minutes,
   2x for an hour).
 
@@ -23,24 +33,14 @@ Prompts are counted at 3 UTF-8 bytes per token, which over-counts English and
 code (about 4 bytes per token) and CJK text (3 bytes per character, about one
 token each).
 
-The judge is not part of the estimate: a cycle calls it only when the
-embeddings propose similar pairs, known after the curator. What no estimate
-can know is covered at call time instead: :func:`request_bound` bounds one
-request as it is about to be sent, and the cost gate
-(:mod:`acecode.cost.gate`) checks it against what the cycle reserved,
-reserving more (under the budget) before the call when it would not fit: the
-judge with its real pairs, a safety review of more texts than planned, the one
-retry of a reply cut off at ``max_tokens``, a reflection longer than planned.
-So what a cycle spends never exceeds what it reserved, and what it reserved
-was admitted by the budget.
-
 Where it can still be wrong (docs: README "Cost"): text that tokenizes
 denser than 3 bytes per token (long base64 or hex runs the redaction left
 alone); a failed attempt that the provider billed (a timeout after the
 answer was generated) before a retry; the ``claude`` provider, which gets no
 ``max_tokens`` (Claude Code picks its own output limit) and adds its own
 framing (measured at 1.23x the prompt, counted here as 1.3x); and a price
-table older than a price change.
+table older than a price change. A call that would not fit in what the cycle
+holds asks the budget for more first (:func:`acecode.cost.budget.extend`).
 """
 
 from __future__ import annotations
@@ -65,8 +65,11 @@ REQUOTE_FACTOR = 1.5
 CLAUDE_FRAMING_FACTOR = 1.3
 # JSON around one reviewed text: {"id": 10, "text": "..."} with its indentation.
 TEXT_OVERHEAD_BYTES = 40
-# Texts the safety review is planned for up front: most cycles propose 1-3.
-PLANNED_TEXTS = 3
+# JSON around one judged pair: {"pair": "p10", "A": "...", "B": "..."}.
+PAIR_OVERHEAD_BYTES = 48
+# Pairs the judge is planned for up front (of the longest texts: several of the usual
+# length); more when the cycle's calls left room.
+PLANNED_PAIRS = 1
 # The providers that send acecode's prompt-cache marker (and so may bill a cache write).
 CACHE_MARKING_PROVIDERS = frozenset({"anthropic"})
 
@@ -113,6 +116,10 @@ class RoleEstimate:
     output_tokens: int
     cacheable_tokens: int = 0
     model: str | None = None
+
+    @property
+    def tokens(self) -> int:
+        return self.input_tokens + self.output_tokens
 
 
 @dataclass(frozen=True)
@@ -209,20 +216,33 @@ def role_bounds(
     lists: CuratorLists,
     settings: Settings,
     provider: str | None = None,
+    layers: int = 1,
+    digest: str | None = None,
 ) -> dict[str, RoleEstimate]:
-    """Each planned role's worst case for this cycle (see the module docstring).
+    """Each role's worst case for this cycle (see the module docstring); ``layers`` is how
+    many layers it may write (2 when the user layer may get rules too), ``digest`` the
+    digest of the project's instructions the curator will be shown (None: not read yet,
+    its longest is counted).
 
     The curator is shown a view cut from the playbook within its token budget, plus
     the entries it is always shown (tagged, cited, in a conflict); what the reflector
     may tag is bounded by what it was shown, itself bounded by its own budget.
     """
+    from acecode.habits.notes import NOTES_BOUND_BYTES
     from acecode.instructions.digest import digest_bound
     from acecode.project.repository import repository_line
     from acecode.roles.ask import role_prompt
+    from acecode.roles.curator import (
+        MAX_OPERATIONS,
+        curator_fields,
+        default_max_removals,
+        render_conflicts,
+    )
     from acecode.roles.curator import MAX_TOKENS as CURATOR_MAX_TOKENS
-    from acecode.roles.curator import curator_fields, default_max_removals, render_conflicts
+    from acecode.roles.judge import reply_tokens as judge_reply_tokens
     from acecode.roles.prompt import render_playbook
-    from acecode.roles.safety_review import reply_tokens
+    from acecode.roles.safety_review import MIN_REPLY_TOKENS
+    from acecode.roles.safety_review import reply_tokens as review_reply_tokens
 
     whole = render_playbook(playbook)
     cited = list(dict.fromkeys(str(name) for name in cited_ids))
@@ -233,7 +253,8 @@ def role_bounds(
         reflector_view + _view_bound(playbook, whole, settings.curator_budget_tokens, named),
     )
     reflection = math.ceil(reflector.max_tokens * REQUOTE_FACTOR) * BYTES_PER_TOKEN
-    instructions = digest_bound(settings.instructions_budget_tokens)
+    # The digest the curator will be shown, as read at admission; else its longest.
+    unknown_digest = 0 if digest is not None else digest_bound(settings.instructions_budget_tokens)
     curator = role_prompt(
         role="curator",
         template="curator.txt",
@@ -245,24 +266,49 @@ def role_bounds(
             render_conflicts(conflicts),
             repository_line(),
             default_max_removals(playbook) if lists.max_removals is None else lists.max_removals,
+            instructions=digest or "",
         ),
         max_tokens=CURATOR_MAX_TOKENS,
     )
-    # A text reaches the review only within max_rule_chars (longer ones are held without
-    # it), planned at one byte a character (English, code): texts in other scripts, or
-    # more of them, are reserved when the review is called.
-    texts = PLANNED_TEXTS * (settings.max_rule_chars + TEXT_OVERHEAD_BYTES)
-    review = role_prompt(
-        role="safety_review",
-        template="safety_review.txt",
-        fields={"texts": ""},
-        max_tokens=reply_tokens(PLANNED_TEXTS),
+    # The texts come from the curator's reply: at most its max_tokens in all (a real
+    # token may hold more than 3 bytes: REQUOTE_FACTOR), and the JSON around each of ten.
+    texts = (
+        math.ceil(CURATOR_MAX_TOKENS * REQUOTE_FACTOR) * BYTES_PER_TOKEN
+        + MAX_OPERATIONS * TEXT_OVERHEAD_BYTES
+    )
+    review = _per_layer(
+        role_prompt(role="safety_review", template="safety_review.txt", fields={"texts": ""}),
+        layers,
+        provider,
+        extra_bytes=texts,
+        output=review_reply_tokens(MAX_OPERATIONS) + (layers - 1) * MIN_REPLY_TOKENS,
+    )
+    pairs = PLANNED_PAIRS * (2 * settings.max_rule_chars + PAIR_OVERHEAD_BYTES)
+    judge = _per_layer(
+        role_prompt(role="judge", template="judge.txt", fields={"pairs": ""}),
+        layers,
+        provider,
+        extra_bytes=pairs,
+        output=judge_reply_tokens(PLANNED_PAIRS) + (layers - 1) * judge_reply_tokens(0),
     )
     return {
         "reflector": _prompt_bound(reflector, provider),
-        "curator": _prompt_bound(curator, provider, reflection + curator_view + instructions),
-        "safety_review": _prompt_bound(review, provider, texts),
+        "curator": _prompt_bound(
+            curator, provider, reflection + curator_view + unknown_digest + NOTES_BOUND_BYTES
+        ),
+        "safety_review": review,
+        "judge": judge,
     }
+
+
+def _per_layer(
+    template: RolePrompt, layers: int, provider: str | None, *, extra_bytes: int, output: int
+) -> RoleEstimate:
+    """A role called once per layer: its template ``layers`` times, ``extra_bytes`` of data
+    spread over the calls, ``output`` tokens in all; the fixed head written once."""
+    one = _prompt_bound(template, provider)
+    data = _prompt_bound(template, provider, extra_bytes).input_tokens - one.input_tokens
+    return RoleEstimate(one.input_tokens * layers + data, output, one.cacheable_tokens, one.model)
 
 
 def price_roles(
@@ -289,7 +335,11 @@ def estimate_cycle(
     provider: str | None,
     model: str | None,
     cache_ttl: str | None = None,
+    layers: int = 1,
+    digest: str | None = None,
 ) -> CycleEstimate:
     """The cycle's upper bounds, priced for each role's model when the table knows it."""
-    roles = role_bounds(reflector, playbook, cited_ids, conflicts, lists, settings, provider)
+    roles = role_bounds(
+        reflector, playbook, cited_ids, conflicts, lists, settings, provider, layers, digest
+    )
     return CycleEstimate(model=model, roles=roles, usd=price_roles(roles, model, cache_ttl))

@@ -1,24 +1,30 @@
-"""The learning cycle's side of the budget: admit before the first LLM call, guard every
-call, settle after the last.
+"""The learning cycle's side of the budget: admit before the first LLM call, record every
+call before it is sent, settle after the last.
 
-``run_cycle`` runs its body inside :func:`metered`, which tracks every LLM
-call of the cycle; the body calls :func:`admit_cycle` once the provider is
-chosen and before the first call. From then on every request is checked
-before it is sent (:func:`acecode.llm.client.guarded_calls`): what the cycle
-has spent plus this request's bound (:func:`acecode.cost.estimate.request_bound`)
-must fit in what it reserved, or the reservation grows first, under the same
-budget check and lock as the admission (a ``reserve`` record with the same
-cycle ID). The judge, a retry of a cut-off reply and a reflection longer than
-planned are paid this way; when the budget refuses, that call is not made
-and its role ends empty with the budget named. On the way out,
-:func:`metered` writes what the cycle spent to the user's ledger
-(:mod:`acecode.cost.ledger`), settling all its reservations, and puts it in
-``report.cost``. A refused cycle ends ``skipped`` with the budget named in
-its reason; it made no call and stays due.
+``run_cycle`` runs its body inside :func:`metered`, which tracks every LLM call
+of the cycle; the body calls :func:`admit_cycle` once the provider is chosen and
+before the first call. The admission reserves the cycle's worst case
+(:mod:`acecode.cost.estimate`): everything it may send, each role at its bound.
+From then on the budget is never asked again. Every call draws on the cycle's
+own reservation (:class:`Meter`): its role's share first, then what earlier
+calls left unused (their bounds minus what they cost); an admitted cycle is
+never stopped between calls for the budget, so the money it paid is never
+wasted. The judge, whose pairs are known only late, is sized to fit
+(:func:`fits`): the pairs planned at admission, more when earlier calls left
+room; so are the arrived entries the safety review adds to the cycle's texts.
+
+Before each call, a ``call`` record with its bound goes to the user's ledger
+(:mod:`acecode.cost.ledger`), and a ``paid`` record with its cost when it
+returns: a cycle killed mid-call still counts. A ledger that cannot take the
+record stops the call before it is sent. Once the cycle's last LLM call is done
+its unused reservation is released (a ``hold`` record); on the way out,
+:func:`metered` writes what the cycle spent, settling the reservation, and puts
+it in ``report.cost``. A cycle refused at admission made no call and stays due.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -26,19 +32,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from acecode.cost import budget
-from acecode.cost.estimate import (
-    CycleEstimate,
-    estimate_cycle,
-    price_roles,
-    request_bound,
-)
-from acecode.cost.ledger import CYCLE, Ledger, LedgerError, stamp
-from acecode.cost.pricing import CallCost, call_cost, combine
+from acecode.cost.estimate import CycleEstimate, estimate_cycle, price_roles, request_bound
+from acecode.cost.ledger import CALL, HOLD, PAID, Ledger, LedgerError, stamp
+from acecode.cost.liveness import CycleLock, lock_path
+from acecode.cost.pricing import call_cost
+from acecode.cost.settlement import ledger_unusable, spend_record, unreported_bounds
 from acecode.llm import usage
 from acecode.llm.client import cache_ttl, guarded_calls
 from acecode.project import outcomes, paths
 from acecode.project.config import Settings
-from acecode.project.diagnostics import warn
+from acecode.project.diagnostics import diagnose, warn
 
 if TYPE_CHECKING:
     from acecode.llm.base import LLMRequest
@@ -47,10 +50,17 @@ if TYPE_CHECKING:
     from acecode.roles.prompt import RolePrompt
 
 
+# The sources of the LLM calls made outside a learning cycle (:func:`admit_calls`): the
+# review of the texts waiting in the queue, and the background review of arrived entries.
+REVIEW_JOBS = ("review-retry", "arrivals")
+
+
 def over_budget_hint(report: CycleReport) -> str:
     """What becomes of a session skipped for the budget, and what the user can do; only
     what will happen: a transcript given by hand (maybe from outside the project) is
     learned by nothing else, a hook's session stays due for ``acecode bootstrap``."""
+    if report.source in REVIEW_JOBS:
+        return "nothing was reviewed; the texts keep waiting until the budget allows"
     if report.source == "library":
         return "not learned; call acecode.learn again when the budget allows"
     command = f"`acecode learn {report.transcript} --ignore-budget`"
@@ -64,31 +74,67 @@ def over_budget_hint(report: CycleReport) -> str:
 
 
 @dataclass
-class _Meter:
-    """One cycle's budget state between admission and settlement."""
+class Amount:
+    """USD (None: a price is unknown, then only tokens are kept) and tokens."""
+
+    usd: float | None = 0.0
+    tokens: int = 0
+
+    def __add__(self, other: Amount) -> Amount:
+        usd = None if self.usd is None or other.usd is None else self.usd + other.usd
+        return Amount(usd, self.tokens + other.tokens)
+
+    def __sub__(self, other: Amount) -> Amount:
+        usd = None if self.usd is None or other.usd is None else self.usd - other.usd
+        return Amount(usd, self.tokens - other.tokens)
+
+    def within(self, room: Amount) -> bool:
+        """Fits in ``room`` (a small tolerance for float sums)."""
+        usd_ok = self.usd is None or room.usd is None or self.usd <= room.usd + 1e-12
+        return usd_ok and self.tokens <= room.tokens
+
+
+@dataclass
+class _InFlight:
+    number: int
+    role: str
+    bound: Amount
+
+
+@dataclass
+class Meter:
+    """One cycle's reservation between admission and settlement, and its calls.
+
+    ``asked`` is what the budget granted (the admission, and any extension);
+    ``reserved`` what the ledger holds for the cycle now; ``committed`` what its calls
+    paid plus the bounds of those in flight; ``shares`` each role's part of the
+    reservation still unspent. What is neither committed nor a share is free: what
+    earlier calls left unused, which any call may draw on after its own share.
+    """
 
     report: CycleReport
     settings: Settings
     enforce: bool
     ledger: Ledger = field(default_factory=Ledger)
+    lock: CycleLock | None = None
     admitted_at: str | None = None
     estimate: CycleEstimate | None = None
-    # What the cycle's reserve records add up to (USD None: a price is unknown).
-    reserved_usd: float | None = None
-    reserved_tokens: int = 0
+    asked: Amount = field(default_factory=Amount)
+    reserved: Amount = field(default_factory=Amount)
+    committed: Amount = field(default_factory=Amount)
+    shares: dict[str, Amount] = field(default_factory=dict)
+    in_flight: dict[int, _InFlight] = field(default_factory=dict)
+    numbers: Iterator[int] = field(default_factory=lambda: itertools.count(1))
     calls: usage.UsageLedger = field(default_factory=usage.UsageLedger)
 
-    def spent(self) -> tuple[float | None, int]:
-        """USD (None: partly unknown) and tokens of the calls made so far."""
-        total = combine(call_cost(call) for call in self.calls.calls)
-        usd = None if total.basis == "unknown" else (total.usd or 0.0)
-        return usd, self.calls.total_tokens
+    def free(self) -> Amount:
+        held = self.committed
+        for share in self.shares.values():
+            held = held + share
+        return self.reserved - held
 
-    def check(self, role: str, request: LLMRequest) -> str | None:
-        """The call guard: None when ``request`` fits in what the cycle reserved, or once
-        the reservation grew to fit it; the budget's refusal otherwise."""
-        if self.admitted_at is None:
-            return None  # not admitted under a budget (no ledger, no limit): nothing to keep
+    def bound(self, role: str, request: LLMRequest | RolePrompt) -> Amount:
+        """What ``request`` can cost at most, as it will be sent."""
         bound = request_bound(
             request.system,
             request.prompt,
@@ -97,29 +143,119 @@ class _Meter:
             provider=self.report.provider,
             model=request.model,
         )
-        worst_usd = price_roles({role: bound}, request.model, request.cache_ttl)
-        spent_usd, spent_tokens = self.spent()
-        worst_tokens = bound.input_tokens + bound.output_tokens
-        more_tokens = max(0, spent_tokens + worst_tokens - self.reserved_tokens)
-        more_usd: float | None = None
-        if None not in (worst_usd, spent_usd, self.reserved_usd):
-            more_usd = max(0.0, spent_usd + worst_usd - self.reserved_usd)  # type: ignore[operator]
-        if more_tokens <= 0 and not more_usd:
-            return None
-        return self._extend(role, more_usd, more_tokens)
+        ttl = getattr(request, "cache_ttl", cache_ttl())
+        usd = price_roles({role: bound}, self.report.model, ttl)
+        return Amount(usd, bound.input_tokens + bound.output_tokens)
 
-    def _extend(self, role: str, usd: float | None, tokens: int) -> str | None:
-        """Reserve ``usd`` / ``tokens`` more under the budget; the refusal, or None."""
-        limits = budget.Limits.from_settings(self.settings)
+    def room(self, role: str) -> Amount:
+        """What a call of ``role`` may cost now: its share and what is free."""
+        return self.shares.get(role, Amount()) + self.free()
+
+    def before(self, role: str, request: LLMRequest) -> str | None:
+        """The call guard: draw the call's bound on the reservation (asking the budget for
+        more only when it does not fit, which the bounds are built to prevent) and record
+        the call in the ledger before it is sent; the reason it may not be sent, or None."""
+        if self.admitted_at is None:
+            return None  # not admitted under the ledger (no ledger): nothing to keep
+        bound = self.bound(role, request)
+        room = self.room(role)
+        if not bound.within(room):
+            short = bound - room
+            usd = None if short.usd is None else max(0.0, short.usd)
+            refused = self._extend(role, Amount(usd, max(0, short.tokens)))
+            if refused:
+                return refused
+        share = self.shares.get(role, Amount())
+        taken = Amount(
+            None if share.usd is None or bound.usd is None else min(share.usd, bound.usd),
+            min(share.tokens, bound.tokens),
+        )
+        self.shares[role] = share - taken
+        number = next(self.numbers)
+        try:
+            self._append(CALL, number, role, bound)
+        except LedgerError as exc:
+            self.shares[role] = share
+            return f"cannot record the call in the cost ledger: {exc}"
+        self.committed = self.committed + bound
+        self.in_flight[id(request)] = _InFlight(number, role, bound)
+        return None
+
+    def after(self, role: str, request: LLMRequest, call: usage.CallRecord) -> None:
+        """The call returned: what it cost replaces its bound, in the ledger too."""
+        flying = self.in_flight.pop(id(request), None)
+        if flying is None:
+            return
+        cost = call_cost(call)
+        paid = Amount(cost.usd, call.input_tokens + call.output_tokens)
+        self.committed = self.committed - flying.bound + paid
+        try:
+            self._append(PAID, flying.number, role, paid, call.input_tokens, call.output_tokens)
+        except LedgerError as exc:
+            warn(f"{exc}; the call counts at its bound until the cycle settles")
+
+    def done(self, *roles: str) -> None:
+        """``roles`` will make no more calls in this cycle: their shares become free."""
+        for role in roles:
+            self.shares.pop(role, None)
+
+    def release(self) -> None:
+        """The cycle's last LLM call is done: release all but what its calls committed."""
+        if self.admitted_at is None:
+            return
+        self.shares.clear()
+        record = {
+            "kind": HOLD,
+            "cycle_id": self.report.cycle_id,
+            "time": self.admitted_at,
+            "estimate_usd": self.committed.usd,
+            "estimate_tokens": self.committed.tokens,
+        }
+        try:
+            with self.ledger.locked(self.settings.lock_timeout):
+                self.ledger.append(record)
+        except LedgerError as exc:
+            warn(f"{exc}; the cycle's unused reservation is released when it settles")
+            return
+        self.reserved = Amount(self.committed.usd, self.committed.tokens)
+
+    def _append(
+        self,
+        kind: str,
+        number: int,
+        role: str,
+        amount: Amount,
+        input_tokens: int | None = None,
+        output_tokens: int | None = None,
+    ) -> None:
+        record = {
+            "kind": kind,
+            "cycle_id": self.report.cycle_id,
+            "time": self.admitted_at,
+            "call": number,
+            "role": role,
+            "usd": amount.usd,
+            # A bound's tokens are counted as input: which part is which does not matter
+            # to a budget, and what was billed follows in the paid record.
+            "input_tokens": amount.tokens if input_tokens is None else input_tokens,
+            "output_tokens": 0 if output_tokens is None else output_tokens,
+        }
+        with self.ledger.locked(self.settings.lock_timeout):
+            self.ledger.append(record)
+
+    def _extend(self, role: str, more: Amount) -> str | None:
+        """Reserve ``more`` under the budget; the refusal, or None. Only a bound that
+        was wrong gets here: it is noted for diagnosis."""
+        diagnose("cost_extension", f"{role}: {more}")
         try:
             refused = budget.extend(
                 self.ledger,
                 cycle_id=self.report.cycle_id,
                 at=self.admitted_at or stamp(),
                 role=role,
-                usd=usd,
-                tokens=tokens,
-                limits=limits,
+                usd=more.usd,
+                tokens=more.tokens,
+                limits=budget.Limits.from_settings(self.settings),
                 lock_timeout=self.settings.lock_timeout,
                 enforce=self.enforce,
             )
@@ -127,29 +263,52 @@ class _Meter:
             return f"cannot check the budget: {exc}"
         if refused:
             return refused
-        if self.reserved_usd is not None and usd is not None:
-            self.reserved_usd += usd
-        self.reserved_tokens += tokens
+        self.reserved = self.reserved + more
+        self.asked = self.asked + more
         return None
 
 
-_meter: ContextVar[_Meter | None] = ContextVar("acecode_cost_meter", default=None)
+_meter: ContextVar[Meter | None] = ContextVar("acecode_cost_meter", default=None)
 
 
 @contextmanager
 def metered(report: CycleReport, settings: Settings, *, enforce: bool = True) -> Iterator[None]:
-    """Track the block's LLM calls, guard each one against the cycle's reservation, and
+    """Track the block's LLM calls, record each one against the cycle's reservation, and
     settle them in the ledger when the block ends, however it ends. ``enforce=False``
-    (``acecode learn --ignore-budget``) admits and extends without checking."""
-    meter = _Meter(report=report, settings=settings, enforce=enforce)
+    (``acecode learn --ignore-budget``) admits without checking."""
+    meter = Meter(report=report, settings=settings, enforce=enforce)
     token = _meter.set(meter)
     try:
-        with usage.track() as calls, guarded_calls(meter.check):
+        with usage.track() as calls, guarded_calls(meter):
             meter.calls = calls
             yield
     finally:
         _meter.reset(token)
         _settle(meter, calls.calls)
+
+
+def fits(role: str, request: RolePrompt) -> bool:
+    """Whether ``request`` fits in what the cycle holds for a call of ``role`` now (True
+    outside a metered cycle): the judge drops pairs, the review arrived entries, until
+    it does."""
+    meter = _meter.get()
+    if meter is None or meter.admitted_at is None:
+        return True
+    return meter.bound(role, request).within(meter.room(role))
+
+
+def roles_done(*roles: str) -> None:
+    """Tell the cycle's meter that ``roles`` will make no more calls."""
+    meter = _meter.get()
+    if meter is not None:
+        meter.done(*roles)
+
+
+def release_unused() -> None:
+    """Tell the cycle's meter that its last LLM call is done."""
+    meter = _meter.get()
+    if meter is not None:
+        meter.release()
 
 
 def admit_cycle(
@@ -158,13 +317,15 @@ def admit_cycle(
     playbook: dict[str, Any],
     conflicts: Sequence[Any],
     lists: CuratorLists,
+    layers: int = 1,
+    digest: str | None = None,
 ) -> bool:
     """Estimate the cycle's worst case (``reflector``: its first request, as it will be
-    sent), check it against the budgets and reserve it.
+    sent; ``layers``: how many layers it may write; ``digest``: the instructions' digest
+    the curator will be shown), check it against the budgets and reserve it.
 
-    False when refused: the report is then ``skipped`` with the budget named. A
-    ledger that cannot be used refuses too when a limit is set (the budget could
-    not be kept); with no limit set the cycle goes on with a warning.
+    False when refused (the report ``skipped``, the budget named) or when the ledger
+    cannot take the reservation (``failed``, the ledger named): no call was made.
     """
     meter = _meter.get()
     if meter is None:  # a caller outside run_cycle's metering: nothing to keep
@@ -180,12 +341,32 @@ def admit_cycle(
         provider=report.provider,
         model=report.model,
         cache_ttl=cache_ttl(),
+        layers=layers,
+        digest=digest,
     )
+    return _admit(meter, report, estimate)
+
+
+def admit_calls(report: CycleReport) -> bool:
+    """Admit LLM calls made outside a learning cycle (a safety review of the texts waiting
+    in the queue, of the entries that arrived with the repository) with nothing reserved
+    up front: each call then reserves its worst case under the budgets before it is sent
+    (``Meter.before``), and a call the budget refuses is not made. False when the budget
+    is spent already (the report is then ``skipped`` with the budget named)."""
+    meter = _meter.get()
+    if meter is None:
+        return True
+    return _admit(meter, report, CycleEstimate(model=report.model, usd=0.0))
+
+
+def _admit(meter: Meter, report: CycleReport, estimate: CycleEstimate) -> bool:
+    """Check ``estimate`` against the budgets and reserve it (see :func:`admit_cycle`)."""
+    settings = meter.settings
     meter.estimate = estimate
     report.cost = {"estimate": estimate.as_dict()}
-    limits = budget.Limits.from_settings(settings)
     at = stamp()
     try:
+        meter.lock = _take_lock(meter.ledger, report.cycle_id)
         refused = budget.admit(
             meter.ledger,
             cycle_id=report.cycle_id,
@@ -194,127 +375,68 @@ def admit_cycle(
             source=report.source,
             provider=report.provider,
             estimate=estimate,
-            limits=limits,
+            limits=budget.Limits.from_settings(settings),
             lock_timeout=settings.lock_timeout,
             enforce=meter.enforce,
+            lock=str(meter.lock.path) if meter.lock else None,
         )
     except LedgerError as exc:
-        if any((limits.daily_usd, limits.monthly_usd, limits.daily_tokens, limits.monthly_tokens)):
-            report.finish(outcomes.SKIPPED, f"cannot check the budget: {exc}")
-            report.cost["over_budget"] = True
-            return False
-        warn(f"{exc}; this cycle's cost is not recorded")
-        return True
+        return _ledger_unusable(meter, report, exc)
     if refused:
         report.finish(outcomes.SKIPPED, f"{refused}; {over_budget_hint(report)}")
         report.cost["over_budget"] = True
         return False
     meter.admitted_at = at
-    meter.reserved_usd = estimate.usd
-    meter.reserved_tokens = estimate.tokens
+    meter.reserved = meter.asked = Amount(estimate.usd, estimate.tokens)
+    meter.shares = {
+        role: Amount(price_roles({role: bound}, report.model, cache_ttl()), bound.tokens)
+        for role, bound in estimate.roles.items()
+    }
     return True
 
 
-def record_triaged(report: CycleReport, settings: Settings) -> None:
-    """Note in the user's ledger a session the triage skipped at $0 (``acecode cost``
-    counts them); a ledger that cannot be written only warns."""
-    from acecode.cost.ledger import TRIAGED
-
-    record = {
-        "kind": TRIAGED,
-        "cycle_id": report.cycle_id,
-        "time": stamp(),
-        "project": str(paths.project_dir().resolve()),
-        "source": report.source,
-        "reason": report.reason,
-    }
-    ledger = Ledger()
+def _take_lock(ledger: Ledger, cycle_id: str) -> CycleLock | None:
+    """The cycle's lock file (:mod:`acecode.cost.liveness`), held until it settles."""
+    lock = CycleLock(lock_path(ledger.folder, cycle_id))
     try:
-        with ledger.locked(settings.lock_timeout):
-            ledger.append(record)
-    except LedgerError as exc:
-        warn(f"the triage of cycle {report.cycle_id} was not recorded: {exc}")
+        return lock if lock.take() else None
+    except OSError as exc:
+        raise LedgerError(f"cannot write {lock.path.parent}: {exc.strerror or exc}") from exc
 
 
-def _role_totals(calls: Sequence[usage.CallRecord]) -> dict[str, dict[str, Any]]:
-    """Per role: calls, tokens (cached parts apart) and cost with its basis."""
-    roles: dict[str, dict[str, Any]] = {}
-    costs: dict[str, list[CallCost]] = {}
-    for call in calls:
-        row = roles.setdefault(
-            call.role,
-            {
-                "calls": 0,
-                "input_tokens": 0,
-                "output_tokens": 0,
-                "cache_read_tokens": 0,
-                "cache_write_tokens": 0,
-                "cache_write_1h_tokens": 0,
-                "truncated": 0,
-            },
-        )
-        row["calls"] += 1
-        row["model"] = call.model
-        row["input_tokens"] += call.input_tokens
-        row["output_tokens"] += call.output_tokens
-        row["cache_read_tokens"] += call.cache_read_tokens
-        row["cache_write_tokens"] += call.cache_write_tokens
-        row["cache_write_1h_tokens"] += call.cache_write_1h_tokens
-        row["truncated"] += call.truncated
-        costs.setdefault(call.role, []).append(call_cost(call))
-    for role, row in roles.items():
-        total = combine(costs[role])
-        row["cost_usd"], row["cost_basis"] = total.usd, total.basis
-    return roles
+def _ledger_unusable(meter: Meter, report: CycleReport, exc: LedgerError) -> bool:
+    """A ledger that cannot take the reservation: the cycle's spend could not be recorded
+    before the money is at risk, so it does not start; ``--ignore-budget`` goes on."""
+    if meter.lock is not None:
+        meter.lock.drop()
+        meter.lock = None
+    if not meter.enforce:
+        warn(f"{exc}; this cycle's cost is not recorded")
+        return True
+    report.finish(outcomes.FAILED, ledger_unusable(exc))
+    report.cost["ledger_error"] = str(exc)
+    return False
 
 
-def spend_record(meter: _Meter, calls: Sequence[usage.CallRecord]) -> dict[str, Any]:
-    """The ledger's ``cycle`` record of what the cycle spent."""
-    report = meter.report
-    total = combine(call_cost(call) for call in calls)
-    estimate = meter.estimate
-    return {
-        "kind": CYCLE,
-        "cycle_id": report.cycle_id,
-        "time": meter.admitted_at or stamp(),
-        "project": str(paths.project_dir().resolve()),
-        "source": report.source,
-        "status": report.status,
-        "dry_run": report.dry_run,
-        "provider": report.provider,
-        "model": report.model,
-        "roles": _role_totals(calls),
-        "input_tokens": sum(call.input_tokens for call in calls),
-        "output_tokens": sum(call.output_tokens for call in calls),
-        "cost_usd": total.usd,
-        "cost_basis": total.basis,
-        "estimate_usd": estimate.usd if estimate else None,
-        "estimate_tokens": estimate.tokens if estimate else None,
-        # The admission's estimate plus what the cycle reserved on the way (judge, retries).
-        "reserved_usd": meter.reserved_usd if estimate else None,
-        "reserved_tokens": meter.reserved_tokens if estimate else None,
-    }
-
-
-def _settle(meter: _Meter, calls: Sequence[usage.CallRecord]) -> None:
+def _settle(meter: Meter, calls: Sequence[usage.CallRecord]) -> None:
     """Write the cycle's spend (or release its reservation) and fill ``report.cost``."""
     report = meter.report
-    record = spend_record(meter, calls) if calls else None
+    unreported = unreported_bounds(meter.in_flight.values())
+    record = spend_record(meter, calls, unreported) if calls or unreported else None
     if record is not None:
-        report.cost.update(
-            usd=record["cost_usd"],
-            basis=record["cost_basis"],
-            by_role=record["roles"],
-        )
-    if meter.admitted_at is None and record is None:
-        return
+        report.cost.update(usd=record["cost_usd"], basis=record["cost_basis"])
+        report.cost["by_role"] = record["roles"]
     try:
-        budget.settle(
-            meter.ledger,
-            report.cycle_id,
-            meter.admitted_at or stamp(),
-            record,
-            meter.settings.lock_timeout,
-        )
+        if meter.admitted_at is not None or record is not None:
+            budget.settle(
+                meter.ledger,
+                report.cycle_id,
+                meter.admitted_at or stamp(),
+                record,
+                meter.settings.lock_timeout,
+            )
     except LedgerError as exc:
         warn(f"the cost of cycle {report.cycle_id} was not recorded: {exc}")
+    finally:
+        if meter.lock is not None:
+            meter.lock.drop()

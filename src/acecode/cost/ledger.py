@@ -2,13 +2,21 @@
 user's money, not a project's.
 
 It lives in acecode's user state folder (:func:`acecode.project.paths.user_state_dir`) as
-``cost-ledger.jsonl`` and holds three kinds of record, each keyed by the cycle ID:
+``cost-ledger.jsonl``. Its records, each keyed by the cycle ID and dated by the
+cycle's admission (so a cycle's spend stays in the day and month whose budget
+admitted it):
 
-* ``reserve``: a cycle was admitted with an estimate of its cost (written under
-  the lock, in the same hold as the budget check, so two cycles from two
-  projects cannot both pass on the same remaining budget);
-* ``cycle``: what the admitted cycle really spent (provider, model, tokens and
-  cost per role, how the cost is known); it settles the reservation;
+* ``reserve``: a cycle was admitted with its worst case (written under the lock, in
+  the same hold as the budget check, so two cycles from two projects cannot both
+  pass on the same remaining budget); a later ``hold`` lowers what it keeps, as its
+  calls settle and the calls it planned but will not make are known;
+* ``call``: one LLM call is about to be sent, with its bound, written *before* the
+  money is at risk; ``paid``: what that call really cost, written when it returned.
+  A call with no ``paid`` counts at its bound: a cycle killed mid-call, or a
+  machine that went to sleep, never spends unseen;
+* ``cycle``: what the admitted cycle really spent (provider, model, tokens and cost
+  per role, how the cost is known); it settles the reservation. A cycle whose
+  process is gone is settled by the next admission (``status`` "killed");
 * ``release``: the cycle made no LLM call after all; the reservation is void;
 * ``refuse``: a cycle was not admitted (its worst case did not fit a budget), with
   the reason and the budget's period, so that the next session start can say that
@@ -17,22 +25,20 @@ It lives in acecode's user state folder (:func:`acecode.project.paths.user_state
   (:mod:`acecode.pipeline.triage`), skipped before any call, at $0: what
   ``acecode cost`` counts as the triage's savings.
 
-A reservation that was never settled counts against the budget until its
-process is gone (same host) or it is older than :data:`STALE_AFTER`. Every
-record is dated by its reservation, so a cycle's spend stays in the day and
-month whose budget admitted it. Writers hold ``cost-ledger.jsonl.lock``
-(filelock) and append one line per ``write``; unreadable lines are skipped.
+What the records add up to (spend, open reservations, gone cycles) is
+:mod:`acecode.cost.holds`. Writers hold ``cost-ledger.jsonl.lock`` (filelock) and
+append each record in one ``write``; a record is written whole or not at all: a
+write cut short (a full disk, a file-size limit) is truncated away and fails, and
+a torn last line left by a crash is cut off before the next append.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import socket
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -43,13 +49,15 @@ from acecode.text.wording import counted
 
 LEDGER_NAME = "cost-ledger.jsonl"
 RESERVE = "reserve"
+HOLD = "hold"
+CALL = "call"
+PAID = "paid"
 CYCLE = "cycle"
 RELEASE = "release"
 REFUSE = "refuse"
 TRIAGED = "triaged"
-# An unsettled reservation this old is void even if its process seems alive (a cycle
-# is bounded by its calls' timeouts: minutes, not hours).
-STALE_AFTER = timedelta(hours=6)
+# Read back to find the start of a torn last line.
+_TAIL_CHUNK = 4096
 
 
 class LedgerError(AcecodeError):
@@ -80,100 +88,16 @@ def record_time(record: dict[str, Any]) -> datetime | None:
     return moment.astimezone() if moment.tzinfo else moment
 
 
-def _process_alive(pid: Any) -> bool:
-    if not isinstance(pid, int) or pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OSError):
-        return True
-    return True
-
-
-def _reservation_open(record: dict[str, Any], at: datetime) -> bool:
-    """A reservation still counts: its process may still be spending."""
-    moment = record_time(record)
-    if moment is None or at - moment > STALE_AFTER:
-        return False
-    if record.get("host") == socket.gethostname():
-        return _process_alive(record.get("pid"))
-    return True
-
-
-@dataclass
-class Spend:
-    """Spend over some records: settled cycles plus open reservations."""
-
-    usd: float = 0.0
-    tokens: int = 0
-    cycles: int = 0
-    reserved_usd: float = 0.0
-    reserved_tokens: int = 0
-    estimated_cycles: int = 0
-    unknown_cycles: int = 0
-
-    @property
-    def total_usd(self) -> float:
-        return self.usd + self.reserved_usd
-
-    @property
-    def total_tokens(self) -> int:
-        return self.tokens + self.reserved_tokens
-
-
-def cycle_tokens(record: dict[str, Any]) -> int:
-    """Input plus output tokens of a ``cycle`` record."""
-    return int(record.get("input_tokens") or 0) + int(record.get("output_tokens") or 0)
-
-
-def settled(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def settled(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The ``cycle`` records: what cycles really spent."""
     return [record for record in records if record.get("kind") == CYCLE]
-
-
-def open_reservations(records: list[dict[str, Any]], at: datetime) -> list[dict[str, Any]]:
-    """Reservations neither settled nor released, whose cycle may still be running."""
-    closed = {r.get("cycle_id") for r in records if r.get("kind") in (CYCLE, RELEASE)}
-    return [
-        record
-        for record in records
-        if record.get("kind") == RESERVE
-        and record.get("cycle_id") not in closed
-        and _reservation_open(record, at)
-    ]
-
-
-def spend_since(records: list[dict[str, Any]], start: date, at: datetime) -> Spend:
-    """Spend of cycles admitted on or after ``start`` (local date), reservations included."""
-
-    def in_window(record: dict[str, Any]) -> bool:
-        moment = record_time(record)
-        return moment is not None and moment.date() >= start
-
-    spend = Spend()
-    for record in settled(records):
-        if not in_window(record):
-            continue
-        spend.cycles += 1
-        spend.usd += float(record.get("cost_usd") or 0.0)
-        spend.tokens += cycle_tokens(record)
-        basis = record.get("cost_basis")
-        spend.estimated_cycles += basis == "estimated"
-        spend.unknown_cycles += basis == "unknown"
-    for record in open_reservations(records, at):
-        if in_window(record):
-            spend.reserved_usd += float(record.get("estimate_usd") or 0.0)
-            spend.reserved_tokens += int(record.get("estimate_tokens") or 0)
-    return spend
 
 
 # A cycle that follows another this soon (any project) asks for a one-hour prompt cache.
 RECENT = timedelta(hours=1)
 
 
-def recent_cycle(records: Iterable[dict[str, Any]], at: datetime | None = None) -> bool:
+def recent_cycle(records: list[dict[str, Any]], at: datetime | None = None) -> bool:
     """True when a cycle called an LLM within :data:`RECENT` of ``at`` (default now)."""
     at = at or now()
     for record in settled(records):
@@ -183,21 +107,45 @@ def recent_cycle(records: Iterable[dict[str, Any]], at: datetime | None = None) 
     return False
 
 
+def _why(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+def _torn_tail(fd: int, size: int) -> int | None:
+    """Where the file's last line starts when that line has no newline (a write torn by
+    a crash, or by an older acecode); None when the file ends with one."""
+    if size == 0 or os.pread(fd, 1, size - 1) == b"\n":
+        return None
+    end = size
+    while end > 0:
+        start = max(0, end - _TAIL_CHUNK)
+        chunk = os.pread(fd, end - start, start)
+        newline = chunk.rfind(b"\n")
+        if newline >= 0:
+            return start + newline + 1
+        end = start
+    return 0
+
+
 class Ledger:
     """The ledger file; :meth:`locked` for a consistent read-check-append."""
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or ledger_path()
 
+    @property
+    def folder(self) -> Path:
+        return self.path.parent
+
     def records(self) -> list[dict[str, Any]]:
         """Every readable record, oldest first ([] when there is no ledger yet)."""
         try:
-            with self.path.open(encoding="utf-8") as handle:
+            with self.path.open(encoding="utf-8", errors="replace") as handle:
                 lines = handle.readlines()
         except FileNotFoundError:
             return []
         except OSError as exc:
-            raise LedgerError(f"cannot read {self.path}: {exc.strerror or exc}") from exc
+            raise LedgerError(f"cannot read {self.path}: {_why(exc)}") from exc
         records, unreadable = [], 0
         for line in lines:
             try:
@@ -212,14 +160,44 @@ class Ledger:
         return records
 
     def append(self, record: dict[str, Any]) -> None:
-        """Add one record in one ``write`` (call it with the lock held)."""
-        data = json.dumps(record, ensure_ascii=False, default=str) + "\n"
+        """Add one record, whole or not at all (call it with the lock held): a torn last
+        line is cut off first, and a write cut short is truncated away and raises."""
+        data = (json.dumps(record, ensure_ascii=False, default=str) + "\n").encode("utf-8")
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self.path.open("a", encoding="utf-8") as handle:
-                handle.write(data)
+            self.folder.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
         except OSError as exc:
-            raise LedgerError(f"cannot write {self.path}: {exc.strerror or exc}") from exc
+            raise LedgerError(f"cannot write {self.path}: {_why(exc)}") from exc
+        size: int | None = None
+        try:
+            size = os.fstat(fd).st_size
+            size = self._repair(fd, size)
+            written = os.write(fd, data)
+            if written != len(data):
+                raise OSError(f"only {written} of {len(data)} bytes could be written")
+        except OSError as exc:
+            if size is not None:
+                with suppress(OSError):
+                    os.ftruncate(fd, size)
+            raise LedgerError(f"cannot write {self.path}: {_why(exc)}") from exc
+        finally:
+            os.close(fd)
+
+    def _repair(self, fd: int, size: int) -> int:
+        """End the file with a newline before appending; returns its new size. A last line
+        without one is a record some write left torn: kept (newline added) when it still
+        reads whole, else cut off, saying so."""
+        start = _torn_tail(fd, size)
+        if start is None:
+            return size
+        try:
+            json.loads(os.pread(fd, size - start, start))
+        except ValueError:
+            os.ftruncate(fd, start)
+            warn(f"{self.path}: removed a torn last line ({size - start} bytes) before appending")
+            return start
+        os.write(fd, b"\n")
+        return size + 1
 
     @contextmanager
     def locked(self, timeout: float) -> Iterator[Ledger]:
@@ -227,9 +205,9 @@ class Ledger:
         from filelock import FileLock, Timeout
 
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise LedgerError(f"cannot create {self.path.parent}: {exc.strerror or exc}") from exc
+            raise LedgerError(f"cannot create {self.folder}: {_why(exc)}") from exc
         lock = FileLock(str(self.path) + ".lock", timeout=timeout)
         try:
             lock.acquire()
@@ -238,7 +216,7 @@ class Ledger:
                 f"{self.path} is locked by another acecode process (waited {timeout:g} s)"
             ) from exc
         except OSError as exc:
-            raise LedgerError(f"cannot lock {self.path}: {exc.strerror or exc}") from exc
+            raise LedgerError(f"cannot lock {self.path}: {_why(exc)}") from exc
         try:
             yield self
         finally:

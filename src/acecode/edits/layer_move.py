@@ -64,14 +64,23 @@ def _refuse_held_arrival(project: Path, name: str) -> None:
 
 
 def move_entry(
-    name: str, to: str, *, project: Path, user: Path, lock_timeout: float = 10.0
+    name: str,
+    to: str,
+    *,
+    project: Path,
+    user: Path,
+    lock_timeout: float = 10.0,
+    provenance: dict[str, Any] | None = None,
 ) -> MoveResult:
     """Move entry ``name`` into layer ``to`` (``"user"`` or ``"project"``).
 
     ``project`` and ``user`` are the two layers' files. Raises ``MoveError``
     (one line) when the entry is not in the other layer, the layers are one
     file, the destination already holds the same text, or the entry arrived
-    with the repository and is held for review.
+    with the repository and is held for review. ``provenance`` is a plan for the
+    destination's provenance (:mod:`acecode.store.provenance_changes`) whose one
+    entry describes the moved entry (its name is filled in); without it the
+    entry arrives as ``imported``.
     """
     from acecode.store import load_playbook, update_playbook
 
@@ -101,6 +110,9 @@ def move_entry(
         txn.playbook = playbook
         moved = {"name": name, "as": new_name, "from": layer_of(name), "to": to}
         txn.meta.update(meta, moved=moved)
+        if provenance is not None:
+            entries = [{**item, "name": new_name} for item in provenance.get("entries") or ()]
+            txn.meta["provenance"] = {**provenance, "entries": entries[:1]}
     with update_playbook(source, lock_timeout=lock_timeout) as txn:
         playbook = dict(txn.playbook)
         playbook["sections"] = {key: list(value) for key, value in txn.playbook["sections"].items()}

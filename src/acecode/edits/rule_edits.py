@@ -11,7 +11,13 @@ What ``acecode add``, ``edit`` and ``forget`` do, as a library:
   transaction, so it is journaled like a cycle (``acecode history``,
   ``acecode undo``) and the provenance file records ``added-by-user`` or
   ``edited-by-user`` (a forgotten entry's history is retired, so
-  ``acecode restore`` brings it back with it).
+  ``acecode restore`` brings it back with it);
+* ``when`` (``acecode add/edit --when TOOL:PATTERN``) sets the entry's input
+  patterns (:class:`acecode.recall.pattern.InputPattern`), checked by
+  :func:`acecode.recall.quality.quality_problem` and kept in the provenance
+  origin as ``"when"`` (they replace earlier ones; ``edit --no-when`` records an
+  empty list: none): recall warns before a call that matches one. ``edit`` with
+  patterns and no new text records them alone (no playbook change, no history line).
 
 Errors are ``RuleEditError`` with a one-line message naming the entry,
 section or file.
@@ -89,8 +95,34 @@ def _triage(op: dict[str, Any], path: Path, playbook: dict[str, Any], settings: 
     return triage
 
 
+def checked_patterns(when: list[str] | None) -> list[dict[str, str]] | None:
+    """``--when`` values as provenance's ``when`` (None when none are given, ``[]`` for
+    ``[]``: no patterns); :class:`RuleEditError` naming the first one that cannot be used."""
+    if when is None:
+        return None
+    from acecode.recall.pattern import InputPattern, PatternError
+    from acecode.recall.quality import quality_problem
+
+    found: list[dict[str, str]] = []
+    for text in when:
+        try:
+            pattern = InputPattern.parse(text)
+        except PatternError as exc:
+            raise RuleEditError(f"--when: {exc}") from None
+        problem = quality_problem(pattern)
+        if problem:
+            raise RuleEditError(f"--when {text!r}: {problem}; nothing was changed")
+        found.append(pattern.to_dict())
+    return found
+
+
 def _apply(
-    path: Path, op: dict[str, Any], how: str, reason: str, command: str
+    path: Path,
+    op: dict[str, Any],
+    how: str,
+    reason: str,
+    command: str,
+    when: list[dict[str, str]] | None = None,
 ) -> tuple[Any, str | None]:
     """Apply ``op`` in one journaled transaction; returns its outcome and the cycle id."""
     with update_playbook(path) as txn:
@@ -115,7 +147,14 @@ def _apply(
                 "agent": USER_AGENT,
                 "entries": []
                 if op["type"] == "DELETE"
-                else [{"name": entry["name"], "how": how, "reason": reason}],
+                else [
+                    {
+                        "name": entry["name"],
+                        "how": how,
+                        "reason": reason,
+                        **({"when": when} if when is not None else {}),
+                    }
+                ],
             },
         )
     return outcome, txn.meta.get("cycle_id")
@@ -128,6 +167,7 @@ def _screened(
     settings: Settings | None,
     edit: RuleEdit,
     why: str,
+    when: list[dict[str, str]] | None = None,
 ) -> RuleEdit:
     """Triage ``op``'s text, then hold it for review or apply it as ``edit`` describes."""
     triage = _triage(op, path, current, settings or load_settings())
@@ -137,7 +177,7 @@ def _screened(
         return edit
     adding = op["type"] == "ADD"
     command, how = ("add", "added-by-user") if adding else ("edit", "edited-by-user")
-    outcome, edit.cycle_id = _apply(path, op, how, why, command)
+    outcome, edit.cycle_id = _apply(path, op, how, why, command, when)
     if adding:
         edit.name = outcome.created["name"]
     return edit
@@ -150,35 +190,71 @@ def add_rule(
     *,
     reason: str = "",
     settings: Settings | None = None,
+    when: list[str] | None = None,
 ) -> RuleEdit:
-    """Add ``text`` to ``section`` as a new entry (or hold it for review)."""
+    """Add ``text`` to ``section`` as a new entry (or hold it for review), with the input
+    patterns ``when`` (``TOOL:PATTERN``)."""
     path = resolve_path(playbook)
     target = resolve_section(section)
     cleaned = _cleaned(text)
+    patterns = checked_patterns(when)
     op = {"type": "ADD", "text": cleaned, "section": target}
     why = reason.strip() or "added by the user with `acecode add`"
     edit = RuleEdit("ADD", None, target, cleaned)
-    return _screened(path, op, load_playbook(path), settings, edit, why)
+    return _screened(path, op, load_playbook(path), settings, edit, why, patterns)
 
 
 def edit_rule(
     playbook: str | Path | None,
     name: str,
-    text: str,
+    text: str | None,
     *,
     reason: str = "",
     settings: Settings | None = None,
+    when: list[str] | None = None,
 ) -> RuleEdit:
-    """Replace the text of entry ``name`` (or hold the new text for review)."""
+    """Replace the text of entry ``name`` (or hold the new text for review) and set its
+    input patterns to ``when`` (``[]``: none; None: unchanged); with no ``text``, only
+    the patterns."""
     path = resolve_path(playbook)
     current = load_playbook(path)
     section, entry = _find(current, name, path)
-    cleaned = _cleaned(text)
-    if cleaned == entry["text"]:
-        raise RuleEditError(f"{name} already has this text; nothing was changed")
-    op = {"type": "UPDATE", "target_id": name, "text": cleaned}
+    patterns = checked_patterns(when)
     why = reason.strip() or "edited by the user with `acecode edit`"
-    return _screened(path, op, current, settings, RuleEdit("UPDATE", name, section, cleaned), why)
+    if text is None:
+        if patterns is None:
+            raise RuleEditError(
+                f"give {name} a new text, --when TOOL:PATTERN or --no-when; nothing changed"
+            )
+        return _record_patterns(path, name, section, entry["text"], why, patterns)
+    cleaned = _cleaned(text)
+    if cleaned == entry["text"] and patterns is None:
+        raise RuleEditError(f"{name} already has this text; nothing was changed")
+    if cleaned == entry["text"]:
+        return _record_patterns(path, name, section, cleaned, why, patterns or [])
+    op = {"type": "UPDATE", "target_id": name, "text": cleaned}
+    edit = RuleEdit("UPDATE", name, section, cleaned)
+    return _screened(path, op, current, settings, edit, why, patterns)
+
+
+def _record_patterns(
+    path: Path, name: str, section: str, text: str, why: str, when: list[dict[str, str]]
+) -> RuleEdit:
+    """Give ``name`` the input patterns ``when`` in its provenance, the playbook unchanged
+    (a provenance origin of its own, under the playbook lock)."""
+    from acecode.store.journal import new_cycle_id
+    from acecode.store.lock import playbook_lock
+    from acecode.store.playbook_file import DEFAULT_LOCK_TIMEOUT
+    from acecode.store.provenance_changes import record_provenance
+
+    cycle_id = new_cycle_id()
+    with playbook_lock(path, DEFAULT_LOCK_TIMEOUT):
+        playbook = load_playbook(path)
+        _find(playbook, name, path)
+        plan = {"name": name, "how": "edited-by-user", "reason": why, "when": when}
+        meta = {"cycle_id": cycle_id, "provenance": {"agent": USER_AGENT, "entries": [plan]}}
+        record_provenance(path, playbook, playbook, meta)
+    return RuleEdit("UPDATE", name, section, text)
 
 
 def forget_rule(playbook: str | Path | None, name: str, *, reason: str = "") -> RuleEdit:

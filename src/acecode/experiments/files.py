@@ -20,10 +20,10 @@ injection hooks use these names.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
 
 from acecode.project.state_folder import folder_of
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (the tool hooks' hit path)
 if TYPE_CHECKING:
     from acecode.project.state_folder import StateFolder
 

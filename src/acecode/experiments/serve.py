@@ -18,7 +18,8 @@ to the exposure log, ``experiments/exposures.jsonl``::
 version), ``drawn`` the entries in the draw (``drawn_versions`` their
 versions: a rewritten entry is a new rule, measured afresh), ``held`` the
 ones held back; the last five only with experiments on. A top-up adds a line with
-``"event": "topup"`` and the entries it injected. One ``write`` of one line
+``"event": "topup"`` and the entries it injected; recall at a tool call one with
+``"event": "recall"`` or ``"warn"`` (:func:`record_recall`). One ``write`` of one line
 to a file opened for appending: concurrent hooks do not interleave, and no
 lock or database is needed.
 
@@ -30,11 +31,13 @@ from __future__ import annotations
 import json
 import os
 import time
-from typing import TYPE_CHECKING, Any
 
 from acecode.experiments.files import EXPOSURES, announced_flag, experiments_path
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (the tool hooks' hit path)
 if TYPE_CHECKING:
+    from typing import Any
+
     from acecode.project.state_folder import StateFolder
 
 SILENT_SOURCES = ("compact",)  # acecode.hooks.notice.SILENT_SOURCES
@@ -92,6 +95,28 @@ def _drop(text: str, held: list[str], experiment: dict[str, Any]) -> str:
     return text
 
 
+def held_in_session(start: dict[str, Any], session: str) -> list[str]:
+    """The entries the hold-back draw keeps from ``session`` (none with experiments off).
+
+    ``start`` is the session-start state (:func:`acecode.hooks.rendered.session_start`);
+    the draw is a keyed hash of the session and the eligible entries, so the
+    session start and every later hook of the session (recall,
+    :mod:`acecode.hooks.tools`) hold back the same entries.
+    """
+    experiment = start.get("experiment")
+    if not experiment or not session or not experiment.get("eligible"):
+        return []
+    from acecode.experiments.draw import held_back
+
+    return held_back(
+        bytes.fromhex(experiment["salt"]),
+        session,
+        experiment["eligible"],
+        experiment["rate"],
+        experiment["max"],
+    )
+
+
 def serve_start(
     project_state: StateFolder, start: dict[str, Any], payload: dict, agent: str, event: str
 ) -> tuple[str, list[str], list[str], str | None]:
@@ -106,20 +131,10 @@ def serve_start(
     session = payload.get("session_id")
     session = session if isinstance(session, str) else ""
     experiment = start.get("experiment")
-    held: list[str] = []
-    if experiment and session and experiment.get("eligible"):
-        from acecode.experiments.draw import held_back
-
-        held = held_back(
-            bytes.fromhex(experiment["salt"]),
-            session,
-            experiment["eligible"],
-            experiment["rate"],
-            experiment["max"],
-        )
-        if held:
-            text = _drop(text, held, experiment)
-            names = [name for name in names if name not in held]
+    held = held_in_session(start, session)
+    if held:
+        text = _drop(text, held, experiment)
+        names = [name for name in names if name not in held]
     if not text:  # nothing reached the session, nothing to record
         return text, names, held, None
     versions = start.get("versions") or {}
@@ -178,6 +193,14 @@ def record_topup(
             "entries": entries,
         },
     )
+
+
+def record_recall(project_state: StateFolder, record: dict[str, Any]) -> None:
+    """Record one recall or pre-call warning (:mod:`acecode.hooks.tools`): ``event``
+    ``recall`` or ``warn``, the ``entries`` shown (``name@version``), the ``tool``, the
+    failure's ``signature`` (a recall only), the ``call`` (its ``tool_use_id``: the
+    transcript says what it was and what came next) and the ``transcript``."""
+    append_exposure(project_state, {"at": _now(), **record})
 
 
 def with_message(output: dict | None, note: str | None) -> dict | None:

@@ -3,10 +3,11 @@
 From the entry's provenance (:mod:`acecode.store.provenance`):
 
 * every origin whose evidence is a failed tool call gives a *failure
-  signature* (:func:`acecode.impact.signature.signature_of` of its tool,
-  command and error line, as ``acecode impact`` computes it); the failure
+  signature* (:func:`acecode.impact.signature.evidence_signature`: the one
+  recorded from the whole output when the entry was learned, as ``acecode
+  impact`` computes it for every failed call); the failure
   recurs in a session when any of them matches one of the session's failed
-  calls (:func:`acecode.impact.analysis.matches`);
+  calls (:func:`acecode.impact.signature.matches`);
 * every origin whose evidence is a request that reads like a correction
   (:func:`acecode.impact.correction.is_correction`) gives the entry a
   *correction signature*: the topic words of the entry's text and of those
@@ -55,7 +56,7 @@ class Signature:
 
     def recurred(self, outcome: Outcome) -> bool:
         """True when a session with this outcome saw the entry's failure or correction again."""
-        from acecode.impact.analysis import matches
+        from acecode.impact.signature import matches
 
         if any(wanted.error in outcome.errors for wanted in self.failures) and any(
             matches(seen, wanted) for seen in outcome.failures for wanted in self.failures
@@ -101,15 +102,10 @@ def has_signature(entry: Mapping[str, Any], origins: Iterable[Any]) -> bool:
 
 def signature_of_entry(entry: Mapping[str, Any], origins: Iterable[Any]) -> Signature:
     """The signature of ``entry`` from its ``origins`` (Origin objects or their JSON)."""
-    from acecode.impact.signature import signature_of
+    from acecode.impact.signature import evidence_signature
 
     origins = list(origins)
-    failures = tuple(
-        dict.fromkeys(
-            signature_of(str(e.get("tool") or ""), str(e.get("command") or ""), str(e["error"]))
-            for e in _failures(origins)
-        )
-    )
+    failures = tuple(dict.fromkeys(evidence_signature(e) for e in _failures(origins)))
     requests = _corrections(origins)
     if not requests:
         return Signature(failures)

@@ -21,12 +21,8 @@ from __future__ import annotations
 import json
 import sys
 
-from acecode.errors import AcecodeError
+from acecode.hooks.base import AGENTS, DEFAULT_AGENT, HookInputError, report
 from acecode.project.session_switch import NESTED_ENV, session_skipped
-
-# acecode.agents' names, without importing the registry in every hook.
-DEFAULT_AGENT = "claude-code"
-AGENTS = (DEFAULT_AGENT, "codex")
 
 # The hook events acecode handles (both agents use these names) and the argument
 # acecode's commands use for each. Which of them each agent installs is its own
@@ -37,7 +33,13 @@ EVENT_ARGUMENTS: dict[str, str] = {
     "PreCompact": "pre-compact",
     "SessionEnd": "session-end",
     "SubagentStop": "subagent-stop",
+    "PreToolUse": "pre-tool-use",
+    "PostToolUseFailure": "post-tool-use-failure",
+    "PostToolUse": "post-tool-use",
 }
+# Recall's events (acecode.recall): they go through the tool hooks' fast path
+# (acecode.recall.gate), which claims a call only when it answers.
+TOOL_EVENTS = ("PreToolUse", "PostToolUseFailure", "PostToolUse")
 
 
 def _canonical(name: str) -> str:
@@ -46,10 +48,6 @@ def _canonical(name: str) -> str:
 
 
 _EVENT_BY_KEY = {_canonical(event): event for event in EVENT_ARGUMENTS}
-
-
-class HookInputError(AcecodeError, ValueError):
-    """Claude Code's stdin could not be understood; the hook does nothing."""
 
 
 def _read_payload() -> dict:
@@ -110,20 +108,6 @@ def _split_agent(argv: list[str]) -> tuple[list[str], str]:
     return rest, agent
 
 
-def _report(exc: BaseException) -> None:
-    """One stderr line and, in diagnostic mode, the traceback. Must not raise."""
-    try:
-        import traceback
-
-        from acecode.project.diagnostics import diagnose, warn
-
-        message = str(exc) if isinstance(exc, HookInputError) else f"hook failed: {exc!r}"
-        warn(message)
-        diagnose("hook_error", "".join(traceback.format_exception(exc)))
-    except BaseException:  # the error path itself must never escape
-        pass
-
-
 def run_hook(argv: list[str]) -> int:
     """Run one hook event; always returns 0 (see the module docstring).
 
@@ -136,6 +120,10 @@ def run_hook(argv: list[str]) -> int:
     if skipped == NESTED_ENV:  # one of acecode's own runs: not a word
         return 0
     argv, agent = _split_agent(argv)
+    if argv and _EVENT_BY_KEY.get(_canonical(argv[0])) in TOOL_EVENTS:
+        from acecode.recall.gate import run
+
+        return run([argv[0], "--agent", agent])
     try:
         if agent not in AGENTS:
             raise HookInputError(f"unknown agent {agent!r} (known: {', '.join(AGENTS)})")
@@ -145,8 +133,12 @@ def run_hook(argv: list[str]) -> int:
         if event is None:
             known = ", ".join(EVENT_ARGUMENTS.values())
             raise HookInputError(f"unknown hook event {name!r} (known: {known}); nothing done")
-        if skipped and event in INJECTION_EVENTS:
+        if skipped and event in (*INJECTION_EVENTS, *TOOL_EVENTS):
             return 0  # ACECODE_SKIP: no injection; the learning hooks log why they skip
+        if event in TOOL_EVENTS:  # named by the input only: the full tool hook
+            from acecode.hooks.tools import handle
+
+            return handle(event, payload, agent)
         from acecode.hooks.claim import claim
 
         if not claim(event, payload):
@@ -156,5 +148,5 @@ def run_hook(argv: list[str]) -> int:
             sys.stdout.write(json.dumps(output) + "\n")
             sys.stdout.flush()
     except BaseException as exc:  # a hook must never break the session, whatever happened
-        _report(exc)
+        report(exc)
     return 0

@@ -1,5 +1,5 @@
-"""The small JSON files the hooks and their helpers cache work in, and the ``stat`` that
-keys them.
+"""The small JSON files the hooks and their helpers cache work in (the ``stat`` that keys
+them is :func:`acecode.project.file_stat.stat_key`).
 
 Used by the injection cache (:mod:`acecode.hooks.rendered`), the user checks, and
 the arrivals' verdicts and announcements; kept below all of them so that none
@@ -16,21 +16,12 @@ from typing import Any
 from acecode.project.state_folder import ensure_state_folder
 
 
-def stat_key(path: str) -> list[int] | None:
-    """What identifies a file's content and access: a chmod or chown changes ``st_ctime``,
-    so a playbook made unreadable is reported instead of served from the cache."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return [st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino]
-
-
 def read_cache_file(path: str) -> dict[str, Any] | None:
     """The JSON object in a cache file; None when it is missing, torn or not an object."""
+    from acecode.project.bounds import read_json
+
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
+        data = read_json(path, "cache file")
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None

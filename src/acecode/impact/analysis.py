@@ -6,9 +6,10 @@ reads a transcript or calls an LLM, so the rules can be tested on small
 hand-made inputs.
 
 *Before/after.* An entry learned from a failure carries that failure's
-command and error line in its provenance. Its signature is computed with the
-same :func:`~acecode.impact.signature.signature_of` as the transcripts', so
-"the failure this entry addresses" is an exact key, not a guess. A session
+signature in its provenance, computed from the whole output with the same
+:func:`~acecode.impact.signature.signature_of` as the transcripts'
+(:func:`~acecode.impact.signature.evidence_signature`), so "the failure this
+entry addresses" is an exact key, not a guess. A session
 counts *before* when it started before the entry was learned, *after*
 otherwise; the report gives both the sessions that hit the failure and the
 sessions in each period, since a period with fewer sessions naturally has
@@ -29,7 +30,7 @@ from datetime import datetime
 from typing import Any
 
 from acecode.impact.scan import SessionScan, parse_time
-from acecode.impact.signature import SHELL_TOOLS, FailureSignature, signature_of
+from acecode.impact.signature import FailureSignature, evidence_signature, matches
 from acecode.store.provenance import Origin
 
 DEFAULT_WINDOW = 20
@@ -117,6 +118,8 @@ class ImpactReport:
     window: int = DEFAULT_WINDOW
     window_sessions: int = 0
     retire: list[RetireCandidate] = field(default_factory=list)
+    # Per entry, what recall did at the tool calls (acecode.recall.outcomes.RecallStats).
+    recall: list[Any] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form (``acecode impact --json``)."""
@@ -136,6 +139,7 @@ class ImpactReport:
                 "sessions_in_window": self.window_sessions,
                 "candidates": [item.as_dict() for item in self.retire],
             },
+            "recall": [item.as_dict() for item in self.recall],
         }
 
 
@@ -208,16 +212,6 @@ def _signature_stats(sessions: list[SessionScan]) -> list[SignatureStats]:
     return sorted(stats.values(), key=lambda s: (-s.sessions, -s.calls, s.signature.key))
 
 
-def matches(observed: FailureSignature, wanted: FailureSignature) -> bool:
-    """Same failure: same tool (any two shell tools are the same: Claude Code's ``Bash`` and
-    Codex's ``exec_command`` run the same commands) and error, and the same command head when
-    both have one (evidence clipped before its head still links)."""
-    same_tool = observed.tool == wanted.tool or {observed.tool, wanted.tool} <= SHELL_TOOLS
-    if not same_tool or observed.error != wanted.error:
-        return False
-    return not (observed.head and wanted.head) or observed.head == wanted.head
-
-
 def _entry_impacts(
     sessions: list[SessionScan],
     provenance: Mapping[str, list[Origin]],
@@ -230,7 +224,7 @@ def _entry_impacts(
             evidence = origin.evidence
             if evidence.kind != "failure" or learned_at is None or not evidence.error:
                 continue
-            wanted = signature_of(evidence.tool, evidence.command, evidence.error)
+            wanted = evidence_signature(evidence)
             before = [s for s in sessions if s.started_at and s.started_at < learned_at]
             after = [s for s in sessions if s.started_at and s.started_at >= learned_at]
             impacts.append(

@@ -1,11 +1,12 @@
 """Gather the inputs of the impact report from disk and build it.
 
-Transcripts come from the project's Claude Code session folders, those of
-the sessions started in its subfolders included (or from any folder or single
-transcript file given), the playbook and provenance from
-beside the playbook, and the tags from the history journal: a learning
-cycle's journaled counter changes are the entries the reflector tagged for
-that cycle's transcript.
+Transcripts come from the project's session folders of every agent (Claude
+Code's, Codex's rollouts whose ``cwd`` is the project), those of the sessions
+started in its subfolders included (or from any folder or single transcript
+file given), the playbook and provenance from beside the playbook, and the tags
+from the history journal: a learning cycle's journaled counter changes are the
+entries the reflector tagged for that cycle's transcript. What recall did at the
+tool calls comes from the exposure log (:mod:`acecode.recall.outcomes`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from acecode.agents.claude_code.sessions import find_sessions, sessions_dir, transcripts_at
+from acecode.agents.claude_code.sessions import sessions_dir, transcripts_at
 from acecode.impact.analysis import DEFAULT_WINDOW, ImpactReport, build_report, filter_since
 from acecode.impact.scan import scan_transcripts, session_key_for_path
 from acecode.store.provenance import load_provenance
@@ -28,9 +29,15 @@ def transcripts_folder(project: Path, override: Path | None) -> Path:
 
 
 def transcript_files(project: Path, override: Path | None) -> list[Path]:
-    """What to read: the transcripts at ``override``, else every session of ``project``,
-    those started in one of its subfolders included (they used its playbook)."""
-    return transcripts_at(override) if override is not None else find_sessions(project)
+    """What to read: the transcripts at ``override``, else every session of ``project`` of
+    every agent (Claude Code and Codex), those started in one of its subfolders included
+    (they used its playbook), oldest first."""
+    if override is not None:
+        return transcripts_at(override)
+    from acecode.agents import agent_names, get_agent
+
+    found = [path for name in agent_names() for path in get_agent(name).find_sessions(project)]
+    return sorted(found, key=lambda p: (p.stat().st_mtime, str(p)))
 
 
 def tagged_by_session(playbook_path: Path, wanted: set[str]) -> dict[str, set[str]]:
@@ -79,7 +86,19 @@ def run_impact(
         window=window,
     )
     _add_measured_retire(report, playbook_path, playbook)
+    report.recall = _recall(playbook_path, transcripts)
     return report
+
+
+def _recall(playbook_path: Path, transcripts: Sequence[Path]) -> list[Any]:
+    """What recall did per entry, most recalled first (:mod:`acecode.recall.outcomes`)."""
+    from acecode.experiments.exposure import read_exposures
+    from acecode.project.layer import Layer
+    from acecode.recall.outcomes import recall_stats
+
+    by_session = {session_key_for_path(path): path for path in transcripts}
+    stats = recall_stats(read_exposures(Layer(playbook_path)), by_session)
+    return sorted(stats.values(), key=lambda s: (-(s.recalled + s.warned), s.entry))
 
 
 def _add_measured_retire(report: ImpactReport, playbook_path: Path, playbook: dict) -> None:

@@ -21,7 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from acecode.impact.correction import is_correction, topic_terms
-from acecode.impact.signature import SHELL_TOOLS, FailureSignature, is_not_a_failure, signature_of
+from acecode.impact.signature import (
+    SHELL_TOOLS,
+    FailureSignature,
+    is_not_a_failure,
+    shell_command,
+    signature_of,
+)
 from acecode.playbook.citations import extract_cited_ids
 from acecode.transcript.reader import TranscriptStats, iter_records
 
@@ -105,17 +111,6 @@ def _scan_file(path: Path, sessions: dict[str, SessionScan]) -> None:
         )
     scan.files.append(str(path))
     scan.bad_lines += stats.bad_lines
-
-
-def shell_command(tool_input: Any) -> str:
-    """The command of a shell call: Claude Code's ``command``, Codex's ``cmd`` (a string, or
-    an argument list in older Codex versions)."""
-    if not isinstance(tool_input, dict):
-        return ""
-    command = tool_input.get("command", tool_input.get("cmd"))
-    if isinstance(command, list):
-        return " ".join(str(part) for part in command)
-    return command if isinstance(command, str) else ""
 
 
 def _take_prompt(text: str, scan: SessionScan) -> None:

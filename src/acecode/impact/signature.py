@@ -23,7 +23,10 @@ from __future__ import annotations
 
 import re
 import shlex
-from typing import NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from acecode.impact.error_line import error_line
 
 # Tools whose input is a shell command with a head worth keeping.
 SHELL_TOOLS = frozenset({"Bash", "shell", "local_shell", "exec_command"})
@@ -36,7 +39,6 @@ _NOT_A_FAILURE = (
 )
 
 ERROR_CHARS = 160
-_SCAN_LINES = 200
 _HEAD_WORDS = 3
 
 # --- command head ------------------------------------------------------------------------------
@@ -67,6 +69,17 @@ def command_head(command: str) -> str:
     return ""
 
 
+def shell_command(tool_input: Any) -> str:
+    """The command of a shell call: Claude Code's ``command``, Codex's ``cmd`` (a string, or
+    an argument list in older Codex versions)."""
+    if not isinstance(tool_input, dict):
+        return ""
+    command = tool_input.get("command", tool_input.get("cmd"))
+    if isinstance(command, list):
+        return " ".join(str(part) for part in command)
+    return command if isinstance(command, str) else ""
+
+
 def _split_words(segment: str) -> list[str]:
     try:
         return shlex.split(segment, comments=False)
@@ -87,59 +100,6 @@ def _head_words(words: list[str]) -> list[str]:
             break
         head.append(word)
     return head
-
-
-# --- error line --------------------------------------------------------------------------------
-
-# Lines that come before the error and say nothing about it.
-_NOISE = re.compile(
-    r"^(exit code \d+$"
-    r"|([=_-]{3,} ?)?(test session starts|failures|errors|short test summary info"
-    r"|warnings summary)$"
-    r"|platform \w+ -- python"
-    r"|(cachedir|rootdir|configfile|testpaths|plugins|asyncio|collecting|collected)\b"
-    r"|npm (warn|notice)\b|yarn warn"
-    r"|time=\"[^\"]*\" level=(info|debug|warn)"
-    r"|compiling \d+ files?|generated \S+ app|getting extensions|==> \S+$"
-    r"|resolved \d+ packages?|prepared \d+ packages?|installed \d+ packages?|audited \d+"
-    r"|warning:|\S*:\d+: \w*warning:"
-    r"|traceback \(most recent call last\):$|file \".*\", line \d+"
-    r"|>|\$ "
-    r")",
-    re.IGNORECASE,
-)
-# A pytest-style banner, ``==== 2 failed in 0.5s ====``: its text is what counts.
-_BANNER = re.compile(r"^[=_-]{3,} (.*?) [=_-]{3,}$")
-# A Python exception line: ``ModuleNotFoundError: No module named 'x'``.
-_EXCEPTION = re.compile(r"^(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt)\b.*")
-_ERRORISH = re.compile(
-    r"(error|fatal|fail|not found|no such|cannot|can't|could not|couldn't|unable|denied|"
-    r"refused|invalid|unknown|missing|exceeds|not allowed|requires approval|blocked|"
-    r"has not been|haven't granted|no \w+ found|does not exist|✘|✗)",
-    re.IGNORECASE,
-)
-
-
-def error_line(text: str) -> str:
-    """The line of a failed call's output that says what went wrong.
-
-    In order of preference: the last Python exception line of a traceback,
-    the first line that reads like an error, the first line that is not
-    noise, and finally ``Exit code N`` alone.
-    """
-    lines = [_BANNER.sub(r"\1", line.strip()) for line in text.splitlines()[:_SCAN_LINES]]
-    lines = [line for line in lines if line]
-    if not lines:
-        return ""
-    if any(line.startswith("Traceback (most recent call last)") for line in lines):
-        exceptions = [line for line in lines if _EXCEPTION.match(line)]
-        if exceptions:
-            return exceptions[-1]
-    meaningful = [line for line in lines if not _NOISE.match(line)]
-    for line in meaningful:
-        if _ERRORISH.search(line):
-            return line
-    return meaningful[0] if meaningful else lines[0]
 
 
 # --- normalisation -----------------------------------------------------------------------------
@@ -216,3 +176,30 @@ def signature_of(tool: str, command: str, output: str) -> FailureSignature:
     and its output (or, for provenance evidence, the error line already picked)."""
     head = command_head(command) if tool in SHELL_TOOLS and command else ""
     return FailureSignature(tool, head, normalise_error(error_line(output)))
+
+
+def matches(observed: FailureSignature, wanted: FailureSignature) -> bool:
+    """Same failure: same tool (any two shell tools are the same: Claude Code's ``Bash`` and
+    Codex's ``exec_command`` run the same commands) and error, and the same command head when
+    both have one (evidence clipped before its head still links)."""
+    same_tool = observed.tool == wanted.tool or {observed.tool, wanted.tool} <= SHELL_TOOLS
+    if not same_tool or observed.error != wanted.error:
+        return False
+    return not (observed.head and wanted.head) or observed.head == wanted.head
+
+
+def evidence_signature(evidence: Any) -> FailureSignature:
+    """The signature of a provenance origin's failure evidence (an ``Evidence`` or its JSON).
+
+    Evidence recorded since the error-line reader was unified carries the signature
+    computed from the whole output when the rule was learned (``head``,
+    ``error_key``): that is what later failures produce. Older evidence holds only the
+    error line, from which the signature is computed again.
+    """
+    get = evidence.get if isinstance(evidence, Mapping) else lambda key: getattr(evidence, key, "")
+    tool, command = str(get("tool") or ""), str(get("command") or "")
+    key = str(get("error_key") or "")
+    if key:
+        head = str(get("head") or "") if tool in SHELL_TOOLS else ""
+        return FailureSignature(tool, head, key)
+    return signature_of(tool, command, str(get("error") or ""))

@@ -10,10 +10,10 @@ so two cycles with different providers can run at once in one process.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import replace
+from typing import Protocol
 
 from acecode.errors import AcecodeError
 from acecode.llm import usage
@@ -31,8 +31,15 @@ from acecode.llm.settings import ProviderChoice, ProviderConfigError, explain_pr
 
 PASSED_REASON = "passed by the caller"
 
-# Asked before every request: None lets it go, a text is why it may not (a budget).
-CallGuard = Callable[[str, LLMRequest], "str | None"]
+
+class CallGuard(Protocol):
+    """Told of every request: before it is sent (None lets it go, a text is why it may
+    not: a budget, a ledger that cannot record it), and after, with what it cost."""
+
+    def before(self, role: str, request: LLMRequest) -> str | None: ...
+
+    def after(self, role: str, request: LLMRequest, call: usage.CallRecord) -> None: ...
+
 
 _passed: ContextVar[Provider | None] = ContextVar("acecode_provider", default=None)
 _guard: ContextVar[CallGuard | None] = ContextVar("acecode_call_guard", default=None)
@@ -45,10 +52,11 @@ class CallRefused(AcecodeError, RuntimeError):
 
 @contextmanager
 def guarded_calls(guard: CallGuard | None) -> Iterator[None]:
-    """Ask ``guard(role, request)`` before every request made inside the block.
+    """Ask ``guard.before(role, request)`` before every request made inside the block,
+    and tell ``guard.after`` what it cost once it returned.
 
-    The cost gate uses it so that no call can spend past what the cycle reserved
-    without reserving more first (:mod:`acecode.cost.gate`).
+    The cost gate uses it so that every call is recorded before the money is at risk
+    and draws on what the cycle reserved (:mod:`acecode.cost.gate`).
     """
     token = _guard.set(guard)
     try:
@@ -128,14 +136,14 @@ async def complete(
     env: Mapping[str, str] | None = None,
     model: str | None = None,
     cacheable_chars: int = 0,
-    retry_max_tokens: int | None = None,
 ) -> Completion:
     """Ask the configured provider once (with retries) and record the tokens spent.
 
     ``model`` overrides the provider's model for this call (a cheaper model for one
     role); ``cacheable_chars`` is the prompt's fixed head (see :class:`LLMRequest`).
-    A reply cut off at ``max_tokens`` is asked again once with ``retry_max_tokens``
-    when that is more room; both calls are recorded, as both are billed.
+    A reply cut off at ``max_tokens`` comes back marked ``truncated``; it is not asked
+    again (each role's bound is the longest reply its format allows: the roles read
+    what a cut reply holds whole, :func:`acecode.llm.jsonx.salvage_json`).
 
     Raises :class:`~acecode.llm.settings.ProviderConfigError` when no provider
     is configured, :class:`~acecode.llm.retry.LLMCallError` when the call
@@ -152,11 +160,7 @@ async def complete(
         cacheable_chars=cacheable_chars,
         cache_ttl=_cache_ttl.get(),
     )
-    completion = await _send(provider, request, role, diagnostic_name or role)
-    if completion.truncated and retry_max_tokens and retry_max_tokens > max_tokens:
-        roomier = replace(request, max_tokens=retry_max_tokens)
-        completion = await _send(provider, roomier, role, diagnostic_name or role)
-    return completion
+    return await _send(provider, request, role, diagnostic_name or role)
 
 
 async def _send(
@@ -164,7 +168,7 @@ async def _send(
 ) -> Completion:
     """One request under the guard and the retry policy, recorded in the open ledgers."""
     guard = _guard.get()
-    refusal = guard(role, request) if guard is not None else None
+    refusal = guard.before(role, request) if guard is not None else None
     if refusal:
         raise CallRefused(refusal)
     try:
@@ -172,44 +176,46 @@ async def _send(
             provider, request, diagnostic_name=diagnostic_name, role=role
         )
     except LLMCallError as exc:
-        usage.record(
-            usage.CallRecord(
-                role=role,
-                provider=provider.name,
-                model=request.model,
-                input_tokens=0,
-                output_tokens=0,
-                estimated=False,
-                attempts=exc.attempts,
-                ok=False,
-            )
-        )
-        raise
-    completion = result.completion
-    reported = completion.input_tokens is not None and completion.output_tokens is not None
-    usage.record(
-        usage.CallRecord(
+        failed = usage.CallRecord(
             role=role,
             provider=provider.name,
             model=request.model,
-            input_tokens=(
-                completion.input_tokens
-                if completion.input_tokens is not None
-                else usage.estimate_tokens(request.system + request.prompt)
-            ),
-            output_tokens=(
-                completion.output_tokens
-                if completion.output_tokens is not None
-                else usage.estimate_tokens(completion.text)
-            ),
-            estimated=not reported,
-            attempts=result.attempts,
-            ok=True,
-            cost_usd=completion.cost_usd,
-            cache_read_tokens=completion.cache_read_tokens,
-            cache_write_tokens=completion.cache_write_tokens,
-            cache_write_1h_tokens=completion.cache_write_1h_tokens,
-            truncated=completion.truncated,
+            input_tokens=0,
+            output_tokens=0,
+            estimated=False,
+            attempts=exc.attempts,
+            ok=False,
         )
+        usage.record(failed)
+        if guard is not None:
+            guard.after(role, request, failed)
+        raise
+    completion = result.completion
+    reported = completion.input_tokens is not None and completion.output_tokens is not None
+    call = usage.CallRecord(
+        role=role,
+        provider=provider.name,
+        model=request.model,
+        input_tokens=(
+            completion.input_tokens
+            if completion.input_tokens is not None
+            else usage.estimate_tokens(request.system + request.prompt)
+        ),
+        output_tokens=(
+            completion.output_tokens
+            if completion.output_tokens is not None
+            else usage.estimate_tokens(completion.text)
+        ),
+        estimated=not reported,
+        attempts=result.attempts,
+        ok=True,
+        cost_usd=completion.cost_usd,
+        cache_read_tokens=completion.cache_read_tokens,
+        cache_write_tokens=completion.cache_write_tokens,
+        cache_write_1h_tokens=completion.cache_write_1h_tokens,
+        truncated=completion.truncated,
     )
+    usage.record(call)
+    if guard is not None:
+        guard.after(role, request, call)
     return completion

@@ -3,7 +3,9 @@
 Its cycles come one after the other, so they ask for a one-hour prompt cache.
 Progress is kept in ``.claude/acecode/bootstrap.json`` (written atomically
 after every session), so Ctrl-C or a crash loses at most the session in
-flight, and a rerun skips what is done. A failed session is logged, recorded
+flight, and a rerun skips what is done. A session whose every message the hooks
+(or ``acecode learn``) learned already is counted as already learned, without a
+cycle record. A failed session is logged, recorded
 and skipped; it is retried on the next run, and so is a session skipped as
 too small to learn from (it may have grown by then).
 """
@@ -18,6 +20,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from acecode.pipeline.cycle import CycleReport, run_cycle_sync
+from acecode.project.bounds import read_json
 from acecode.project.outcomes import SKIPPED
 from acecode.store.atomic import atomic_write_text
 from acecode.store.lock import exclusive_lock
@@ -43,7 +46,7 @@ class BootstrapState:
     @classmethod
     def load(cls, path: Path) -> BootstrapState:
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = read_json(path, "bootstrap record")
         except (OSError, ValueError):
             return cls(path)
         if not isinstance(data, dict):
@@ -68,7 +71,7 @@ class BootstrapCounts(NamedTuple):
     """What one bootstrap run did with each transcript."""
 
     learned: int
-    already_done: int
+    already_done: int  # learned before: by an earlier run or by the hooks
     skipped: int  # too small or nothing to learn yet: retried on the next run
     failed: int
 
@@ -103,8 +106,20 @@ def bootstrap(
         rest = True
         try:
             report = run_cycle_sync(
-                transcript, playbook_path=playbook_path, source=source, burst=True
+                transcript,
+                playbook_path=playbook_path,
+                source=source,
+                burst=True,
+                record_if_learned_before=False,
             )
+            if report.learned_before:  # the hooks learned it all: no cycle to tell of
+                already_done += 1
+                rest = False
+                state.done[str(transcript)] = BootstrapState.fingerprint(transcript)
+                state.save()
+                if on_progress:
+                    on_progress(transcript, None, None)
+                continue
             if report.status == SKIPPED:  # no LLM call; stays due for the next run
                 skipped += 1
                 rest = False

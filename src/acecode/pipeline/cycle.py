@@ -48,6 +48,7 @@ from acecode.pipeline.session_source import MessageList, TranscriptFile
 from acecode.pipeline.stages.admit import admit
 from acecode.pipeline.stages.apply import apply_layer
 from acecode.pipeline.stages.context import CycleContext
+from acecode.pipeline.stages.habits import note_habits
 from acecode.pipeline.stages.instructions import hold_against_instructions, record_overlap
 from acecode.pipeline.stages.judge import judge
 from acecode.pipeline.stages.layers import plan_layers
@@ -78,6 +79,7 @@ async def run_cycle(
     ignore_budget: bool = False,
     triage: bool | None = None,
     burst: bool = False,
+    record_if_learned_before: bool = True,
 ) -> CycleReport:
     """Learn from one transcript (a file, or the :class:`MessageList` a library call
     passed) and (unless ``dry_run``) save the result.
@@ -101,6 +103,10 @@ async def run_cycle(
     ``burst`` (bootstrap, catch-up, ``acecode learn`` of several transcripts), or one
     that follows another within the hour, asks for a one-hour prompt cache, as the
     next cycle is likely to come within it.
+
+    ``record_if_learned_before`` False (``acecode bootstrap``) leaves no record of a
+    transcript whose every message an earlier cycle learned (the hooks did): the
+    caller counts it as already learned, and nothing happened to tell.
     """
     from acecode.agents import detect_agent
     from acecode.cost.gate import metered
@@ -135,7 +141,7 @@ async def run_cycle(
     for warning in report.warnings:
         warn(warning)
     report.duration_s = round(time.monotonic() - started, 3)
-    if not dry_run:
+    if not dry_run and (record_if_learned_before or not report.learned_before):
         announce_learned(report, layer)  # before the cycle's record, its last write
         record_outcome(report, layer)
     diagnose("cycle_report", report.summary())
@@ -144,8 +150,6 @@ async def run_cycle(
 
 async def _stages(ctx: CycleContext) -> None:
     """The stages of :func:`run_cycle`; every way out leaves the report's status set."""
-    from acecode.pipeline.provenance_step import EvidencePool
-
     report = ctx.report
     if not admit(ctx):
         return
@@ -153,16 +157,22 @@ async def _stages(ctx: CycleContext) -> None:
         if report.learned and not report.dry_run:
             record_learned(ctx.layer, ctx.session, report)
         return
-    # The session read again for the entries' evidence, once, outside any lock.
-    evidence = None if report.dry_run else EvidencePool.collect(ctx.messages)
+    from acecode.cost.gate import release_unused
+
+    # The session's moments, read once by the curate stage (outside any lock).
+    evidence = None if report.dry_run else ctx.evidence
     changed = False
-    for layer in plan_layers(ctx):
+    layers = plan_layers(ctx)
+    for index, layer in enumerate(layers):
         await screen_and_review(ctx, layer)
         await judge(ctx, layer)
         hold_against_instructions(ctx, layer)
+        if index == len(layers) - 1:  # no LLM call after this one: free what it held
+            release_unused()
         changed |= apply_layer(ctx, layer, evidence)
         record_layer(ctx, layer)
     record_overlap(ctx)
+    note_habits(ctx, layers)
     if changed:
         report.finish(outcomes.OK)
     else:

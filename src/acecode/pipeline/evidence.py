@@ -1,23 +1,27 @@
-"""Which moment of a session a learned rule came from: a failed tool call or a request.
+"""Which moment of a session a learned rule came from: a failed tool call or a user message.
 
-The reflector and curator say *why* they propose a rule, but not where in
-the session that happened. Provenance wants a short excerpt a user can
-recognise (the failing command and its error line, or what they asked for),
-so the cycle matches each new rule against the session it read:
+The condensed transcript numbers the session's failures (``F1``, ``F2``...) and
+the user's messages (``C1``...) (:mod:`acecode.transcript.moments`); the
+reflector names the moments each finding comes from and the curator the ones
+each operation comes from. :class:`EvidencePool` reads the same session with
+the same numbering, so :meth:`EvidencePool.resolve` turns those references
+into the evidence provenance keeps: for a failure the tool, the command, the
+error line and the failure signature computed from the whole output (the one
+``acecode impact`` and recall compute when the failure happens again,
+:mod:`acecode.impact.signature`); for a message, its text. A reference to a
+moment the session does not have is ignored.
 
-* every failed tool call (a ``tool_result`` with ``is_error``), described by
-  its command (or its one-line call description) and its first error line;
-* every request the user typed (``prompt`` messages).
-
-A candidate's score is the sum, over the content words (BM25's tokeniser,
-:func:`acecode.playbook.relevance.terms`) it shares with the rule's text and
-reason, of each word's rarity among the candidates (``log(1 + N/df)``): a
-word every failure shares (``error``) says little, the module name that
-only one failure shows says a lot. The best failure wins over the best
-request when it scores at least as high, since a failure is what most rules
-are learned from; a tie between failures goes to the later one (the one
-closest to the fix). No shared word at all gives ``kind: none``, never a
-guess. Every excerpt is redacted (:func:`acecode.store.provenance.excerpt`).
+When the curator named no moment (an older template, a model that left it
+out), :meth:`EvidencePool.match` falls back to word overlap, scored against the
+rule's own text only: each content word (BM25's tokeniser,
+:func:`acecode.playbook.relevance.terms`) it shares with a candidate counts its
+rarity among the candidates (``log(1 + N/df)``). A failure is described by its
+command and its error line, never its whole output, so the failure with the
+longest output does not win every rule. The best failure wins over the best
+message when it scores at least as high; a tie between failures goes to the
+later one (the one closest to the fix). No shared word at all gives
+``kind: none``, never a guess. Every excerpt is redacted
+(:func:`acecode.store.provenance.excerpt`).
 """
 
 from __future__ import annotations
@@ -25,102 +29,146 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from acecode.impact.signature import SHELL_TOOLS, error_line, shell_command, signature_of
 from acecode.playbook.relevance import terms
 from acecode.store.provenance import excerpt
+from acecode.transcript.moments import FAILURE, MomentCounter
 
-# A line that says what went wrong: an exception, an "error:"/"fatal:" line, npm's and
-# pytest's markers. The first such line is the error line; else the first non-blank one.
-_ERROR_LINE = re.compile(
-    r"^\s*(?:[\w.]*(?:Error|Exception)\b|error\b|fatal\b|npm ERR!|E\s{2,}\S|FAILED\b|"
-    r".*\b(?:not found|no such file|permission denied|cannot|can't|unable to|command failed)\b)",
-    re.IGNORECASE,
-)
-_TRACEBACK_HEAD = re.compile(r"^\s*Traceback \(most recent call last\)", re.IGNORECASE)
+if TYPE_CHECKING:
+    from acecode.agents.base import Agent
 
-
-def error_line(output: str) -> str:
-    """The line of a tool's output that says what failed (see ``_ERROR_LINE``)."""
-    lines = [line for line in output.splitlines() if line.strip()]
-    for line in lines:
-        if _ERROR_LINE.match(line) and not _TRACEBACK_HEAD.match(line):
-            return line.strip()
-    return lines[0].strip() if lines else ""
+# ``F3``, ``C12``: a moment of the session, as the roles write it.
+REF = re.compile(r"\b([FC])(\d{1,5})\b")
 
 
 @dataclass(frozen=True)
-class _Candidate:
+class Moment:
+    """One numbered moment: its evidence, the words the fallback scores and, for a
+    failed call, the call itself (tool, input, working directory), which a learned
+    input pattern must match (:mod:`acecode.pipeline.triggers_step`)."""
+
+    ref: str
     evidence: dict[str, str]
     words: frozenset[str]
+    tool: str = ""
+    tool_input: dict[str, Any] = field(default_factory=dict)
+    cwd: str = ""
 
 
 @dataclass
 class EvidencePool:
-    """The failed tool calls and requests of one session, ready to be matched."""
+    """The numbered failures and user messages of one session."""
 
-    failures: list[_Candidate] = field(default_factory=list)
-    requests: list[_Candidate] = field(default_factory=list)
+    moments: dict[str, Moment] = field(default_factory=dict)
 
     @classmethod
-    def collect(cls, messages: Iterable[dict[str, Any]]) -> EvidencePool:
-        """One pass over acecode's flat messages (:mod:`acecode.transcript`)."""
+    def collect(
+        cls, messages: Iterable[dict[str, Any]], agent: Agent | None = None
+    ) -> EvidencePool:
+        """One pass over acecode's flat messages, numbered as the condenser numbers them."""
+        from acecode.agents import get_agent
+
+        counter = MomentCounter((agent or get_agent()).tools)
         pool = cls()
         calls: dict[str, dict[str, Any]] = {}
         for message in messages:
-            kind = message.get("kind")
-            if kind == "tool_use":
+            ref = counter.label(message)
+            if message.get("kind") == "tool_use":
                 calls[str(message.get("tool_use_id") or "")] = message
-            elif kind == "tool_result" and message.get("is_error"):
+            if ref is None:
+                continue
+            if ref.startswith(FAILURE):
                 call = calls.get(str(message.get("tool_use_id") or ""), {})
-                pool.failures.append(_failure(call, message))
-            elif kind == "prompt":
-                request = str(message.get("content") or "")
-                pool.requests.append(
-                    _Candidate(
-                        {"kind": "request", "request": excerpt(request)},
-                        frozenset(terms(request)),
-                    )
+                pool.moments[ref] = _failure(ref, call, message)
+            else:
+                text = str(message.get("content") or "")
+                pool.moments[ref] = Moment(
+                    ref,
+                    {"kind": "request", "request": excerpt(text), "ref": ref},
+                    frozenset(terms(text)),
                 )
         return pool
 
-    def match(self, text: str, reason: str = "") -> dict[str, str]:
-        """The evidence for a rule with ``text`` and ``reason`` (``{"kind": "none"}`` if none)."""
-        wanted = set(terms(f"{text} {reason}"))
-        everything = [*self.failures, *self.requests]
-        df = Counter(word for candidate in everything for word in candidate.words & wanted)
+    @property
+    def failures(self) -> list[Moment]:
+        """The failed calls, in session order."""
+        return [m for m in self.moments.values() if m.ref.startswith(FAILURE)]
+
+    def known(self, refs: Iterable[str]) -> list[str]:
+        """The references among ``refs`` that name a moment of this session, in order."""
+        return [ref for ref in dict.fromkeys(refs) if ref in self.moments]
+
+    def resolve(self, refs: Iterable[str]) -> dict[str, str] | None:
+        """The evidence for a rule that names ``refs``: its first failure, else its first
+        message; None when none of them names a moment of this session."""
+        found = self.known(refs)
+        failures = [ref for ref in found if ref.startswith(FAILURE)]
+        chosen = (failures or found)[:1]
+        return {**self.moments[chosen[0]].evidence, "link": "named"} if chosen else None
+
+    def match(self, text: str) -> dict[str, str]:
+        """The evidence for a rule whose text is ``text``, by word overlap (the fallback)."""
+        wanted = set(terms(text))
+        everything = list(self.moments.values())
+        df = Counter(word for moment in everything for word in moment.words & wanted)
         total = len(everything)
 
-        def best(candidates: list[_Candidate]) -> tuple[float, _Candidate | None]:
-            top: tuple[float, _Candidate | None] = (0.0, None)
-            for candidate in candidates:  # later candidates win ties: >=
-                score = sum(math.log(1 + total / df[w]) for w in candidate.words & wanted)
+        def best(kind: str) -> tuple[float, Moment | None]:
+            top: tuple[float, Moment | None] = (0.0, None)
+            for moment in everything:  # later moments win ties: >=
+                if not moment.ref.startswith(kind):
+                    continue
+                score = sum(math.log(1 + total / df[w]) for w in moment.words & wanted)
                 if score > 0 and score >= top[0]:
-                    top = (score, candidate)
+                    top = (score, moment)
             return top
 
-        failure_score, failure = best(self.failures)
-        request_score, request = best(self.requests)
-        if failure is not None and failure_score >= request_score:
-            return dict(failure.evidence)
-        if request is not None:
-            return dict(request.evidence)
-        return {"kind": "none"}
+        failure_score, failure = best(FAILURE)
+        request_score, request = best("C")
+        chosen = failure if failure is not None and failure_score >= request_score else request
+        if chosen is None:
+            return {"kind": "none"}
+        return {**chosen.evidence, "link": "overlap"}
 
 
-def _failure(call: dict[str, Any], result: dict[str, Any]) -> _Candidate:
+def refs_in(value: Any) -> list[str]:
+    """The moment references in an operation's ``refs`` (a list or a string) or a text."""
+    if isinstance(value, str):
+        items: Sequence[Any] = [value]
+    elif isinstance(value, (list, tuple)):
+        items = value
+    else:
+        return []
+    found = []
+    for item in items:
+        if isinstance(item, str):
+            found += [f"{kind}{int(number)}" for kind, number in REF.findall(item.upper())]
+    return list(dict.fromkeys(found))
+
+
+def _failure(ref: str, call: dict[str, Any], result: dict[str, Any]) -> Moment:
     tool = str(call.get("tool_name") or result.get("tool_name") or "")
     tool_input = call.get("tool_input") if isinstance(call.get("tool_input"), dict) else {}
-    command = tool_input.get("command")
-    if not isinstance(command, str) or not command.strip():
-        command = str(call.get("content") or "")
+    command = shell_command(tool_input) if tool in SHELL_TOOLS else ""
+    shown = command or str(call.get("content") or "")
     output = str(result.get("content") or "")
+    line = error_line(output)
+    signature = signature_of(tool, command, output)
     evidence = {
         "kind": "failure",
         "tool": excerpt(tool, 80),
-        "command": excerpt(command),
-        "error": excerpt(error_line(output)),
+        "command": excerpt(shown),
+        "error": excerpt(line),
+        "head": excerpt(signature.head, 80),
+        "error_key": excerpt(signature.error),
+        "ref": ref,
     }
-    return _Candidate(evidence, frozenset(terms(f"{command} {output}")))
+    if command:  # Codex names it ``cmd`` or gives an argv list; patterns read ``command``
+        tool_input = {**tool_input, "command": command}
+    cwd = call.get("cwd") or tool_input.get("workdir") or ""
+    words = frozenset(terms(f"{tool} {shown} {line}"))
+    return Moment(ref, evidence, words, tool, dict(tool_input), cwd if isinstance(cwd, str) else "")

@@ -51,6 +51,8 @@ class JudgeSummary:
     floor: float
     stored_verdicts: int = 0
     pairs_asked: int = 0
+    # Proposed pairs beyond what the cycle's reservation holds for the judge.
+    pairs_left_out: int = 0
     # Of those, the pairs of a text and one of the project's instructions.
     instruction_pairs: int = 0
     verdicts: dict[str, int] = field(default_factory=dict)
@@ -64,6 +66,7 @@ class JudgeSummary:
             "floor": self.floor,
             "stored_verdicts": self.stored_verdicts,
             "pairs_asked": self.pairs_asked,
+            "pairs_left_out": self.pairs_left_out,
             "instruction_pairs": self.instruction_pairs,
             "verdicts": dict(self.verdicts),
             "unanswered": self.unanswered,
@@ -147,7 +150,7 @@ async def judge_step(
             texts,
             backend=semantic.backend,
             cache=semantic.cache,
-            floor=settings.judge_floor,
+            floor=settings.instructions_judge_floor,
             known=semantic.verdicts,
         )
         for texts in ([p.text for p in proposed], existing)
@@ -155,6 +158,10 @@ async def judge_step(
     pairs = (against[0] + pairs + against[1])[: settings.judge_max_pairs]
     if not pairs:
         summary.skipped = "no candidate pairs"
+        return
+    pairs = _fitting(pairs, summary)
+    if not pairs:
+        summary.skipped = "no pair fits in what the cycle holds for the judge"
         return
     new = await _ask(pairs, report, summary)
     semantic.verdicts.add(new)
@@ -177,6 +184,21 @@ async def judge_step(
         )
     except JudgementsError as exc:
         warn(f"verdicts not stored (they still apply to this cycle): {exc}")
+
+
+def _fitting(pairs: list[Any], summary: JudgeSummary) -> list[Any]:
+    """The first pairs, in the order they were proposed in (the instructions' first),
+    that fit in what the cycle holds for the judge: the pairs planned at admission, more
+    when earlier calls cost less than their bounds. The others merge only if
+    near-verbatim, as pairs without a verdict do."""
+    from acecode.cost.gate import fits
+    from acecode.roles.judge import judge_request
+
+    kept = list(pairs)
+    while kept and not fits("judge", judge_request([(p.first, p.second) for p in kept])):
+        kept.pop()
+    summary.pairs_left_out = len(pairs) - len(kept)
+    return kept
 
 
 async def _ask(pairs: list[Any], report: CycleReport, summary: JudgeSummary) -> list[Any]:

@@ -14,9 +14,16 @@ report (and ``acecode history``) tell the same story:
 * a MERGE, and a group the semantic de-duplication folded: ``merged``, the
   survivor inheriting every source's origins.
 
+An ADD or UPDATE's input pattern (``when``) is kept in the origin when it matches
+the call the entry was learned from (:mod:`acecode.pipeline.triggers_step`); a
+refused one is named in the report's ``refused_patterns``.
+
 The reason is the curator's for the operation; when it gave none, the
-reflector's analysis. The evidence is matched in the session the cycle read
-(:mod:`acecode.pipeline.evidence`).
+reflector's analysis. The evidence is the moment of the session the operation
+names (its ``refs``, ``F3`` or ``C1``, checked against the session the cycle
+read, :mod:`acecode.pipeline.evidence`); when it names none that exists, the
+moments of the reflector's finding that shares most words with the entry's
+text; failing that, the word-overlap fallback on the entry's text alone.
 """
 
 from __future__ import annotations
@@ -25,20 +32,51 @@ from pathlib import Path
 from typing import Any
 
 from acecode.agents import DEFAULT_AGENT
-from acecode.pipeline.evidence import EvidencePool
+from acecode.pipeline.evidence import EvidencePool, refs_in
+from acecode.pipeline.triggers_step import checked_patterns
 from acecode.playbook.operations import clean_text
+from acecode.playbook.relevance import terms
 
 
-def _curator_reason(proposed: list[Any], text: str, fallback: str) -> str:
-    """The reason the curator gave for the operation that proposed ``text``."""
+def _proposing(proposed: list[Any], text: str) -> dict[str, Any]:
+    """The curator's operation that proposed ``text`` ({} when none did)."""
     for op in proposed:
-        if not isinstance(op, dict):
-            continue
-        if text in (clean_text(op.get("text")), clean_text(op.get("merged_text"))):
-            reason = op.get("reason")
-            if isinstance(reason, str) and reason.strip():
-                return reason.strip()
-    return fallback
+        if isinstance(op, dict) and text in (
+            clean_text(op.get("text")),
+            clean_text(op.get("merged_text")),
+        ):
+            return op
+    return {}
+
+
+def _curator_reason(op: dict[str, Any], fallback: str) -> str:
+    reason = op.get("reason")
+    return reason.strip() if isinstance(reason, str) and reason.strip() else fallback
+
+
+def _finding_refs(analysis: str, text: str, pool: EvidencePool) -> list[str]:
+    """The moments of the reflector's finding that shares most words with ``text``."""
+    wanted = set(terms(text))
+    best: tuple[int, list[str]] = (0, [])
+    for finding in analysis.splitlines():
+        refs = pool.known(refs_in(finding))
+        shared = len(wanted & set(terms(finding))) if refs else 0
+        if shared > best[0]:
+            best = (shared, refs)
+    return best[1]
+
+
+def entry_evidence(
+    pool: EvidencePool, text: str, op: dict[str, Any], analysis: str
+) -> dict[str, str]:
+    """The evidence of an entry with ``text`` that ``op`` proposed (see the module)."""
+    named = pool.resolve(refs_in(op.get("refs")))
+    if named is not None:
+        return named
+    found = pool.resolve(_finding_refs(analysis, text, pool))
+    if found is not None:
+        return {**found, "link": "finding"}
+    return pool.match(text)
 
 
 def cycle_provenance(report: Any, pool: EvidencePool) -> dict[str, Any]:
@@ -50,8 +88,16 @@ def cycle_provenance(report: Any, pool: EvidencePool) -> dict[str, Any]:
     proposed = report.proposed_operations
 
     def item(name: str, how: str, text: str, reason: str, **extra: Any) -> dict[str, Any]:
-        why = _curator_reason(proposed, text, reason or analysis)
-        return {"name": name, "how": how, "reason": why, "evidence": pool.match(text, why), **extra}
+        op = _proposing(proposed, text)
+        why = _curator_reason(op, reason or analysis)
+        evidence = entry_evidence(pool, text, op, analysis)
+        planned = {"name": name, "how": how, "reason": why, "evidence": evidence, **extra}
+        if how == "learned" and op.get("type") in ("ADD", "UPDATE"):
+            kept, refused = checked_patterns(op.get("when"), evidence, pool)
+            if kept:
+                planned["when"] = kept
+            report.refused_patterns += [f"{name}: {line}" for line in refused]
+        return planned
 
     entries: list[dict[str, Any]] = []
     for decision in dedup.get("ladder_decisions") or ():

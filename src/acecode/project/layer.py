@@ -23,13 +23,14 @@ injection hook a noticeable share of its time (:mod:`acecode.hooks.context`). Th
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, TypeAlias
 
 from acecode.project.layers import USER_PREFIX, is_user_layer, user_playbook_file
 from acecode.project.state_folder import STATE_FOLDER_NAME, ensure_state_folder
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (the tool hooks' hit path)
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import TypeAlias
 
 
 class Layer:

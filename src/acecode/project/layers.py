@@ -27,8 +27,11 @@ cache check, and ``pathlib`` would cost it a noticeable share of its budget.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (the tool hooks' hit path)
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
 
 PROJECT = "project"
 USER = "user"

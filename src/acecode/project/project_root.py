@@ -67,3 +67,20 @@ def find_project_root(start: str, home: str | None = None) -> str:
             break
         folder = parent
     return start
+
+
+def resolve_project(payload: dict) -> str:
+    """The project root found (:func:`find_project_root`) from ``$CLAUDE_PROJECT_DIR``,
+    else from the input's ``cwd`` (Codex sets no variable), else from the current directory.
+
+    Claude Code sets ``CLAUDE_PROJECT_DIR`` to the folder the session started in, a
+    subfolder of the project when the user started there; the walk up finds the
+    project's root, as ``acecode.project.paths.project_dir`` does for the CLI. The result is
+    written back to ``CLAUDE_PROJECT_DIR`` so that everything the hook touches afterwards
+    (diagnostics, settings, the background learner) agrees on the same project.
+    """
+    cwd = payload.get("cwd")
+    start = os.environ.get("CLAUDE_PROJECT_DIR") or (cwd if isinstance(cwd, str) else "")
+    root = find_project_root(start or os.getcwd())
+    os.environ["CLAUDE_PROJECT_DIR"] = root
+    return root

@@ -7,7 +7,10 @@ entry point can check them with nothing but ``os`` imported.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+
+TYPE_CHECKING = False  # without importing typing: the tool hooks' fast path reads this module
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 SKIP_ENV = "ACECODE_SKIP"  # for users: `ACECODE_SKIP=1 claude` skips injection and learning
 NESTED_ENV = "ACECODE_HOOKS_DISABLED"  # set by acecode for its own background and nested runs

@@ -13,8 +13,8 @@ Only ``os`` is imported: the injection hook creates the folder too, and
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (the tool hooks' hit path)
 if TYPE_CHECKING:
     from typing import Protocol, TypeAlias
 

@@ -36,8 +36,11 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator, Mapping
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (the tool hooks' hit path)
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+    from typing import Any
 
 FIELDS = ("command", "file_path", "old_string")
 MAX_PATTERN_CHARS = 200
@@ -115,7 +118,7 @@ class InputPattern:
     def from_dict(cls, data: Any) -> InputPattern:
         """From ``{"tool", "field", "pattern"}`` (``field`` may be left out). Raises
         :class:`PatternError` for anything else."""
-        if not isinstance(data, Mapping):
+        if not isinstance(data, dict):
             raise PatternError(f"an input pattern is an object, not {type(data).__name__}")
         tool, pattern, field = data.get("tool"), data.get("pattern"), data.get("field")
         if not isinstance(tool, str) or not isinstance(pattern, str):
@@ -157,13 +160,17 @@ class InputPattern:
             compiled = self._compiled[name] = re.compile(source)
         return compiled
 
+    def tools(self) -> frozenset[str]:
+        """The tool names this pattern applies to: its tool's family."""
+        return _FAMILIES[self.tool]
+
     def applies_to(self, tool_name: str) -> bool:
         """True when ``tool_name`` is in this pattern's tool family."""
         return tool_name in _FAMILIES[self.tool]
 
     def matches(self, tool_name: str, tool_input: Any, cwd: str = "") -> bool:
         """True when the call's input matches. Never raises: an odd input is no match."""
-        if not self.applies_to(tool_name) or not isinstance(tool_input, Mapping):
+        if not self.applies_to(tool_name) or not isinstance(tool_input, dict):
             return False
         try:
             compiled = self.regex(cwd if isinstance(cwd, str) else "")
@@ -200,7 +207,7 @@ def field_values(tool_name: str, tool_input: Mapping[str, Any], field: str) -> I
         edits = tool_input.get("edits")
         if isinstance(edits, list):
             for edit in edits:
-                if isinstance(edit, Mapping) and isinstance(edit.get("old_string"), str):
+                if isinstance(edit, dict) and isinstance(edit.get("old_string"), str):
                     yield edit["old_string"]
 
 

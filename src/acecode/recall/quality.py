@@ -139,6 +139,15 @@ _MISS = "\x01"
 
 def quality_problem(pattern: InputPattern) -> str | None:
     """Why ``pattern`` must not be used, in one line; None when it is fine."""
+    problem = static_problem(pattern)
+    if problem is None and not _within_budget(pattern.regex(PROBE_CWD).pattern):
+        return f"too slow on a worst-case input of {MAX_INPUT_CHARS} characters; simplify it"
+    return problem
+
+
+def static_problem(pattern: InputPattern) -> str | None:
+    """:func:`quality_problem` without the worst-case timing: every check that costs
+    microseconds (the recall index runs it on every pattern it reads)."""
     if len(pattern.pattern) > MAX_PATTERN_CHARS:
         return f"longer than {MAX_PATTERN_CHARS} characters"
     try:
@@ -156,8 +165,6 @@ def quality_problem(pattern: InputPattern) -> str | None:
         )
     if _nested_repeat(compiled.pattern):
         return "repeats a repetition, as in (a+)+ (catastrophic backtracking); simplify it"
-    if not _within_budget(compiled.pattern):
-        return f"too slow on a worst-case input of {MAX_INPUT_CHARS} characters; simplify it"
     return None
 
 

@@ -53,6 +53,8 @@ class ReportData:
     # The measured effect per entry (acecode.experiments) and whether experiments run.
     effects: list[RuleEffect] = field(default_factory=list)
     experiments: str = ""
+    # Each entry's triggers, one line each (acecode.recall.triggers): what recalls it.
+    triggers: dict[str, list[str]] = field(default_factory=dict)
 
 
 def growth(cycles: list[Any], entries_now: int) -> list[CyclePoint]:
@@ -127,11 +129,12 @@ def gather(
     entries_now = sum(len(items) for items in sections.values())
     cost_records = project_cost_records(playbook_path.resolve().parent.parent)
     effects, experiments = measured_effects(playbook_path, playbook, transcripts, folder)
+    provenance = load_provenance(playbook_path)
     return ReportData(
         playbook_path=str(playbook_path),
         generated_at=generated_at,
         sections=sections,
-        provenance=load_provenance(playbook_path),
+        provenance=provenance,
         cycles=growth(list_cycles(playbook_path), entries_now),
         impact=run_impact(playbook_path, playbook, transcripts, window=window),
         pending=[item.as_dict() for item in list_pending(playbook_path)],
@@ -141,7 +144,22 @@ def gather(
         per_session=per_session(cost_records),
         effects=effects,
         experiments=experiments,
+        triggers=entry_triggers(playbook, provenance),
     )
+
+
+def entry_triggers(
+    playbook: dict[str, Any], provenance: dict[str, list[Origin]]
+) -> dict[str, list[str]]:
+    """Every entry's triggers, one line each, for the entries that have any."""
+    from acecode.playbook.schema import iter_entries
+    from acecode.recall.triggers import triggers_of
+
+    found = {
+        entry["name"]: triggers_of(entry, provenance.get(entry["name"], [])).describe()
+        for _section, entry in iter_entries(playbook)
+    }
+    return {name: lines for name, lines in found.items() if lines}
 
 
 def measured_effects(

@@ -111,10 +111,12 @@ def _playbook(data: ReportData) -> str:
                 _e(entry["helpful"]),
                 _e(entry["harmful"]),
                 _origin(data.provenance.get(entry["name"], [])),
+                "<br>".join(_e(line) for line in data.triggers.get(entry["name"], [])),
             ]
             for entry in entries
         ]
-        out.append(_table(("id", "text", "helpful", "harmful", "provenance"), rows, {2, 3}))
+        headers = ("id", "text", "helpful", "harmful", "provenance", "triggers")
+        out.append(_table(headers, rows, {2, 3}))
     return "".join(out)
 
 
@@ -222,6 +224,23 @@ def _before_after(hit: int, sessions: int) -> str:
     return _e(f"{hit} of {counted(sessions, 'session')}{share}")
 
 
+def _recall(stats: list) -> str:
+    """Per entry: recalled after a failure, warned before a call, the next try."""
+    out = "<h3>Recall at the tool call</h3>"
+    if not stats:
+        return out + _empty("Recall has not shown an entry yet.")
+    rows = [
+        [
+            _id(item.entry),
+            _e(item.recalled),
+            _e(item.warned),
+            _e(f"succeeded {item.succeeded} of {counted(item.tried_again, 'try', 'tries')}"),
+        ]
+        for item in stats
+    ]
+    return out + _table(("entry", "recalled", "warned", "same call next time"), rows, {1, 2})
+
+
 def _failures(data: ReportData) -> str:
     impact = data.impact
     out = [
@@ -254,6 +273,7 @@ def _failures(data: ReportData) -> str:
         out.append(_table(("entry", "learned", "failure", "before", "after", ""), rows, set()))
     else:
         out.append(_empty("No entry has failure provenance yet."))
+    out.append(_recall(impact.recall))
     recurring = [s for s in impact.signatures if s.sessions > 1][:15]
     out.append("<h3>Failures seen in more than one session</h3>")
     if recurring:

@@ -22,6 +22,7 @@ from typing import Any, ParamSpec
 from acecode.errors import AcecodeError
 from acecode.llm import complete, extract_json
 from acecode.llm.base import DEFAULT_MAX_TOKENS
+from acecode.llm.jsonx import salvage_json
 from acecode.project.diagnostics import diagnose, warn
 from acecode.prompts.templates import load_template
 from acecode.roles.prompt import RolePrompt, fill_split
@@ -69,7 +70,6 @@ def role_prompt(
     template: str,
     fields: dict[str, str],
     max_tokens: int = DEFAULT_MAX_TOKENS,
-    retry_max_tokens: int = DEFAULT_MAX_TOKENS,
 ) -> RolePrompt:
     """``template`` filled with ``fields``, with its fixed head marked for the prompt cache."""
     prompt, fixed = fill_split(load_template(template), **fields)
@@ -79,13 +79,13 @@ def role_prompt(
         prompt=prompt,
         cacheable_chars=fixed,
         max_tokens=max_tokens,
-        retry_max_tokens=max(retry_max_tokens, max_tokens),
         model=role_model(role),
     )
 
 
 async def ask(request: RolePrompt, diagnostic_name: str) -> dict[str, Any]:
-    """Send ``request`` and return the JSON object of the reply."""
+    """Send ``request`` and return the JSON object of the reply; of a reply cut off at
+    ``max_tokens``, what it holds whole (:func:`acecode.llm.jsonx.salvage_json`)."""
     completion = await complete(
         request.system,
         request.prompt,
@@ -94,13 +94,15 @@ async def ask(request: RolePrompt, diagnostic_name: str) -> dict[str, Any]:
         max_tokens=request.max_tokens,
         model=request.model,
         cacheable_chars=request.cacheable_chars,
-        retry_max_tokens=request.retry_max_tokens,
     )
     diagnose(
         diagnostic_name,
         f"# PROMPT\n{request.prompt}\n\n{'=' * 80}\n\n# RESPONSE\n{completion.text}\n",
     )
-    data = extract_json(completion.text)
+    # A cut reply's first whole object may be one of its inner ones (an operation):
+    # read the reply's own object as far as it is whole instead.
+    read = salvage_json if completion.truncated else extract_json
+    data = read(completion.text)
     if data is None:
         preview = completion.text.strip()[:200] or "(empty reply)"
         cut = " (cut off at max_tokens)" if completion.truncated else ""
@@ -115,16 +117,9 @@ async def ask_json(
     fields: dict[str, str],
     diagnostic_name: str,
     max_tokens: int = DEFAULT_MAX_TOKENS,
-    retry_max_tokens: int = DEFAULT_MAX_TOKENS,
 ) -> dict[str, Any]:
     """Send ``template`` filled with ``fields`` and return the JSON object of the reply."""
-    request = role_prompt(
-        role=role,
-        template=template,
-        fields=fields,
-        max_tokens=max_tokens,
-        retry_max_tokens=retry_max_tokens,
-    )
+    request = role_prompt(role=role, template=template, fields=fields, max_tokens=max_tokens)
     return await ask(request, diagnostic_name)
 
 

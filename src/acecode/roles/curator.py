@@ -2,10 +2,11 @@
 
 It sees only the reflector's output, a bounded view of the playbook (the
 entries that bear on the session, :mod:`acecode.playbook.curator_view`), the
-short lists of possibly stale entries and retire candidates, and the pairs of
-entries the judge found conflicting (so it can UPDATE or DELETE one side),
-never the transcript (CON-CUR-006): the reflector diagnoses, the curator
-decides.
+short lists of possibly stale entries and retire candidates, the pairs of
+entries the judge found conflicting (so it can UPDATE or DELETE one side) and,
+for each failed call the findings name, its command, error line and whether an
+entry already came from it (:mod:`acecode.habits.notes`); never the transcript
+(CON-CUR-006): the reflector diagnoses, the curator decides.
 Returns ``{"reasoning", "operations"}``; on any failure
 ``{"reasoning": "", "operations": []}``; never raises (INV-CUR-008).
 """
@@ -26,10 +27,17 @@ if TYPE_CHECKING:
     from acecode.playbook.curator_view import CuratorView
 
 NO_CONFLICTS = "(none)"
-# About 70 tokens per operation and a one-sentence reasoning: most replies propose
-# 1-4 operations (100-350 tokens), 6 fit. A reply cut off here (up to 10 operations
-# are allowed) is asked again once with DEFAULT_MAX_TOKENS (acecode.llm.client.complete).
-MAX_TOKENS = 512
+NO_FAILURES = "(none)"
+# Room for the most operations the curator may propose (10, CON-CUR-004) and its
+# one-sentence reasoning, in real tokens (docs/llm.md, "Output bounds"): real operations
+# take up to 404 characters (101 tokens at 4 characters a token; 128 leaves a denser
+# tokenizer its margin), the reasoning at most 25 words. A reply cut here has gone past
+# what the format allows; its whole operations are kept (acecode.llm.jsonx.salvage_json).
+MAX_OPERATIONS = 10
+TOKENS_PER_OPERATION = 128
+REASONING_TOKENS = 64
+FRAME_TOKENS = 32
+MAX_TOKENS = MAX_OPERATIONS * TOKENS_PER_OPERATION + REASONING_TOKENS + FRAME_TOKENS
 
 
 def empty_curation() -> dict[str, Any]:
@@ -89,6 +97,7 @@ def curator_prompt(
     view: CuratorView | None = None,
     max_removals: int | None = None,
     instructions: str | None = None,
+    failures: str = NO_FAILURES,
 ) -> RolePrompt:
     """The curator's request as it will be sent (see :func:`run_curator`)."""
     from acecode.playbook.curator_view import render_listed
@@ -111,6 +120,7 @@ def curator_prompt(
             repository_line(),
             max_removals,
             instructions=instructions_text(instructions),
+            failures=failures,
         ),
         max_tokens=MAX_TOKENS,
     )
@@ -125,6 +135,7 @@ def curator_fields(
     repository: str,
     max_removals: int,
     instructions: str = "",
+    failures: str = NO_FAILURES,
 ) -> dict[str, str]:
     """The template's fields; what came from an LLM or a transcript is redacted (the
     playbook's entries were redacted when they were saved, the instructions' digest
@@ -138,6 +149,7 @@ def curator_fields(
         "conflicts": redact(conflicts),
         "repository": repository,
         "max_removals": counted(max_removals, "removal"),
+        "failures": redact(failures),
     }
 
 
@@ -149,6 +161,7 @@ async def run_curator(
     view: CuratorView | None = None,
     max_removals: int | None = None,
     instructions: str | None = None,
+    failures: str = NO_FAILURES,
 ) -> dict[str, Any]:
     """Propose ADD/UPDATE/MERGE/DELETE operations from a reflection; never raises.
 
@@ -157,10 +170,13 @@ async def run_curator(
     which the learning cycle enforces (``curator_view.refuse_unseen``). It is
     told how many entries it may remove (``max_removals``, by default the
     removal budget of ``playbook``); the cycle defers the rest. ``instructions`` is the
-    digest of the project's instructions (default: read now).
+    digest of the project's instructions (default: read now); ``failures`` are the
+    notes on the failed calls the findings name (:mod:`acecode.habits.notes`).
     """
     data = await ask(
-        curator_prompt(reflector_output, playbook, conflicts, view, max_removals, instructions),
+        curator_prompt(
+            reflector_output, playbook, conflicts, view, max_removals, instructions, failures
+        ),
         "curator",
     )
     return {

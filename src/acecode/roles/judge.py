@@ -21,13 +21,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from acecode.dedup.verdicts import VERDICTS, PairVerdict
-from acecode.roles.ask import as_text, ask_json, dict_items, never_raises
+from acecode.roles.ask import as_text, ask, dict_items, never_raises, role_prompt
+from acecode.roles.prompt import RolePrompt
 
 ROLE = "judge"
-# Room for one verdict line with a short reason per pair (about 30 tokens) and the
-# object around them; the cycle caps the pairs per call (``judge_max_pairs``). A reply
-# cut off here is asked again once with more room (acecode.llm.client.complete).
-TOKENS_PER_PAIR = 40
+# Room for one verdict line with a short reason per pair (real replies: up to 35 tokens
+# at 4 characters a token; 48 leaves a denser tokenizer its margin) and the object around
+# them; the cycle caps the pairs per call (``judge_max_pairs``, and what its reservation
+# holds). A reply cut here keeps the verdicts it holds whole.
+TOKENS_PER_PAIR = 48
 MIN_REPLY_TOKENS = 48
 
 
@@ -85,16 +87,20 @@ def parse_verdicts(data: Any, pairs: Sequence[tuple[str, str]]) -> list[PairVerd
     return [answer for pair_id in by_id if (answer := answers.get(pair_id)) is not None]
 
 
+def judge_request(pairs: Sequence[tuple[str, str]]) -> RolePrompt:
+    """The judge's request for ``pairs``, as it will be sent."""
+    return role_prompt(
+        role=ROLE,
+        template="judge.txt",
+        fields={"pairs": render_pairs(pairs)},
+        max_tokens=reply_tokens(len(pairs)),
+    )
+
+
 @never_raises(ROLE, empty_judgement)
 async def run_judge(pairs: Sequence[tuple[str, str]]) -> dict[str, Any]:
     """Judge each ``(A, B)`` pair of texts in one call; never raises."""
     if not pairs:
         return empty_judgement()
-    data = await ask_json(
-        role=ROLE,
-        template="judge.txt",
-        fields={"pairs": render_pairs(pairs)},
-        diagnostic_name=ROLE,
-        max_tokens=reply_tokens(len(pairs)),
-    )
+    data = await ask(judge_request(pairs), ROLE)
     return {"verdicts": parse_verdicts(data, pairs)}

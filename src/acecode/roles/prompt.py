@@ -28,9 +28,8 @@ class RolePrompt:
     cycle's cost estimate prices exactly this text (:mod:`acecode.cost.estimate`).
 
     ``cacheable_chars`` is the length of the prompt's fixed head (see
-    :func:`split_template`); ``max_tokens`` the role's output bound and
-    ``retry_max_tokens`` the room of the one retry a cut-off reply gets; ``model``
-    the role's own model (None: the provider's).
+    :func:`split_template`); ``max_tokens`` the role's output bound (the longest reply
+    its format allows); ``model`` the role's own model (None: the provider's).
     """
 
     role: str
@@ -38,7 +37,6 @@ class RolePrompt:
     prompt: str
     cacheable_chars: int
     max_tokens: int
-    retry_max_tokens: int
     model: str | None = None
 
 

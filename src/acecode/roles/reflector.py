@@ -26,10 +26,18 @@ if TYPE_CHECKING:
 TAGS = ("helpful", "harmful", "neutral")
 CITATION_GUIDED = "CITATION-GUIDED"
 CONTENT_BASED = "CONTENT-BASED"
-# The format asks for at most 8 findings of 30 words and a tag line per entry that
-# applied: about 450 tokens for a long session, 100-300 for most. A reply cut off
-# here is asked again once with DEFAULT_MAX_TOKENS (acecode.llm.client.complete).
-MAX_TOKENS = 512
+# The longest reply the format allows, in real tokens (docs/llm.md, "Output bounds"): at
+# most 8 findings of 30 words (real replies: up to 212 characters, 53 tokens at 4
+# characters a token; 64 leaves a tokenizer denser than that its margin), a tag line of
+# a 12-word reason per entry that applied (up to 24 tokens; room for 12 of them, the
+# entries a session cites) and the object around them. A reply cut here is read as far
+# as it is whole (acecode.llm.jsonx.salvage_json), not asked again.
+MAX_FINDINGS = 8
+TOKENS_PER_FINDING = 64
+PLANNED_TAGS = 12
+TOKENS_PER_TAG = 24
+FRAME_TOKENS = 32
+MAX_TOKENS = MAX_FINDINGS * TOKENS_PER_FINDING + PLANNED_TAGS * TOKENS_PER_TAG + FRAME_TOKENS
 # "pat-002 harmful: reason" (brackets and a dash or colon tolerated).
 _TAG_LINE = re.compile(
     r"^\s*\[?(?P<name>[^\s\]:]+)\]?\s*[:\-–]?\s*(?P<tag>helpful|harmful|neutral)\b\W*(?P<why>.*)$",
@@ -67,8 +75,23 @@ def clean_bullet_tags(raw: Any) -> list[dict[str, str]]:
     return tags
 
 
+REPLY_KEYS = ("findings", "tags", "analysis", "bullet_tags")
+
+
 def parse_reflection(data: dict[str, Any]) -> dict[str, Any]:
-    """The contract's ``{"analysis", "bullet_tags"}`` from a lean or an essay reply."""
+    """The contract's ``{"analysis", "bullet_tags"}`` from a lean or an essay reply.
+
+    A reply with none of their keys is an error, not an empty reflection: a reflector
+    template (a user's override) that asks for another shape would otherwise turn every
+    cycle into "nothing to learn" without a word."""
+    if not any(key in data for key in REPLY_KEYS):
+        from acecode.prompts.templates import template_override
+
+        override = template_override("reflector.txt")
+        keys = ", ".join(REPLY_KEYS)
+        if override:
+            raise ValueError(f"{override} asks for another reply (it has none of {keys})")
+        raise ValueError(f"the reply has none of the keys {keys}")
     if "analysis" in data or "bullet_tags" in data:
         return {
             "analysis": as_text(data.get("analysis")),

@@ -22,7 +22,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from acecode.roles.ask import as_text, ask_json, dict_items, never_raises
+from acecode.roles.ask import as_text, ask, dict_items, never_raises, role_prompt
+from acecode.roles.prompt import RolePrompt
 
 ROLE = "safety_review"
 DEFAULT_REASON = "flagged by the safety review"
@@ -61,8 +62,8 @@ def severity_rank(severity: str) -> int:
 
 
 # One verdict per text: about 12 tokens "safe", about 40 for a flag with its class,
-# severity and reason. A reply cut off here is asked again once with more room
-# (acecode.llm.client.complete).
+# severity and reason (real replies: up to 30 tokens a text at 4 characters a token). A
+# reply cut here keeps the verdicts it holds whole; a text without one is not reviewed.
 TOKENS_PER_TEXT = 48
 MIN_REPLY_TOKENS = 48
 
@@ -130,16 +131,20 @@ def render_texts(texts: list[str]) -> str:
     return "[\n" + ",\n".join(lines) + "\n]"
 
 
+def review_request(texts: list[str]) -> RolePrompt:
+    """The review's request for ``texts``, as it will be sent."""
+    return role_prompt(
+        role=ROLE,
+        template="safety_review.txt",
+        fields={"texts": render_texts(texts)},
+        max_tokens=reply_tokens(len(texts)),
+    )
+
+
 @never_raises(ROLE, empty_review)
 async def run_safety_review(texts: list[str]) -> dict[str, Any]:
     """Review ``texts`` in one call; never raises. No texts, no call."""
     if not texts:
         return {"ok": True, "verdicts": {}}
-    data = await ask_json(
-        role=ROLE,
-        template="safety_review.txt",
-        fields={"texts": render_texts(texts)},
-        diagnostic_name=ROLE,
-        max_tokens=reply_tokens(len(texts)),
-    )
+    data = await ask(review_request(texts), ROLE)
     return {"ok": True, "verdicts": parse_verdicts(data, len(texts))}

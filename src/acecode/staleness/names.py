@@ -13,6 +13,9 @@ are paths or symbols count:
   `` `make` ``) is usually a command or a tool, not a symbol of the project,
   and is left alone.
 
+A name the rule says is absent ("no package.json", "X does not exist") is not
+counted (:mod:`acecode.staleness.absence`).
+
 Pure: ``re`` only.
 """
 
@@ -20,6 +23,8 @@ from __future__ import annotations
 
 import re
 from typing import NamedTuple
+
+from acecode.staleness.absence import named_as_absent
 
 # Extensions that mark a token as a file name even without a slash.
 _EXTENSIONS_TEXT = """
@@ -49,8 +54,9 @@ class Named(NamedTuple):
 
 
 def _as_path(token: str) -> str | None:
-    """``token`` as a project-relative path, or None when it is not clearly one."""
-    token = _LINE_SUFFIX.sub("", token.strip(".,:;!?"))
+    """``token`` as a project-relative path, or None when it is not clearly one. A leading
+    dot stays: ``.github/workflows/ci.yml`` is that path, not ``github/...``."""
+    token = _LINE_SUFFIX.sub("", token.rstrip(".,:;!?").lstrip(",:;!?"))
     if token.startswith("./"):
         token = token[2:]
     if not token or "://" in token or token[0] in "~/$@\\" or not _PATH_SHAPE.fullmatch(token):
@@ -78,18 +84,28 @@ def _as_symbol(span: str) -> str | None:
 
 
 def named_in(text: str) -> Named:
-    """The paths and symbols ``text`` names, each once."""
-    paths: dict[str, None] = {}
-    symbols: dict[str, None] = {}
-    for span in _BACKTICKED.findall(text):
-        symbol = _as_symbol(span)
+    """The paths and symbols ``text`` names as there, each once: a name every mention of
+    which says it is absent (:mod:`acecode.staleness.absence`) is left out, since the
+    project lacking it is the rule being right."""
+    found: list[tuple[int, int, str, str]] = []  # start, end, kind, name
+    for match in _BACKTICKED.finditer(text):
+        symbol = _as_symbol(match.group(1))
         if symbol is not None:
-            symbols[symbol] = None
-    for token in _CANDIDATE.findall(text.replace("`", " ")):
-        path = _as_path(token)
+            found.append((match.start(), match.end(), "symbol", symbol))
+    for match in _CANDIDATE.finditer(text.replace("`", " ")):
+        path = _as_path(match.group())
         if path is not None:
-            paths[path] = None
-    return Named(tuple(paths), tuple(symbols))
+            found.append((match.start(), match.end(), "path", path))
+    found.sort()
+    present: dict[tuple[str, str], None] = {}
+    for number, (start, end, kind, name) in enumerate(found):
+        following = found[number + 1][0] if number + 1 < len(found) else None
+        if not named_as_absent(text, start, end, following):
+            present[(kind, name)] = None
+    return Named(
+        tuple(name for kind, name in present if kind == "path"),
+        tuple(name for kind, name in present if kind == "symbol"),
+    )
 
 
 def has_extension(path: str) -> bool:

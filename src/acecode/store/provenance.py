@@ -10,17 +10,26 @@ report)::
 
     {"version": 1,
      "entries": {"pat-001": {"origins": [{"cycle_id", "at", "how", "agent", "session",
-                                           "transcript", "reason", "evidence": {...}}]}},
+                                           "transcript", "reason", "evidence": {...},
+                                           "when": [{"tool", "field", "pattern"}]}]}},
      "retired": {"pat-004": [{"removed_in": "<cycle id>", "origins": [...]}]}}
 
-``retired`` (an addition readers may ignore) keeps the origins of entries
+An origin may also carry ``"when": [{"tool", "field", "pattern"}]``: input
+patterns (:class:`acecode.recall.pattern.InputPattern`) of the tool calls the
+entry is about, given by the curator or by ``acecode add/edit --when``. They
+are the entry's pre-call triggers (:mod:`acecode.recall.triggers`): the last
+origin that has a ``when`` decides them (an empty list: none). Origins without
+the key say nothing about patterns (it is left out of the file).
+
+``last_cycle`` (an addition readers may ignore) names the journal cycle of the
+last save applied. ``retired`` (another) keeps the origins of entries
 that left the playbook, by the cycle that removed them, so ``acecode restore``
 and ``acecode undo`` bring an entry back with its history and a later entry
 that reuses the name starts clean.
 
-The file is written by :func:`record_provenance`, which ``update_playbook``
-calls under the playbook lock right after the save and the history journal,
-so it changes in the same transaction as the playbook. It is local state:
+The file is written by :func:`~acecode.store.provenance_changes.apply_provenance`,
+which ``update_playbook`` calls under the playbook lock right after the save and
+the history journal, all committed together (:mod:`acecode.store.commit`). It is local state:
 it never travels with a ``git merge`` (see :mod:`acecode.store.provenance_changes`
 for what the merge driver records). Reading never raises: a missing file is
 empty, a corrupt one a one-line warning and empty.
@@ -60,13 +69,25 @@ def excerpt(text: Any, limit: int = EXCERPT_CHARS) -> str:
 
 @dataclass(frozen=True)
 class Evidence:
-    """What in the session showed the rule was needed (every field redacted)."""
+    """What in the session showed the rule was needed (every field redacted).
+
+    For a failure, ``head`` and ``error_key`` are its signature's command head and
+    normalised error, computed from the whole output when the rule was learned
+    (:func:`acecode.impact.signature.evidence_signature` reads them); ``ref`` is the
+    moment of the session (``F3``, ``C1``) and ``link`` how the cycle found it:
+    ``named`` by the curator or reflector, ``overlap`` by the word-overlap fallback,
+    ``relinked`` by ``acecode bootstrap --relink``.
+    """
 
     kind: str = "none"  # failure | request | none
     tool: str = ""
     command: str = ""
     error: str = ""
     request: str = ""
+    head: str = ""
+    error_key: str = ""
+    ref: str = ""
+    link: str = ""
 
     @classmethod
     def from_dict(cls, data: Any) -> Evidence:
@@ -80,6 +101,10 @@ class Evidence:
             command=excerpt(data.get("command")),
             error=excerpt(data.get("error")),
             request=excerpt(data.get("request")),
+            head=excerpt(data.get("head"), 80),
+            error_key=excerpt(data.get("error_key")),
+            ref=excerpt(data.get("ref"), 12),
+            link=excerpt(data.get("link"), 12),
         )
 
 
@@ -95,10 +120,20 @@ class Origin:
     transcript: str | None = None
     reason: str = ""
     evidence: Evidence = field(default_factory=Evidence)
+    # Input patterns as (tool, field, pattern); None: this origin names none.
+    when: tuple[tuple[str, str, str], ...] | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        """The JSON form of the file format."""
-        return asdict(self)
+        """The JSON form of the file format (``when`` only when the origin has it)."""
+        data = asdict(self)
+        if self.when is None:
+            del data["when"]
+        else:
+            data["when"] = [
+                {"tool": tool, "field": field, "pattern": pattern}
+                for tool, field, pattern in self.when
+            ]
+        return data
 
     @classmethod
     def from_dict(cls, data: Any) -> Origin:
@@ -121,7 +156,28 @@ class Origin:
             transcript=text_or_none("transcript"),
             reason=excerpt(data.get("reason"), REASON_CHARS),
             evidence=Evidence.from_dict(data.get("evidence")),
+            when=patterns_of(data.get("when")),
         )
+
+
+def patterns_of(value: Any) -> tuple[tuple[str, str, str], ...] | None:
+    """The usable input patterns of an origin's ``when`` as ``(tool, field, pattern)``
+    (None when it has none; unreadable ones are left out). Their quality was checked
+    where they were written; the recall index checks them again."""
+    if not isinstance(value, list | tuple):
+        return None
+    from acecode.recall.pattern import InputPattern, PatternError
+
+    found: list[tuple[str, str, str]] = []
+    for item in value:
+        try:
+            pattern = InputPattern.from_dict(item)
+        except PatternError:
+            continue
+        key = (pattern.tool, pattern.field, pattern.pattern)
+        if key not in found:
+            found.append(key)
+    return tuple(found)
 
 
 @dataclass(frozen=True)
@@ -138,10 +194,14 @@ class Ledger:
 
     entries: dict[str, list[Origin]] = field(default_factory=dict)
     retired: dict[str, list[Retired]] = field(default_factory=dict)
+    # The journal cycle of the last save applied (acecode.store.commit: a save finished
+    # after a kill is not applied twice).
+    last_cycle: str | None = None
 
     def serialize(self) -> str:
-        data = {
+        data: dict[str, Any] = {
             "version": PROVENANCE_VERSION,
+            **({"last_cycle": self.last_cycle} if self.last_cycle else {}),
             "entries": {
                 name: {"origins": [origin.as_dict() for origin in origins]}
                 for name, origins in sorted(self.entries.items())
@@ -179,15 +239,20 @@ def _origins(value: Any, where: str) -> list[Origin]:
 
 def parse_ledger(text: str, source: Path) -> Ledger:
     """The ledger in ``text``; ``ProvenanceFileError`` naming ``source`` when malformed."""
+    from acecode.project.bounds import FileLimitError, loads_bounded
+
     try:
-        data = json.loads(text)
+        data = loads_bounded(text.encode("utf-8", "surrogateescape"), source, "provenance file")
+    except FileLimitError as exc:
+        raise ProvenanceFileError(str(exc)) from exc
     except json.JSONDecodeError as exc:
         raise ProvenanceFileError(f"{source}: not JSON ({exc.msg} at line {exc.lineno})") from exc
     if not isinstance(data, dict) or not isinstance(data.get("entries"), dict):
         raise ProvenanceFileError(f"{source}: no 'entries' object")
     if data.get("version") != PROVENANCE_VERSION:
         raise ProvenanceFileError(f"{source}: unknown version {data.get('version')!r}")
-    ledger = Ledger()
+    last = data.get("last_cycle")
+    ledger = Ledger(last_cycle=last if isinstance(last, str) else None)
     for name, record in data["entries"].items():
         origins = record.get("origins") if isinstance(record, dict) else None
         ledger.entries[name] = _origins(origins, f"{source}: entry {name}")

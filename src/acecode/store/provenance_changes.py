@@ -5,7 +5,8 @@ journal reads). ``meta["provenance"]`` is the writer's *plan*::
 
     {"agent": "claude-code", "session": "<id>", "transcript": "<path>",
      "entries": [{"name": "pat-004", "how": "learned", "reason": "...",
-                  "evidence": {...}, "from": ["pat-002", "pat-003"]}, ...]}
+                  "evidence": {...}, "when": [{"tool", "field", "pattern"}],
+                  "from": ["pat-002", "pat-003"]}, ...]}
 
 Each planned entry gets one origin, in list order (so an entry added and
 then merged in the same cycle hands its origin on). ``from`` names entries
@@ -16,9 +17,10 @@ an existing one has the origin appended (UPDATE, a credited duplicate).
 Without a plan entry, a change is described by the writer's ``kind``:
 
 * ``undo``: origins the undone cycle added are removed, entries it removed
-  come back with the records they had, entries it added lose theirs (for an
-  undo of one entry, ``meta["undoes_entry"]``, only that entry's and those
-  merged into it);
+  come back with the records they had, entries it added leave with theirs
+  whole, retired under the undo, so that ``restore`` and the undo of the undo
+  bring them back (for an undo of one entry, ``meta["undoes_entry"]``, only
+  that entry's and those merged into it);
 * ``restore``: the restored entry gets back the record retired when it was
   removed (under its new ID when the old one was taken);
 * ``merge`` (the git merge driver): an entry that arrives from the other branch (or whose
@@ -57,6 +59,7 @@ from acecode.store.provenance import (
     ProvenanceFileError,
     Retired,
     excerpt,
+    patterns_of,
     provenance_path,
     read_ledger,
 )
@@ -107,6 +110,7 @@ class _Change:
             else None,
             reason=excerpt(reason, REASON_CHARS),
             evidence=Evidence.from_dict(fields.get("evidence")),
+            when=patterns_of(fields.get("when")),
         )
 
     def is_new(self, name: str) -> bool:
@@ -193,7 +197,7 @@ def _apply_plan(change: _Change, plan: Any) -> None:
             if isinstance(source, str) and source != name
             for origin in change.ledger.entries.get(source, [])
         ]
-        fields = {**common, **{k: item[k] for k in ("agent", "evidence") if k in item}}
+        fields = {**common, **{k: item[k] for k in ("agent", "evidence", "when") if k in item}}
         origin = change.origin(
             str(item.get("how") or "learned"), str(item.get("reason") or ""), **fields
         )
@@ -299,12 +303,15 @@ def _undo(change: _Change, undone: str, only: set[str] | None = None) -> None:
         if match is not None:
             records.remove(match)
             returning[name] = [o for o in match.origins if o.cycle_id != undone]
-    for name in change.before_texts:
-        if name not in change.after_texts:
-            ledger.entries.pop(name, None)  # the undone cycle added it: its record goes too
+    # An entry the undone cycle added leaves with its record whole: it is retired under
+    # this undo (``_retire_missing``), so ``acecode restore`` and the undo of this undo
+    # bring it back as it was.
+    leaving = {name for name in change.before_texts if name not in change.after_texts}
     # A survivor of a merge the undone cycle made inherited the returning entries' origins.
     handed_on = {origin for origins in returning.values() for origin in origins}
     for name, origins in list(ledger.entries.items()):
+        if name in leaving:
+            continue
         if (only is None or name in only) and any(o.cycle_id == undone for o in origins):
             ledger.entries[name] = [
                 o for o in origins if o.cycle_id != undone and o not in handed_on
@@ -352,20 +359,17 @@ def _set_aside(target: Path, problem: Exception) -> None:
     warn(f"{problem}; moved it to {aside.name} and started a new provenance file")
 
 
-def record_provenance(
+def apply_provenance(
     playbook_path: Where,
     before: dict[str, Any],
     after: dict[str, Any],
     meta: dict[str, Any],
 ) -> None:
-    """Update the provenance file for one saved change (never raises; warns instead).
-
-    Called under the playbook lock after the save and the journal, so
-    ``meta["cycle_id"]`` is the id the journal recorded. ``meta`` says how
-    the entries came about (see this module's docstring).
-    """
+    """Update the provenance file for one saved change; ``PlaybookWriteError`` when it
+    cannot be written. A change whose cycle the ledger already records as its last is
+    not applied again (a save finished after a kill, :mod:`acecode.store.commit`)."""
     from acecode.store.atomic import atomic_write_text
-    from acecode.store.errors import PlaybookError
+    from acecode.store.errors import PlaybookWriteError
 
     target = provenance_path(playbook_path)
     try:
@@ -374,8 +378,32 @@ def record_provenance(
         except (ProvenanceFileError, UnicodeDecodeError) as exc:
             _set_aside(target, exc)
             ledger = Ledger()
+        cycle_id = str(meta.get("cycle_id") or "")
+        if cycle_id and ledger.last_cycle == cycle_id:
+            return
         apply_change(ledger, before, after, meta, playbook_path=playbook_path)
+        ledger.last_cycle = cycle_id or None
         atomic_write_text(target, ledger.serialize())
-    except (PlaybookError, OSError, TypeError, ValueError) as exc:
+    except (OSError, TypeError, ValueError) as exc:
+        raise PlaybookWriteError(f"provenance not updated in {target} ({exc})") from exc
+
+
+def record_provenance(
+    playbook_path: Where,
+    before: dict[str, Any],
+    after: dict[str, Any],
+    meta: dict[str, Any],
+) -> None:
+    """:func:`apply_provenance` that never raises (warns instead), for the git merge
+    driver, whose playbook git writes.
+
+    ``meta["cycle_id"]`` is the id the journal recorded. ``meta`` says how the
+    entries came about (see this module's docstring).
+    """
+    from acecode.store.errors import PlaybookError
+
+    try:
+        apply_provenance(playbook_path, before, after, meta)
+    except PlaybookError as exc:
         playbook = Layer.of(playbook_path).playbook_file
-        warn(f"provenance not updated for {playbook} ({exc}); the playbook was saved")
+        warn(f"{exc}; {playbook} was saved")

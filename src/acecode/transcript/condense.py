@@ -65,6 +65,7 @@ from acecode.transcript.items import (
     _result_item,
     _user_side_item,
 )
+from acecode.transcript.moments import MomentCounter
 from acecode.transcript.path_folding import _path_folder, fold_paths, project_root, rendered_root
 from acecode.transcript.text import estimate_tokens
 
@@ -183,6 +184,7 @@ class _ItemBuilder:
         self.placeholders: dict[tuple[str, int, bool, int], _Item] = {}
         self.paths: list[str] = []
         self.root = ""
+        self.moments = MomentCounter(tools)
 
     def _collect_paths(self, tool_input: Any) -> None:
         if len(self.paths) >= _ROOT_SAMPLE or not isinstance(tool_input, dict):
@@ -200,6 +202,7 @@ class _ItemBuilder:
         if not sidechain:
             self.all_sidechain = False
         content = str(message.get("content") or "")
+        moment = self.moments.label(message)
         cutoff = self.collapse_below
         penalty = _SIDECHAIN_PENALTY if sidechain else 0
 
@@ -245,6 +248,9 @@ class _ItemBuilder:
             item = _user_side_item(self.tools, kind, content, drop)
         if item is None:
             return
+        if moment is not None and not item.omitted:
+            item.levels = [f"[{moment}] {text}" if text else text for text in item.levels]
+            item.__post_init__()
         item.label = sys.intern(item.label)
         if sidechain:
             # Lowered now as in a mixed session; undone in finish() if all is subagent work.
@@ -345,4 +351,7 @@ class _ItemBuilder:
         header = f"{self.label} session, condensed for review: {'; '.join(parts)}."
         if self.root:
             header += f" Paths are relative to {self.root} (shown as ./)."
-        return header + " A call without a result line succeeded."
+        header += " A call without a result line succeeded."
+        if self.moments.failures or self.moments.corrections:
+            header += " Failures are numbered [F1], [F2]..., the user's messages [C1], [C2]..."
+        return header

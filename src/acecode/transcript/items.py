@@ -187,9 +187,10 @@ def _result_item(
     name = str(message.get("tool_name") or (call or {}).get("tool_name") or "tool")
     content = str(message.get("content") or "").strip()
     if message.get("is_error"):
-        return _ladder(
+        item = _ladder(
             f"ERROR from {name}: ", content, _P_ERROR, (1500, 600, 400), "error", True, 0.25
         )
+        return _with_error_line(item, content, f"ERROR from {name}")
     if name in tools.silent:
         return None
     if name in tools.answers:
@@ -223,6 +224,24 @@ def _result_item(
     return _ladder(
         f"RESULT of {name}: ", content, _P_RESULT, (600, 150), name, tail_share=0.5, drop=drop
     )
+
+
+def _with_error_line(item: _Item, content: str, head: str) -> _Item:
+    """Show the line that says what failed (:func:`acecode.impact.error_line.error_line`)
+    in each rendering that clipped it away: the reflector names failures by it."""
+    from acecode.impact.error_line import error_line
+
+    line = redact(clip(error_line(content), 300, 0.0))
+    if not line:
+        return item
+    levels = [
+        text if not text or line in text else text.replace(head, f"{head} ({line})", 1)
+        for text in item.levels
+    ]
+    if levels != item.levels:
+        item.levels = levels
+        item.__post_init__()
+    return item
 
 
 def _call_target(call: dict[str, Any] | None) -> str:

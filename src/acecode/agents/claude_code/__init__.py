@@ -31,6 +31,7 @@ class ClaudeCode(Agent):
     name = "claude-code"
     label = "Claude Code"
     scopes = ("user", "project", "local")
+    install_command = "acecode install"
     provider = "claude"
 
     def __init__(self) -> None:

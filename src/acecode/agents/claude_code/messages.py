@@ -244,6 +244,9 @@ class MessageBuilder(MessageReader):
             message["tool_name"] = name
             message["tool_use_id"] = tool_use_id
             message["tool_input"] = tool_input
+            if isinstance(record.get("cwd"), str):
+                # Where the call ran: a learned input pattern may name the folder.
+                message["cwd"] = record["cwd"]
             return message
         self._stats.unknown_blocks[f"assistant:{block_type}"] += 1
         return None

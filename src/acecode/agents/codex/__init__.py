@@ -28,6 +28,7 @@ class Codex(Agent):
     name = "codex"
     label = "Codex CLI"
     scopes = ("user", "project")
+    install_command = "acecode install --agent codex"
     provider = None
 
     def __init__(self) -> None:

@@ -25,12 +25,15 @@ from acecode.agents.base import HookEvent, SettingsFileError, SettingsUpdate
 from acecode.agents.codex.sessions import codex_home
 from acecode.agents.codex.trust import handler_states
 from acecode.agents.hooks_file import (
+    Installation,
     acecode_executable,
     hook_groups,
+    installation_in,
     is_acecode_command,
     merge_hooks,
     read_hooks_file,
     remove_hooks,
+    tool_hook_command,
     write_hooks_file,
     write_or_remove,
 )
@@ -49,6 +52,10 @@ HOOK_EVENTS: tuple[HookEvent, ...] = (
     HookEvent("PreCompact", "pre-compact", 30),
     HookEvent("SessionEnd", "session-end", 3),
     HookEvent("SubagentStop", "subagent-stop", 30),
+    # Recall (acecode.recall): before every call, and after every call (Codex 0.169 has no
+    # failure event: the output tells a failure, docs/codex.md).
+    HookEvent("PreToolUse", "pre-tool-use", 10, per_call=True),
+    HookEvent("PostToolUse", "post-tool-use", 10, per_call=True),
 )
 
 
@@ -61,14 +68,21 @@ def hooks_path(scope: str, project: Path | None = None) -> Path:
     raise ValueError(f"unknown scope {scope!r} for Codex (expected one of {', '.join(SCOPES)})")
 
 
+def installations(project: Path | None = None) -> list[Installation]:
+    """Every ``hooks.json`` (user, project) that holds acecode's hooks."""
+    found = (installation_in(scope, hooks_path(scope, project)) for scope in SCOPES)
+    return [installation for installation in found if installation is not None]
+
+
 def config_path() -> Path:
     """The user's ``config.toml``: the only layer Codex reads trust records from."""
     return codex_home() / "config.toml"
 
 
-def hook_entries(executable: str) -> dict[str, list[dict[str, Any]]]:
-    """acecode's ``hooks`` object for a Codex ``hooks.json``."""
-    return hook_groups(HOOK_EVENTS, executable, AGENT_ARGUMENT)
+def hook_entries(executable: str, per_call: str | None = None) -> dict[str, list[dict[str, Any]]]:
+    """acecode's ``hooks`` object for a Codex ``hooks.json`` (``per_call``: the tool
+    events' fast command, :func:`acecode.agents.hooks_file.tool_hook_command`)."""
+    return hook_groups(HOOK_EVENTS, executable, AGENT_ARGUMENT, per_call=per_call)
 
 
 def _ours(handler: Mapping[str, Any]) -> bool:
@@ -83,7 +97,12 @@ def install(
     data, old_text = read_hooks_file(path)
     before = handler_states(path, data.get("hooks", {}), _ours)
     update = SettingsUpdate(path)
-    data = merge_hooks(data, hook_entries(executable or acecode_executable(scope)), update)
+    wanted = (
+        hook_entries(executable)
+        if executable
+        else hook_entries(acecode_executable(scope), tool_hook_command(scope))
+    )
+    data = merge_hooks(data, wanted, update)
     if any(change.action != "unchanged" for change in update.changes):
         write_hooks_file(update, data, old_text)
     after = handler_states(path, data.get("hooks", {}), _ours)

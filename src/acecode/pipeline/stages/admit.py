@@ -66,16 +66,38 @@ def admit(ctx: CycleContext) -> bool:
         return False
     report.signals = signals.as_dict()
     if ctx.triage and not signals.found:
-        from acecode.cost.gate import record_triaged
+        from acecode.cost.settlement import record_triaged
 
         report.finish(outcomes.NOTHING_NEW, signals.nothing_to_learn(size))
         if not report.dry_run:
             record_learned(ctx.layer, ctx.session, report)
             record_triaged(report, ctx.settings)
         return False
-    if not _choose_provider(report):
+    if not choose_provider(report):
+        return False
+    if not report.dry_run and not _can_write(ctx.layer, report):
         return False
     return _within_budget(ctx)
+
+
+def _can_write(layer: Layer, report: CycleReport) -> bool:
+    """Whether the cycle can write what it will write (the state folder, the playbook's
+    folder), checked before its first LLM call: otherwise the calls would be paid for
+    and what they found lost. False (status failed, the folder named) when it cannot.
+    The cost ledger is checked by the admission, which writes to it."""
+    import os
+
+    from acecode.project.writable import cannot_write
+
+    for folder in (layer.state_folder, os.path.dirname(layer.playbook)):
+        problem = cannot_write(folder)
+        if problem:
+            report.finish(
+                outcomes.FAILED,
+                f"{problem}: learning is stopped until it can be written; no LLM call was made",
+            )
+            return False
+    return True
 
 
 def _read_session(ctx: CycleContext) -> tuple[Any, Any]:
@@ -144,7 +166,9 @@ def _within_budget(ctx: CycleContext) -> bool:
     ctx.lists = lists
     _read_instructions(ctx)
     ctx.request = reflector_request(ctx)
-    return admit_cycle(ctx.report, ctx.request, ctx.both, ctx.conflicts, lists)
+    # The user layer may get rules too: its review and judge calls are reserved as well.
+    layers = 1 if ctx.user_layer is None else 2
+    return admit_cycle(ctx.report, ctx.request, ctx.both, ctx.conflicts, lists, layers, ctx.digest)
 
 
 def _read_instructions(ctx: CycleContext) -> None:
@@ -187,7 +211,7 @@ def _inactive_reason() -> str:
     return "" if state.active else state.reason
 
 
-def _choose_provider(report: CycleReport) -> bool:
+def choose_provider(report: CycleReport) -> bool:
     """Record which provider the cycle will use and why; False (status failed) when none."""
     from acecode.llm import ProviderConfigError, current_choice
 

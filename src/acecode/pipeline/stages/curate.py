@@ -1,8 +1,11 @@
 """Stage 3, curate: the curator's operations on the playbook.
 
 The curator sees a bounded view of the playbook, tagged as the reflector said,
-with the short lists (stale, retire, pinned) and the open conflicts
-(:mod:`acecode.playbook.curator_view`). An operation naming an ID it was not
+with the short lists (stale, retire, pinned), the open conflicts
+(:mod:`acecode.playbook.curator_view`) and the failed calls the findings name,
+with what acecode knows of each (:mod:`acecode.habits.notes`). The session's
+numbered moments are read here, once (``ctx.evidence``), for those notes and
+for the entries' provenance. An operation naming an ID it was not
 shown is refused here, before anything (the de-dup ladder included) can act on
 it. Its output is redacted as it arrives.
 """
@@ -45,6 +48,7 @@ async def curate(ctx: CycleContext) -> list[Any]:
             view=view,
             max_removals=lists.max_removals,
             instructions=ctx.digest,
+            failures=_failure_notes(ctx),
         )
     )
     report.curator_reasoning = curation.get("reasoning", "")
@@ -52,3 +56,29 @@ async def curate(ctx: CycleContext) -> list[Any]:
     known = {entry["name"] for _, entry in iter_entries(ctx.both)}
     ctx.operations, report.refused_operations = refuse_unseen(proposed, view.shown, known)
     return proposed
+
+
+def _failure_notes(ctx: CycleContext) -> str:
+    """The session's moments (kept on ``ctx.evidence``) and the curator's notes on the
+    failed calls the findings name."""
+    from pathlib import Path
+
+    from acecode.habits.notes import both_layers_provenance, failure_notes
+    from acecode.habits.record import load_record
+    from acecode.pipeline.evidence import EvidencePool
+
+    ctx.evidence = EvidencePool.collect(ctx.messages, ctx.agent)
+    return failure_notes(
+        ctx.evidence,
+        ctx.report.analysis,
+        both_layers_provenance([ctx.layer, ctx.user_layer]),
+        load_record(),
+        project_key(ctx),
+        Path(ctx.report.transcript).stem,
+    )
+
+
+def project_key(ctx: CycleContext) -> str:
+    """The project the cycle learns for, as the failure record names it."""
+    root = ctx.layer.project_root
+    return str(root if root is not None else ctx.layer.playbook_file)

@@ -16,6 +16,7 @@ from acecode.project import outcomes
 async def reflect_and_curate(ctx: CycleContext) -> bool:
     """True when the cycle has deltas to apply (``ctx.tags``, ``ctx.operations``);
     False with the report's status set."""
+    from acecode.cost.gate import roles_done
     from acecode.llm import usage
     from acecode.roles.ask import collect_failures
 
@@ -24,6 +25,8 @@ async def reflect_and_curate(ctx: CycleContext) -> bool:
     with usage.track() as ledger, collect_failures() as failures:
         if await reflect(ctx):
             proposed = await curate(ctx)
+    # What the two calls left of their shares is free for the safety review and the judge.
+    roles_done("reflector", "curator")
     # No call at all means no provider was usable; a failed call means the LLM failed.
     report.llm_ok = bool(ledger.calls) and all(call.ok for call in ledger.calls)
     report.tokens = ledger.to_dict()
