@@ -1,16 +1,17 @@
 """Simulator: does the per-rule effect estimate find the rules that help, and only those?
 
 Usage: ``python bench/effect_sim.py [--replicates 30] [--sessions 400] [--real 60] [--seed 20]
-[--holdback-rate 0.2] [--holdback-max 3] [--scenario mixed|null]``
+[--holdback-rate 0.2] [--holdback-max 3] [--scenario mixed|null] [--base B]``
 
 Each replicate is one project with 20 learned rules of known effect: base
 rates 5%, 10%, 20%, 30%, 40% (the chance that a session hits the rule's
 failure without the rule) crossed with true effects 0%, 20%, 50%, 80% (the
 share of those failures the rule prevents when injected; ``--scenario
-null`` gives every rule 0%). 16 rules come from a failed command and count
-failure signatures; 4 come from the user correcting the agent and count the
-user correcting the same thing again (correction signatures). The user has
-``experiments = true`` in ``~/.claude/acecode.toml``.
+null`` gives every rule 0%; ``--base 0.3`` every rule a 30% base rate).
+16 rules come from a failed command and count failure signatures; 4 come
+from the user correcting the agent and count the user correcting the same
+thing again (correction signatures). The user has ``experiments = true`` in
+``~/.claude/acecode.toml``.
 
 Every session, one after the other:
 
@@ -149,12 +150,14 @@ class Rule:
         return self.effect >= 0.5 and self.base >= 0.2
 
 
-def make_rules(scenario: str) -> list[Rule]:
-    """20 rules: every base rate crossed with every effect; one per effect is a correction."""
+def make_rules(scenario: str, only_base: float | None = None) -> list[Rule]:
+    """20 rules: every base rate crossed with every effect; one per effect is a correction.
+    ``only_base`` gives every rule that base rate instead."""
     rules: list[Rule] = []
     failure = correction = 0
     for e, effect in enumerate(EFFECTS):
-        for b, base in enumerate(BASES):
+        for b, listed in enumerate(BASES):
+            base = listed if only_base is None else only_base
             true_effect = 0.0 if scenario == "null" else effect
             if b == (e + 2) % len(BASES):
                 text = CORRECTIONS[correction][0]
@@ -297,6 +300,7 @@ class Tally:
 
     labels: dict[int, dict[str, str]] = field(default_factory=dict)  # look -> rule -> class
     ever_helps: set[str] = field(default_factory=set)
+    ever_hurts: set[str] = field(default_factory=set)
     extra: float = 0.0
     prevented: float = 0.0
     seconds: float = 0.0
@@ -427,8 +431,10 @@ class World:
         at = START + timedelta(hours=number)
         path = self.transcript_path(session, agent, at)
         context = self.start(session, agent, path, real)
+        # Not in the context: held back by the draw, or withheld for review because a
+        # verdict says it hurts (which costs its prevented failures like a hold-back).
         held = {rule.name for rule in self.rules if f"[{rule.name}] helpful=" not in context}
-        self._check_record(session, held)
+        self._check_record(session, held - self.withheld())
         transcript = Transcript(session, agent, at, self.project)
         transcript.prompt(f"Please carry on with task {number}.")
         transcript.reply("Looking at the project first.")
@@ -459,10 +465,17 @@ class World:
 
         with self.inside():
             refresh_after_learning(self.playbook)
-        from acecode.experiments.classes import HELPS, read_classes
+        from acecode.experiments.classes import HELPS, HURTS, read_classes
 
         concluded = read_classes(self.playbook.parent / "acecode")
         tally.ever_helps |= {name for name, item in concluded.items() if item["class"] == HELPS}
+        tally.ever_hurts |= {name for name, item in concluded.items() if item["class"] == HURTS}
+
+    def withheld(self) -> frozenset[str]:
+        """The rules measured to hurt: not injected until the user keeps them."""
+        from acecode.experiments.classes import withheld
+
+        return withheld(self.playbook.parent / "acecode")
 
     def _check_record(self, session: str, held: set[str]) -> None:
         """The exposure record must say what the hook's output showed."""
@@ -506,7 +519,7 @@ class World:
 def run_replicate(
     args: argparse.Namespace, replicate: int, real: int, tmp: Path
 ) -> tuple[Tally, World]:
-    rules = make_rules(args.scenario)
+    rules = make_rules(args.scenario, args.base)
     world = World(
         tmp / f"r{replicate}-{real}",
         rules,
@@ -550,14 +563,15 @@ def report(args: argparse.Namespace, tallies: list[Tally], rules: list[Rule]) ->
     ]
     groups.append(("goal: effect >= 50%, base >= 20%", [r for r in rules if r.big]))
     looks = [look for look in LOOKS if look <= args.sessions]
+    base = "" if args.base is None else f", base rate {args.base:.0%} for every rule"
     print(
         f"{len(tallies)} replicates x {len(rules)} rules, {args.sessions} sessions each, scenario "
-        f"{args.scenario}, holdback_rate {args.holdback_rate}, holdback_max {args.holdback_max}, "
-        f"seed {args.seed}\n"
+        f"{args.scenario}{base}, holdback_rate {args.holdback_rate}, "
+        f"holdback_max {args.holdback_max}, seed {args.seed}\n"
     )
     head = " | ".join(f"{look} sessions" for look in looks)
-    print(f"| true effect (entries) | {head} | ever helps |")
-    print("|---|" + "---|" * (len(looks) + 1))
+    print(f"| true effect (entries) | {head} | ever helps | ever hurts |")
+    print("|---|" + "---|" * (len(looks) + 2))
     for title, members in groups:
         if not members:
             continue
@@ -574,9 +588,14 @@ def report(args: argparse.Namespace, tallies: list[Tally], rules: list[Rule]) ->
                     if counts[label]
                 )
             )
-        ever = sum(len(tally.ever_helps & {r.name for r in members}) for tally in tallies)
+        names = {r.name for r in members}
+        ever = sum(len(tally.ever_helps & names) for tally in tallies)
+        hurts = sum(len(tally.ever_hurts & names) for tally in tallies)
         entries = len(members) * len(tallies)
-        print(f"| {title} ({entries}) | {' | '.join(cells)} | {100 * ever / entries:.1f}% |")
+        print(
+            f"| {title} ({entries}) | {' | '.join(cells)} | {100 * ever / entries:.1f}% "
+            f"| {100 * hurts / entries:.1f}% |"
+        )
     _goals(tallies, rules, looks)
 
 
@@ -629,8 +648,11 @@ def main() -> None:
     parser.add_argument("--holdback-rate", type=float, default=0.2)
     parser.add_argument("--holdback-max", type=int, default=3)
     parser.add_argument("--scenario", choices=("mixed", "null"), default="mixed")
+    parser.add_argument(
+        "--base", type=float, default=None, help="one base rate for every rule (default: 5-40%%)"
+    )
     args = parser.parse_args()
-    rules = make_rules(args.scenario)
+    rules = make_rules(args.scenario, args.base)
     tallies = []
     with tempfile.TemporaryDirectory(prefix="acecode-effect-sim-") as tmp:
         root = Path(tmp)
