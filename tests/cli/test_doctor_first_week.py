@@ -5,37 +5,19 @@ playbook's size in plain words. Real `python -m acecode` subprocesses in a fresh
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 
 import pytest
-from test_cli_commands import ENTRY, run
+from cli_users import set_up_user
+from test_cli_commands import run
 
 from acecode.store import save_playbook
 
 
 @pytest.fixture
 def env(project_dir: Path, home_dir: Path, tmp_path: Path) -> dict[str, str]:
-    """A user with a provider and acecode's hooks installed, in a project with a one-entry
-    playbook, whom doctor calls "all good" (as in test_doctor_states)."""
-    values = {k: v for k, v in os.environ.items() if not k.startswith(("ACECODE_", "AGENTIC_"))}
-    values.update(
-        {
-            "CLAUDE_PROJECT_DIR": str(project_dir),
-            "COLUMNS": "300",
-            "AGENTIC_CONTEXT_API_KEY": "sk-test",
-            "AGENTIC_CONTEXT_BASE_URL": "http://127.0.0.1:9",
-            "PATH": os.pathsep.join(
-                [str(tmp_path / "empty-bin"), str(Path(sys.executable).parent)]
-            ),
-        }
-    )
-    save_playbook(
-        {"sections": {"PATTERNS & APPROACHES": [ENTRY]}}, project_dir / ".claude" / "playbook.json"
-    )
-    run("install", env=values)
-    return values
+    """A user with a provider and acecode's hooks installed (doctor: "all good")."""
+    return set_up_user(project_dir, tmp_path)
 
 
 USER_ENTRY = {"name": "u-pref-001", "text": "Answer briefly.", "helpful": 1, "harmful": 0}

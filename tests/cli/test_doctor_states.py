@@ -8,12 +8,11 @@ installed), breaks one thing, and expects exactly one problem.
 
 from __future__ import annotations
 
-import os
-import sys
 import tomllib
 from pathlib import Path
 
 import pytest
+from cli_users import set_up_user
 from test_cli_commands import ENTRY, run
 
 from acecode.store import save_playbook
@@ -22,20 +21,7 @@ from acecode.store import save_playbook
 @pytest.fixture
 def env(project_dir: Path, home_dir: Path, tmp_path: Path) -> dict[str, str]:
     """A user with a provider and acecode's hooks installed, in a project with a playbook."""
-    values = {k: v for k, v in os.environ.items() if not k.startswith(("ACECODE_", "AGENTIC_"))}
-    values.update(
-        {
-            "CLAUDE_PROJECT_DIR": str(project_dir),
-            "COLUMNS": "300",
-            "AGENTIC_CONTEXT_API_KEY": "sk-test",
-            "AGENTIC_CONTEXT_BASE_URL": "http://127.0.0.1:9",
-            "PATH": os.pathsep.join(
-                [str(tmp_path / "empty-bin"), str(Path(sys.executable).parent)]
-            ),
-        }
-    )
-    save_playbook({"sections": {"PATTERNS & APPROACHES": [ENTRY]}}, _playbook(project_dir))
-    run("install", env=values)
+    values = set_up_user(project_dir, tmp_path)
     assert run("doctor", env=values).stdout.rstrip().endswith("all good")
     return values
 

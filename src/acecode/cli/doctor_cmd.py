@@ -104,7 +104,7 @@ def _hooks() -> list[str]:
     if lines:
         return lines + _several_places()
     if codex_installations():
-        return ["not installed (`acecode install` adds them, if you use Claude Code)"]
+        return ["none (`acecode install` adds them, if you use Claude Code)"]
     return [
         "[problem] not installed: run `acecode install` (Claude Code) or "
         "`acecode install --agent codex` (Codex CLI)"
@@ -118,7 +118,7 @@ def _codex_hooks() -> list[str]:
 
     found = installations()
     return [f"{i.scope}: {i.path} ({', '.join(i.events)})" for i in found] or [
-        "not installed (`acecode install --agent codex` adds them, if you use Codex)"
+        "none (`acecode install --agent codex` adds them, if you use Codex)"
     ]
 
 

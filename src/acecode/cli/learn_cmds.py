@@ -440,7 +440,30 @@ def catch_up(
     refresh_injection()
 
 
+def review_arrivals(
+    project: Annotated[Path | None, typer.Option(help="Project root.")] = None,
+) -> None:
+    """Screen and review the entries that arrived with the repository.
+
+    Started in the background by the session-start hook
+    (:mod:`acecode.pipeline.arrival_review`): what the review passes is injected by the
+    next prompt's top-up. One job at a time per project; silent (its outcome is in
+    ``.claude/acecode/arrival-review.json`` and the session-start notice).
+    """
+    from acecode.pipeline.arrival_review import review_arrivals as run
+    from acecode.project import paths
+    from acecode.project.control import activity
+    from acecode.project.session_switch import NESTED_ENV
+
+    _use_project(project)
+    root = paths.project_dir()
+    if not activity(root, {k: v for k, v in os.environ.items() if k != NESTED_ENV}).active:
+        return
+    run(str(root))
+
+
 def register(app: typer.Typer) -> None:
     app.command()(learn)
     app.command()(bootstrap)
     app.command("catch-up", hidden=True)(catch_up)
+    app.command("review-arrivals", hidden=True)(review_arrivals)

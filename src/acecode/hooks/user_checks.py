@@ -103,12 +103,14 @@ def _key(project: str, ledger: str | None) -> list[Any]:
     ]
 
 
-def user_notices(project: str) -> dict[str, list[str]]:
-    """``{"config_off": [...], "config_ignored": [...], "learning": [...]}``: lines about
-    the user's settings file that cannot be read (shown even where acecode is thereby
-    off), the settings it ignores, and what stops learning (shown where acecode is on).
-    Whether the cost ledger can be written is looked at every time (a folder's
-    permissions are not in the cache's key)."""
+def user_notices(project: str) -> dict[str, Any]:
+    """``{"config_off": [...], "config_ignored": [...], "learning": [...],
+    "no_provider": bool}``: lines about the user's settings file that cannot be read
+    (shown even where acecode is thereby off), the settings it ignores, and what stops
+    learning (shown where acecode is on); and whether no LLM provider is configured (so
+    no review of the entries that arrive with a repository can be made,
+    :mod:`acecode.arrivals.mode`). Whether the cost ledger can be written is looked at
+    every time (a folder's permissions are not in the cache's key)."""
     notices, ledger = _cached(project)
     unwritable = ledger_problem(ledger)
     if unwritable:
@@ -116,7 +118,7 @@ def user_notices(project: str) -> dict[str, list[str]]:
     return notices
 
 
-def _cached(project: str) -> tuple[dict[str, list[str]], str | None]:
+def _cached(project: str) -> tuple[dict[str, Any], str | None]:
     """The cached notices (computed on a miss) and the cost ledger's path."""
     data = read_cache_file(checks_file()) or {}
     ledger = data.get("ledger") if isinstance(data.get("ledger"), str) else None
@@ -151,15 +153,17 @@ def ledger_problem(ledger: str | None) -> str:
     )
 
 
-def _check() -> tuple[dict[str, list[str]], str | None]:
+def _check() -> tuple[dict[str, Any], str | None]:
     """The notices, computed (a cache miss), and the cost ledger's path."""
     from acecode.project.config_check import as_notices, user_problems
     from acecode.prompts.templates import override_problems
 
     budget, ledger = budget_problem()
-    notices = as_notices(user_problems())
+    provider = provider_problem()
+    notices: dict[str, Any] = as_notices(user_problems())
     notices["config_ignored"] += override_problems()
-    notices["learning"] = [line for line in (provider_problem(), budget) if line]
+    notices["learning"] = [line for line in (provider, budget) if line]
+    notices["no_provider"] = bool(provider)
     return notices, ledger
 
 
