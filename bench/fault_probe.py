@@ -49,7 +49,7 @@ sys.path.insert(0, str(ROOT / "tests" / "faults"))
 
 from fault_support import seed_playbook, session_transcript  # noqa: E402
 
-from support.hostile_files import HOSTILE, valid_playbook  # noqa: E402
+from support.hostile_files import HOSTILE, Hostile, valid_playbook  # noqa: E402
 from support.pipeline import is_curator, routed_servers  # noqa: E402
 
 ACECODE = (sys.executable, "-m", "acecode")
@@ -86,32 +86,40 @@ def environment(project: Path, home: Path, llm_env: dict[str, str]) -> dict[str,
     return env
 
 
+GNU_TIME = shutil.which("time") if Path("/usr/bin/time").exists() else None
+
+
 def timed(args: list[str], env: dict[str, str], cwd: Path, stdin: str = "") -> dict:
-    """Run ``acecode ARGS``: wall time, peak memory (its own ``ru_maxrss``, from
-    ``wait4``), exit status and what it said; killed at :data:`HANG`."""
+    """Run ``acecode ARGS``: wall time, CPU time, peak memory, exit status and what it
+    said; killed at :data:`HANG`.
+
+    CPU time and peak memory come from GNU ``time`` (``/usr/bin/time``), a small process
+    that starts acecode: a child forked from this probe would count the probe's own
+    memory in its peak (Linux keeps the peak across ``exec``)."""
     import threading
 
-    with tempfile.TemporaryFile() as given, tempfile.TemporaryFile() as out, \
-            tempfile.TemporaryFile() as err:  # fmt: skip
-        given.write(stdin.encode())
-        given.seek(0)
+    with tempfile.TemporaryDirectory() as folder:
+        given, out, err, usage = (Path(folder) / name for name in ("in", "out", "err", "use"))
+        given.write_text(stdin)
+        command = [*ACECODE, *args]
+        if GNU_TIME:
+            command = ["/usr/bin/time", "-f", "%U %S %M", "-o", str(usage), *command]
         started = time.monotonic()
-        child = subprocess.Popen([*ACECODE, *args], env=env, cwd=cwd, stdin=given,
-                                 stdout=out, stderr=err)  # fmt: skip
-        timer = threading.Timer(HANG, child.kill)
-        timer.start()
-        _pid, status, usage = os.wait4(child.pid, 0)
-        timer.cancel()
+        with given.open("rb") as i, out.open("wb") as o, err.open("wb") as e:
+            child = subprocess.Popen(command, env=env, cwd=cwd, stdin=i, stdout=o, stderr=e)
+            timer = threading.Timer(HANG, child.kill)
+            timer.start()
+            child.wait()
+            timer.cancel()
         seconds = time.monotonic() - started
-        child.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
-        out.seek(0)
-        err.seek(0)
+        user, system, peak = usage.read_text().split()[-3:] if GNU_TIME else ("0", "0", "0")
         return {
             "seconds": seconds,
-            "mb": usage.ru_maxrss / 1024,
+            "cpu": float(user) + float(system),
+            "mb": int(peak) / 1024,
             "code": child.returncode,
-            "stdout": out.read().decode("utf-8", "replace"),
-            "stderr": err.read().decode("utf-8", "replace"),
+            "stdout": out.read_text("utf-8", "replace"),
+            "stderr": err.read_text("utf-8", "replace"),
             "hang": seconds >= HANG,
         }
 
@@ -119,13 +127,17 @@ def timed(args: list[str], env: dict[str, str], cwd: Path, stdin: str = "") -> d
 # --- hostile files ------------------------------------------------------------------------------
 
 HOOKS = ("hook session-start", "hook user-prompt-submit")
+HOSTILE_COLUMNS = ["file", "run", "wall s", "CPU s", "MB", "exit", "traceback", "one-line", "goal"]
 COMMANDS = ("show", "doctor", "learn")
+
+
+CONTROL = Hostile("none (a valid playbook: the control)", lambda p, h: p, False)
 
 
 def probe_hostile(start_server: Callable, scratch: Path) -> list[list[str]]:
     rows = []
     server = start_server(two_lessons)
-    for case in HOSTILE:
+    for case in (CONTROL, *HOSTILE):
         for run in (*HOOKS, *COMMANDS):
             base = scratch / "hostile"
             shutil.rmtree(base, ignore_errors=True)
@@ -160,14 +172,15 @@ def _judge(run: str, result: dict) -> list[str]:
     one_line = all(line.startswith("acecode: ") for line in lines)
     if run.startswith("hook"):
         valid = result["code"] == 0 and _valid_json_or_nothing(result["stdout"])
-        ok = valid and not traceback and result["seconds"] <= HOOK_SECONDS
+        ok = valid and not traceback and result["cpu"] <= HOOK_SECONDS
         ok = ok and result["mb"] <= HOOK_MB
     else:
-        within = result["seconds"] <= COMMAND_SECONDS
+        within = result["cpu"] <= COMMAND_SECONDS
         ok = not traceback and result["code"] in (0, 1) and (within or one_line)
         ok = ok and (run == "doctor" or one_line)
     return [
         f"{result['seconds']:.2f}",
+        f"{result['cpu']:.2f}",
         f"{result['mb']:.0f}",
         "hang" if result["hang"] else str(result["code"]),
         "yes" if traceback else "no",
@@ -325,8 +338,19 @@ def main() -> int:
                 table(
                     f"Hostile files (goal: hooks <= {HOOK_SECONDS:g} s and {HOOK_MB} MB, exit 0, "
                     f"valid output; commands <= {COMMAND_SECONDS:g} s or one line; never a "
-                    "traceback)",
-                    ["file", "run", "seconds", "MB", "exit", "traceback", "one-line", "goal"],
+                    "traceback; times judged on CPU time, which a loaded machine inflates "
+                    "less than wall time)",
+                    [
+                        "file",
+                        "run",
+                        "wall s",
+                        "CPU s",
+                        "MB",
+                        "exit",
+                        "traceback",
+                        "one-line",
+                        "goal",
+                    ],
                     rows,
                 )
             )

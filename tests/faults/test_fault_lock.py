@@ -15,6 +15,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from fault_support import (
     ACECODE,
     acecode_env,
@@ -85,13 +86,19 @@ while after_go < int(sys.argv[4]):
 """
 
 
-def test_fault_learner_queued_behind_writers_taking_turns_waits_its_turn_and_learns(
-    project_dir: Path, home_dir: Path, playbook: Path, llm, tmp_path: Path
+@pytest.mark.parametrize(
+    ("hold", "turns"),
+    [(1, 6), (6, 1)],
+    ids=["writers-taking-turns", "one-long-save"],
+)
+def test_fault_learner_queued_behind_writers_waits_its_turn_and_learns(
+    project_dir: Path, home_dir: Path, playbook: Path, llm, tmp_path: Path, hold: int, turns: int
 ) -> None:
-    """Sessions ending together: other writers hold the lock one after another, each for
-    less than ``lock_timeout`` (1 s of 4), and go on for longer than ``lock_timeout`` after
-    the learner starts waiting. A learner that has paid for its LLM calls waits its turn
-    and says so (the old one gave up after 4 s in all, and lost the cycle)."""
+    """Sessions ending together: other acecode writers hold the lock one after another
+    (six turns of 1 s), or one holds it for a long save (6 s), for longer than
+    ``lock_timeout`` (4 s) after the learner starts waiting. A learner that has paid for
+    its LLM calls waits its turn and says so (the old one gave up after 4 s in all, and
+    lost the cycle)."""
     server = llm()
     before = seed_playbook(playbook)["sections"]
     transcript = session_transcript(tmp_path / "s.jsonl", "turns")
@@ -100,7 +107,7 @@ def test_fault_learner_queued_behind_writers_taking_turns_waits_its_turn_and_lea
     )
     go, errors = tmp_path / "go", tmp_path / "learn.err"
     turns = subprocess.Popen(
-        [sys.executable, "-c", _TAKING_TURNS, str(playbook), str(go), "1", "6"],
+        [sys.executable, "-c", _TAKING_TURNS, str(playbook), str(go), str(hold), str(turns)],
         stdout=subprocess.PIPE,
         text=True,
         env=env,
@@ -119,7 +126,7 @@ def test_fault_learner_queued_behind_writers_taking_turns_waits_its_turn_and_lea
         with killed_after(learner):
             while learner.poll() is None and "waiting for" not in errors.read_text():
                 time.sleep(0.05)
-            go.touch()  # six more turns of 1 s from now: 6 s > 4 s
+            go.touch()  # 6 s more of the lock held from now: more than 4 s
             out, _ = learner.communicate(timeout=HANG_GUARD)
         turns.kill()
         turns.wait(timeout=HANG_GUARD)

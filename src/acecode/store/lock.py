@@ -4,11 +4,13 @@ Taking the lock also clears temp files that a killed writer of the file left.
 
 Locks are held with ``filelock`` (``flock`` on POSIX), so the kernel releases
 one when its holder dies: a stale lock file from a killed process never
-blocks the next writer. A live holder is waited for up to ``timeout``
-seconds, then the caller gets one clear line; the wait starts again each time
-the lock changes hands (each holder stamps ``<lock file>.holder``), so
-writers queued behind several short ones (sessions ending together) all get
-their turn.
+blocks the next writer. A holder that shows no sign of life for ``timeout``
+seconds (a stopped process, a program that is not acecode) ends the wait in
+one clear line. An acecode holder shows one: it stamps ``<lock file>.holder``
+when it takes the lock and every :data:`HEARTBEAT` seconds while it holds it,
+and each new stamp starts the wait again. So a cycle queued behind several
+others (sessions ending together), or behind a long save of a large
+playbook, waits for all of them and never loses the LLM calls it paid for.
 
 Every lock file lives in acecode's git-ignored state folder, never in a
 folder the user commits: the playbook's lock is
@@ -58,13 +60,14 @@ def _make_state_folder(folder: Path | Layer, path: Path) -> None:
 
 
 HOLDER_SUFFIX = ".holder"
-# How often a waiter looks whether the lock changed hands.
+# How often a waiter looks at the holder's stamp, and how often a holder renews it.
 _LOOK_EVERY = 0.25
+HEARTBEAT = 1.0
 
 
 def _holder_file(lock_file: Path) -> str:
-    """``<lock file>.holder``: who took the lock last (pid and time), rewritten by each
-    holder, so a waiter can tell a queue of short holders from one that does not let go."""
+    """``<lock file>.holder``: who holds the lock (pid and time), renewed while it does,
+    so a waiter can tell a holder at work from one that does not let go."""
     return f"{lock_file}{HOLDER_SUFFIX}"
 
 
@@ -87,13 +90,34 @@ def _stamp_holder(lock_file: Path) -> None:
         handle.write(f"{os.getpid()} {time.time_ns()}")
 
 
+@contextmanager
+def _heartbeat(lock_file: Path) -> Iterator[None]:
+    """Stamp the holder file now and every :data:`HEARTBEAT` seconds until the block ends
+    (a daemon thread: it only writes the stamp)."""
+    import threading
+
+    _stamp_holder(lock_file)
+    stop = threading.Event()
+
+    def beat() -> None:
+        while not stop.wait(HEARTBEAT):
+            _stamp_holder(lock_file)
+
+    thread = threading.Thread(target=beat, name="acecode-lock-heartbeat", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+
+
 def _acquire(lock: Any, lock_file: Path, path: Path, timeout: float) -> None:
     """Take ``lock``, waiting while other processes hold it, with progress lines.
 
-    ``timeout`` bounds the wait for one holder: each time the lock changes hands the
-    wait starts again, so a writer queued behind several others that each hold the lock
-    briefly (sessions ending together) gets its turn, while one that does not let go
-    within ``timeout`` ends the wait with ``PlaybookLockTimeout``."""
+    ``timeout`` bounds the wait for a sign of life: a new stamp of the holder file (the
+    lock changed hands, or its holder renewed it) starts the wait again, while a holder
+    that gives none for ``timeout`` seconds ends it with ``PlaybookLockTimeout``."""
     import time
 
     from filelock import Timeout
@@ -123,7 +147,7 @@ def _acquire(lock: Any, lock_file: Path, path: Path, timeout: float) -> None:
                 elif now - since >= timeout:
                     raise PlaybookLockTimeout(
                         f"{path} is locked by another acecode process (waited {timeout:g} s "
-                        f"without it changing hands, {now - started:.0f} s in all); "
+                        f"without a sign of its holder, {now - started:.0f} s in all); "
                         "try again when it has finished"
                     ) from None
 
@@ -143,8 +167,8 @@ def _held(lock_file: Path, path: Path, timeout: float) -> Iterator[None]:
             f"cannot lock {path}: {exc.strerror or exc}; nothing was changed"
         ) from exc
     try:
-        _stamp_holder(lock_file)
-        yield
+        with _heartbeat(lock_file):
+            yield
     finally:
         lock.release()
 

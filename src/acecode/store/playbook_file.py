@@ -117,6 +117,9 @@ def save_playbook(
     """
     layer = Layer.of(path)
     with playbook_lock(layer, lock_timeout):
+        from acecode.store.commit import settle
+
+        settle(layer)  # a save a killed process left half done, before this one replaces it
         current = read_playbook(layer.playbook_file)
         saved = _write(playbook, layer.playbook_file)
         from acecode.arrivals.written import record_written
