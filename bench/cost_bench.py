@@ -358,6 +358,8 @@ def summarize(runs: dict[str, list[dict[str, Any]]]) -> dict[str, str]:
             out[f"{role}: median input / output tokens"] = (
                 f"{statistics.median(ins):,.0f} / {statistics.median(outs):,.0f}"
             )
+            cut = sum(r.get("truncated", 0) for r in rows)
+            out[f"{role}: replies cut at max_tokens"] = f"{cut} of {calls}"
         totals = {"input": 0.0, "output": 0.0, "read": 0, "write": 0}
         for row in ran:
             for role in row["roles"].values():
@@ -396,6 +398,8 @@ def summarize(runs: dict[str, list[dict[str, Any]]]) -> dict[str, str]:
         )
         out["default $1/day: spent when refused"] = _usd(sum(r["cost"] for r in budget))
         out["30 consecutive cycles within one day"] = "yes" if first >= 30 else "no"
+        stopped = [r for r in budget if r["cost"] and r["status"] not in ("ok", "nothing-new")]
+        out["default $1/day: stopped after their first call"] = str(len(stopped))
     return out
 
 

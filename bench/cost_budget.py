@@ -21,12 +21,15 @@ budget at any point; the goal is 0), the share of the budget left unused at
 the end (the price of admitting on a worst case), and how the admission estimate compared with
 what admitted cycles really cost (estimate / actual, min and median).
 
-The estimate is an upper bound (``acecode.cost.estimate``): prompts at 3
-UTF-8 bytes per token and every call's ``max_tokens`` as its output; a call
-the admission did not plan (the judge) is reserved before it is sent. The
-server counts 4 characters per token, a typical ratio for English and code;
-text that tokenizes denser than 3 bytes per token would make the bound too
-low, and the overshoot here would then not be 0.
+The estimate is an upper bound of everything the cycle can send
+(``acecode.cost.estimate``): prompts at 3 UTF-8 bytes per token and every
+call's ``max_tokens`` as its output, the judge's planned pairs and a safety
+review of the most texts the curator may write included; every call draws on
+it, and the budget is not asked again after the first call. The server counts
+4 characters per token, a typical ratio for English and code; text that
+tokenizes denser than 3 bytes per token would make the bound too low, and the
+overshoot here would then not be 0. ``bench/budget_pressure.py`` is the same
+guard under pressure: replies as long as the bounds allow.
 """
 
 from __future__ import annotations

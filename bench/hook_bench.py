@@ -1,6 +1,7 @@
 """Whole-process time of the injection hooks against a bare interpreter start.
 
-Usage: ``python bench/hook_bench.py [--runs 31] [--sizes 40 300 3000] [--experiments]``
+Usage: ``python bench/hook_bench.py [--runs 31] [--sizes 40 300 3000] [--experiments]
+[--instructions]``
 
 Every row is a fresh process started the way Claude Code starts a hook, fed
 the hook's JSON on stdin; rows are interleaved run by run so that machine
@@ -58,6 +59,11 @@ Every run is a new event, as in a session: each ``SessionStart`` run starts a ne
 session and each prompt has its own ``prompt_id``, as Claude Code sends them, so
 every run also takes its claim (``acecode.hooks.claim``) instead of being
 refused as another copy of the event before.
+
+With ``--instructions`` every project also has a ``CLAUDE.md`` that says what its
+first entry says, recorded as a repeat by a learning cycle
+(``acecode.instructions.overlap``): the session-start text leaves that entry out,
+and every cache hit re-checks the ``stat`` of the ``CLAUDE.md`` that decided it.
 
 With ``--experiments`` the user's ``~/.claude/acecode.toml`` turns the randomised
 hold-back on (``acecode.experiments``) and every entry has a failure in its
@@ -375,6 +381,25 @@ def _arrival_rows(hook: list[str], project: Path, size: int) -> list[Row]:
     ]
 
 
+def _repeat_first_entry(project: Path) -> None:
+    """A CLAUDE.md saying what the playbook's first entry says, and the learning cycle's
+    record that the entry repeats it (the writer's own functions)."""
+    from acecode.instructions.files import instruction_files
+    from acecode.instructions.overlap import overlap_records, write_overlap
+    from acecode.instructions.relations import REPEATS, Relation
+    from acecode.instructions.units import all_units
+    from acecode.playbook.schema import iter_entries
+    from acecode.project.layer import Layer
+    from acecode.store import load_playbook
+
+    layer = Layer.of_project(project)
+    _, first = next(iter_entries(load_playbook(layer)))
+    (project / "CLAUDE.md").write_text(f"# Project\n\n- {first['text']}\n", encoding="utf-8")
+    [unit] = all_units(instruction_files(project, memory=False))
+    relation = Relation(first["text"], unit, REPEATS, "the same rule")
+    write_overlap(layer, overlap_records([(first["name"], relation)]))
+
+
 def _rows(
     workdir: Path,
     sizes: list[int],
@@ -382,12 +407,15 @@ def _rows(
     env: dict[str, str],
     experiments: bool,
     recall: bool,
+    instructions: bool = False,
 ) -> list[Row]:
     hook = _hook_command()
     rows = [Row("python -c pass", [sys.executable, "-c", "pass"])]
     for size in sizes:
         project = workdir / f"project-{size}"
         _write_playbook(project, size, experiments, recall=recall)
+        if instructions:
+            _repeat_first_entry(project)
         rows += _size_rows(hook, project, size, env)
         if recall:
             rows += _recall_rows(project, size)
@@ -418,6 +446,11 @@ def main() -> None:
         default=[40, 300, 3000],
         help="playbook sizes measured with every entry arrived (none: skip those rows)",
     )
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="a CLAUDE.md repeats each playbook's first entry, which the injection leaves out",
+    )
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="acecode-hook-bench-") as tmp:
@@ -438,7 +471,15 @@ def main() -> None:
             config = workdir / "home" / ".claude" / "acecode.toml"
             config.parent.mkdir(parents=True)
             config.write_text("experiments = true\n", encoding="utf-8")
-        rows = _rows(workdir, args.sizes, args.arrival_sizes, env, args.experiments, args.recall)
+        rows = _rows(
+            workdir,
+            args.sizes,
+            args.arrival_sizes,
+            env,
+            args.experiments,
+            args.recall,
+            args.instructions,
+        )
         for row in rows:  # warm-up: bytecode, page cache, injection cache
             row.run(env)
             row.times.clear()
@@ -450,6 +491,8 @@ def main() -> None:
     base, base_cpu = rows[0].median_ms(), rows[0].median_cpu_ms()
     print(f"hook command: {' '.join(_hook_command())} hook <event>")
     print(f"experiments: {'on (every injected entry drawn)' if args.experiments else 'off'}")
+    if args.instructions:
+        print("instructions: a CLAUDE.md repeats each playbook's first entry (left out)")
     print(
         f"python {sys.version.split()[0]}, {args.runs} runs per row, medians of the wall time "
         "and of the CPU time (user + system) of the process\n"

@@ -5,13 +5,14 @@ in a fresh home."""
 
 from __future__ import annotations
 
-import os
 import re
-import sys
 from pathlib import Path
 
 import pytest
+from cli_users import fresh_user
 from test_cli_commands import run
+
+from acecode.agents import get_agent
 
 INSTALL = re.compile(r"`acecode install([^`]*)`")
 
@@ -19,17 +20,7 @@ INSTALL = re.compile(r"`acecode install([^`]*)`")
 @pytest.fixture
 def env(project_dir: Path, home_dir: Path, tmp_path: Path) -> dict[str, str]:
     """A fresh home and a project; no provider, no `claude` on PATH."""
-    values = {k: v for k, v in os.environ.items() if not k.startswith(("ACECODE_", "AGENTIC_"))}
-    values.update(
-        {
-            "CLAUDE_PROJECT_DIR": str(project_dir),
-            "COLUMNS": "300",
-            "PATH": os.pathsep.join(
-                [str(tmp_path / "empty-bin"), str(Path(sys.executable).parent)]
-            ),
-        }
-    )
-    return values
+    return fresh_user(project_dir, tmp_path)
 
 
 def _codex_lines(text: str) -> None:
@@ -59,11 +50,10 @@ def test_doctor_with_only_codex_hooks_is_not_a_missing_install(env: dict[str, st
     out = run("doctor", env=with_provider, check_exit=0).stdout
 
     codex = out.split("Codex hooks", 1)[1].splitlines()[1].strip()
-    assert codex.startswith("user: ") and codex.endswith(
-        "hooks.json (SessionStart, UserPromptSubmit, PreCompact, SessionEnd, SubagentStop)"
-    )
+    events = ", ".join(hook.event for hook in get_agent("codex").hook_events)
+    assert codex.startswith("user: ") and codex.endswith(f"hooks.json ({events})")
     claude = out.split("Claude Code hooks", 1)[1].splitlines()[1].strip()
-    assert claude == "not installed (`acecode install` adds them, if you use Claude Code)"
+    assert claude == "none (`acecode install` adds them, if you use Claude Code)"
     assert "[problem]" not in out
 
 

@@ -5,37 +5,19 @@ playbook's size in plain words. Real `python -m acecode` subprocesses in a fresh
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 
 import pytest
-from test_cli_commands import ENTRY, run
+from cli_users import set_up_user
+from test_cli_commands import run
 
 from acecode.store import save_playbook
 
 
 @pytest.fixture
 def env(project_dir: Path, home_dir: Path, tmp_path: Path) -> dict[str, str]:
-    """A user with a provider and acecode's hooks installed, in a project with a one-entry
-    playbook, whom doctor calls "all good" (as in test_doctor_states)."""
-    values = {k: v for k, v in os.environ.items() if not k.startswith(("ACECODE_", "AGENTIC_"))}
-    values.update(
-        {
-            "CLAUDE_PROJECT_DIR": str(project_dir),
-            "COLUMNS": "300",
-            "AGENTIC_CONTEXT_API_KEY": "sk-test",
-            "AGENTIC_CONTEXT_BASE_URL": "http://127.0.0.1:9",
-            "PATH": os.pathsep.join(
-                [str(tmp_path / "empty-bin"), str(Path(sys.executable).parent)]
-            ),
-        }
-    )
-    save_playbook(
-        {"sections": {"PATTERNS & APPROACHES": [ENTRY]}}, project_dir / ".claude" / "playbook.json"
-    )
-    run("install", env=values)
-    return values
+    """A user with a provider and acecode's hooks installed (doctor: "all good")."""
+    return set_up_user(project_dir, tmp_path)
 
 
 USER_ENTRY = {"name": "u-pref-001", "text": "Answer briefly.", "helpful": 1, "harmful": 0}
@@ -194,8 +176,9 @@ def test_the_playbook_size_is_said_in_plain_words(env: dict[str, str], project_d
 
     (line,) = [x.strip() for x in out.splitlines() if "playbook.json: 1 entry" in x]
     assert line.endswith(
-        ": 1 entry: a small playbook, still growing (50-150 entries is a healthy size)"
+        ": 1 entry (a small playbook, still growing; 50-150 entries is a healthy size)"
     )
-    for text in (out, stats):
+    playbook = out.split("\nplaybook\n", 1)[1].split("\nuser layer\n", 1)[0]
+    for text in (playbook, stats):
         assert "phase" not in text and "band" not in text and ": no" not in text
     assert "a small playbook, still growing" in stats

@@ -8,12 +8,11 @@ installed), breaks one thing, and expects exactly one problem.
 
 from __future__ import annotations
 
-import os
-import sys
 import tomllib
 from pathlib import Path
 
 import pytest
+from cli_users import set_up_user
 from test_cli_commands import ENTRY, run
 
 from acecode.store import save_playbook
@@ -22,20 +21,7 @@ from acecode.store import save_playbook
 @pytest.fixture
 def env(project_dir: Path, home_dir: Path, tmp_path: Path) -> dict[str, str]:
     """A user with a provider and acecode's hooks installed, in a project with a playbook."""
-    values = {k: v for k, v in os.environ.items() if not k.startswith(("ACECODE_", "AGENTIC_"))}
-    values.update(
-        {
-            "CLAUDE_PROJECT_DIR": str(project_dir),
-            "COLUMNS": "300",
-            "AGENTIC_CONTEXT_API_KEY": "sk-test",
-            "AGENTIC_CONTEXT_BASE_URL": "http://127.0.0.1:9",
-            "PATH": os.pathsep.join(
-                [str(tmp_path / "empty-bin"), str(Path(sys.executable).parent)]
-            ),
-        }
-    )
-    save_playbook({"sections": {"PATTERNS & APPROACHES": [ENTRY]}}, _playbook(project_dir))
-    run("install", env=values)
+    values = set_up_user(project_dir, tmp_path)
     assert run("doctor", env=values).stdout.rstrip().endswith("all good")
     return values
 
@@ -89,10 +75,12 @@ def test_every_ignored_setting_is_named_by_file_and_key(
     out = run("doctor", env=env).stdout  # warnings alone: exit status 0
 
     for line in (
-        f'[warning] {project_file}: max_rule_chars = "lots" is not a whole number; ignored',
+        f'[warning] {project_file}: max_rule_chars = "lots" is not a whole number, 0 or more; '
+        "ignored",
         f"[warning] {project_file}: daily_budget_usd ignored: budgets are set in {user_file}",
-        f'[warning] {user_file}: judge_max_pairs = "many" is not a whole number; ignored',
-        '[warning] ACECODE_LOCK_TIMEOUT = "soon" is not a number; ignored',
+        f'[warning] {user_file}: judge_max_pairs = "many" is not a whole number, 0 or more; '
+        "ignored",
+        '[warning] ACECODE_LOCK_TIMEOUT = "soon" is not a number, 0 or more; ignored',
     ):
         assert line in out
     assert out.rstrip().endswith("all good")

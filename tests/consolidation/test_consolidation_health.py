@@ -78,7 +78,7 @@ def test_invalid_cycle_counts_count_as_zero(make_playbook) -> None:
 def test_the_size_in_words_follows_the_healthy_band(make_playbook) -> None:
     from acecode.playbook.health import size_in_words
 
-    assert size_in_words(0).startswith("empty")
-    assert size_in_words(49) == "a small playbook, still growing (50-150 entries is a healthy size)"
+    assert size_in_words(0).startswith("none yet")
+    assert size_in_words(49) == "a small playbook, still growing; 50-150 entries is a healthy size"
     assert size_in_words(50) == size_in_words(150) == "a healthy size (50-150 entries)"
     assert size_in_words(151).startswith("larger than the healthy 50-150 entries")

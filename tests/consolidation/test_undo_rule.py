@@ -25,6 +25,7 @@ from acecode.playbook.schema import iter_entries
 from acecode.store import load_playbook
 from acecode.store.history import list_cycles, short_id
 from support.hang_guard import HANG_GUARD
+from support.pipeline import all_safe, is_safety_review, request_prompt
 
 MAKE = "Run the test suite with make test; bare pytest misses the fixtures the Makefile sets up."
 UV = "Start every Python script of this repository with uv run so its locked packages are used."
@@ -46,6 +47,8 @@ class LearningLLM:
             answer: dict[str, Any] = {"reasoning": "scripted", "operations": self.operations}
         elif "You are the judge" in prompt:
             answer = {"verdicts": []}
+        elif is_safety_review("", request_prompt(prompt)):
+            answer = json.loads(all_safe(request_prompt(prompt)))
         else:
             answer = {"analysis": "scripted", "bullet_tags": self.tags}
         message = {

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from acecode.project.config import load_settings
+from acecode.project.config import Settings, load_settings
 from acecode.project.config_check import (
     ConfigProblem,
     env_problems,
@@ -31,7 +31,7 @@ def test_a_bad_value_names_its_file_and_key_and_the_users_value_applies(
 
     assert load_settings().max_rule_chars == 800
     assert capsys.readouterr().err == (
-        f'acecode: {project}: max_rule_chars = "lots" is not a whole number; ignored\n'
+        f'acecode: {project}: max_rule_chars = "lots" is not a whole number, 0 or more; ignored\n'
     )
 
 
@@ -64,7 +64,7 @@ def test_every_ignored_setting_of_a_project_file_is_named(project_dir: Path, hom
         ),
         ConfigProblem(f"{path}: opt_in ignored: it is read from {user} only"),
         ConfigProblem(f'{path}: enabled = "perhaps" is not true or false; ignored'),
-        ConfigProblem(f'{path}: judge_floor = "high" is not a number; ignored'),
+        ConfigProblem(f'{path}: judge_floor = "high" is not a number from 0 to 1; ignored'),
     ]
 
 
@@ -101,3 +101,58 @@ def test_a_clean_configuration_has_no_problems(project_dir: Path, home_dir: Path
     _write(project_dir / ".claude" / "acecode" / "switch.toml", "enabled = false\n")
     assert project_problems() == []
     assert file_problems(home_dir / ".claude" / "acecode.toml", "user") == []
+
+
+def test_non_finite_negative_and_out_of_range_numbers_are_named_and_the_default_used(
+    project_dir: Path, home_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``1e999`` overflowed into a traceback, ``nan`` turned the budget off ("$0.01 of
+    $nan"): each is now one line naming file and key, and the default applies."""
+    user = _write(home_dir / ".claude" / "acecode.toml", "daily_budget_usd = nan\n")
+    project = _write(
+        project_dir / ".claude" / "acecode.toml",
+        "topup_budget_chars = 1e999\ninjection_budget_chars = -inf\nlock_timeout = -1\n"
+        "max_removal_ratio = 1.5\nmax_rule_chars = 2.5\n",
+    )
+
+    settings = load_settings()
+
+    defaults = Settings()
+    for name in (
+        "daily_budget_usd",
+        "topup_budget_chars",
+        "injection_budget_chars",
+        "lock_timeout",
+        "max_removal_ratio",
+        "max_rule_chars",
+    ):
+        assert getattr(settings, name) == getattr(defaults, name), name
+    said = capsys.readouterr().err.splitlines()
+    assert sorted(said) == sorted(
+        [
+            f"acecode: {user}: daily_budget_usd = NaN is not a number, 0 or more; ignored",
+            f"acecode: {project}: max_removal_ratio = 1.5 is not a number from 0 to 1; ignored",
+            f"acecode: {project}: max_rule_chars = 2.5 is not a whole number, 0 or more; ignored",
+            f"acecode: {project}: lock_timeout = -1 is not a number, 0 or more; ignored",
+            f"acecode: {project}: injection_budget_chars = -Infinity is not a whole number, 0 or "
+            "more; ignored",
+            f"acecode: {project}: topup_budget_chars = Infinity is not a whole number, 0 or more; "
+            "ignored",
+        ]
+    )
+
+
+def test_a_settings_file_in_latin_1_is_read_and_said_once(
+    project_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = project_dir / ".claude" / "acecode.toml"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"# r\xe8gles du caf\xe9\nmax_rule_chars = 500\n")
+
+    assert load_settings().max_rule_chars == 500
+    assert file_problems(path, "project") == [
+        ConfigProblem(
+            f"{path}: byte 3 is not UTF-8 (Latin-1?); read with such bytes replaced; "
+            "save the file as UTF-8"
+        )
+    ]

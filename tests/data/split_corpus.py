@@ -4,7 +4,8 @@ Usage: ``python tests/data/split_corpus.py FILE [FILE ...]``
 
 Each FILE is a corpus laid out like ``quarantine_dangerous_2.json``: a ``split``
 object that names the ``seed`` and the item field the third is drawn per
-(``by``: ``"class"`` or ``"language"``), and a list of ``items`` with an ``id``.
+(``by``: ``"class"``, ``"language"``, ``"repo"`` or ``"construction"``), and a list of
+``items`` with an ``id``.
 For each value of that field in turn, the ids of its items are sorted, shuffled
 with ``random.Random(f"{seed}:{value}")``, and the first ``round(n / 3)`` are
 held out; the rest is the training part. The script writes each item's ``split``,
@@ -29,7 +30,7 @@ METHOD = (
     "random.Random(f'{{seed}}:{{{by}}}'), and hold out the first round(n / 3); "
     "the rest is the training part (tests/data/split_corpus.py)"
 )
-GROUP_FIELDS = ("class", "language")
+GROUP_FIELDS = ("class", "language", "repo", "construction")
 
 
 def held_out_ids(items: list[dict], seed: int, by: str) -> set[str]:

@@ -185,9 +185,10 @@ def test_fault_disk_full_real_tmpfs_keeps_old_playbook_and_no_temp_files(
 ) -> None:
     folder, size = tiny_claude_dir
     server = llm()
-    # About 80 KB on disk: it fits once in the 128 KB tmpfs, not twice. Few long entries,
-    # because each text is embedded (uncached: the cache cannot be written either).
-    seed_playbook(playbook, extra_entries=8, padding=10_000)
+    # About 80 KB on disk: it fits once in the 128 KB tmpfs, not twice. Few long entries
+    # (within acecode's 10,000 characters per entry), because each text is embedded
+    # (uncached: the cache cannot be written either).
+    seed_playbook(playbook, extra_entries=9, padding=9_000)
     old_bytes = playbook.read_bytes()
     assert size / 2 < len(old_bytes) < size - 16 * 1024
     transcript = session_transcript(tmp_path / "s.jsonl", "tmpfs")

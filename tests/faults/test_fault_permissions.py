@@ -28,9 +28,14 @@ from fault_support import (
 
 
 def _tree(folder: Path) -> dict[str, tuple[int, bytes | None]]:
-    """Every path below ``folder`` with its mode and (for files) content."""
+    """Every path below ``folder`` with its mode and (for files) content; the content of
+    a lock's holder stamp (who took the lock last, ``acecode.store.lock``) aside: taking
+    the lock to find out that nothing can be saved is no change."""
     found = {}
     for path in sorted(folder.rglob("*")):
+        if path.name.endswith(".lock.holder"):
+            found[str(path.relative_to(folder))] = (stat.S_IMODE(path.lstat().st_mode), None)
+            continue
         mode = path.lstat().st_mode
         content = path.read_bytes() if stat.S_ISREG(mode) else None
         found[str(path.relative_to(folder))] = (stat.S_IMODE(mode), content)
@@ -119,6 +124,31 @@ def test_fault_read_only_claude_dir_show_and_injection_still_work(
     context = json.loads(hook.stdout)["hookSpecificOutput"]["additionalContext"]
     assert "Run pytest -x first" in context
     assert _tree(read_only_claude) == before
+
+
+def test_fault_read_only_claude_dir_is_said_at_session_start_and_by_doctor(
+    project_dir: Path, home_dir: Path, read_only_claude: Path, obeying_permissions
+) -> None:
+    """Nothing can be learned (and the learner's log cannot be written): the old hook said
+    it on stderr only, and every later session started without a word."""
+    env = acecode_env(project_dir, home_dir)
+    hook = run_acecode(
+        ["hook", "session-start"],
+        env,
+        cwd=project_dir,
+        stdin=json.dumps({"session_id": "s-ro-notice", "source": "startup"}),
+        preexec_fn=obeying_permissions,
+    )
+    doctor = run_acecode(["doctor"], env, cwd=project_dir, preexec_fn=obeying_permissions)
+
+    message = json.loads(hook.stdout)["systemMessage"]
+    assert "is not writable" in message and "not learned from" in message, message
+    assert str(read_only_claude) in message
+    assert doctor.returncode == 1
+    assert any(
+        line.strip().startswith("[problem]") and "is not writable" in line
+        for line in doctor.stdout.splitlines()
+    ), doctor.stdout
 
 
 UNREADABLE = ["mode-000", "other-owner"]

@@ -137,3 +137,42 @@ def test_fuzz_extract_json_worst_case_inputs_are_parsed(name: str) -> None:
     text = JSON_WORST_CASES[name](100_000)
     ran(f"extract_json worst case: {name} ({len(text):,} chars)")
     _check(extract_json(text))
+
+
+# --- a reply cut off at max_tokens ----------------------------------------------------------------
+
+TEXTS = st.text(alphabet=st.characters(blacklist_categories=["Cs"]), max_size=40)
+ITEMS = st.one_of(
+    TEXTS,
+    st.dictionaries(st.sampled_from(["type", "text", "id", "reason"]), TEXTS, max_size=3),
+)
+REPLIES = st.dictionaries(
+    st.sampled_from(["findings", "tags", "operations", "verdicts", "reasoning"]),
+    st.one_of(TEXTS, st.lists(ITEMS, max_size=6)),
+    min_size=1,
+    max_size=3,
+)
+
+
+@settings(FUZZ, max_examples=200)
+@given(reply=REPLIES, indent=st.sampled_from([None, 1]), cut=st.floats(0, 1), data=st.data())
+def test_a_cut_reply_keeps_only_what_it_holds_whole(
+    reply: dict[str, Any], indent: int | None, cut: float, data: st.DataObject
+) -> None:
+    """Any prefix of a role's reply: every key kept has its value whole, every list kept is
+    a prefix of the reply's list and every item in it is whole (half an operation is no
+    operation); the whole reply reads back whole."""
+    from acecode.llm.jsonx import salvage_json
+
+    text = json.dumps(reply, ensure_ascii=data.draw(st.booleans()), indent=indent)
+    assert salvage_json(text) == reply
+    salvaged = salvage_json(text[: int(cut * len(text))])
+    ran("salvage_json: any prefix of a role's reply")
+    if salvaged is None:
+        return
+    for key, value in salvaged.items():
+        whole = reply[key]
+        if isinstance(whole, list):
+            assert value == whole[: len(value)]
+        else:
+            assert value == whole

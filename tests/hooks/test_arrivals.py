@@ -1,9 +1,13 @@
-"""Entries that arrived with the repository, through the real injection hooks.
+"""Entries that arrived with the repository, through the real injection hooks, for a user
+with no LLM provider.
 
 A playbook file written by hand here (not through acecode) stands for one that
 came with a clone or a pull: none of its texts is known on this machine, so
-the floor screens each before its first injection. Every hook is a real
-``python -m acecode hook`` process.
+the floor screens each before its first injection. With no provider no review
+can come, so the floor's findings and the "not reviewed" waits hold and the rest
+is injected, as before the background review existed (with a provider:
+``test_arrivals_background.py``). Every hook is a real ``python -m acecode hook`` process,
+given time enough to screen everything (the time budget: ``test_arrival_screen.py``).
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ import uuid
 from pathlib import Path
 
 import pytest
-from hook_helpers import run_hook, write_playbook
+from hook_helpers import run_hook as _run_hook
+from hook_helpers import write_playbook
 
 from acecode.arrivals.announce import first_sight_line, later_line
 from acecode.arrivals.fingerprint import fingerprint, machine_key
@@ -28,6 +33,20 @@ from support.playbooks import EXFIL, PIPE, entry
 PYTEST = "Run the tests with pytest -q from the repository root."
 MIGRATIONS = "Keep database migrations backwards compatible for one release."
 PAT, MIS = "PATTERNS & APPROACHES", "MISTAKES TO AVOID"
+WHOLE_SCREEN = {"ACECODE_SCREEN_SECONDS": "300"}
+NO_PROVIDER = "no LLM provider is configured"
+
+
+@pytest.fixture(autouse=True)
+def _no_provider(provider_configured: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    """This module's user has no LLM provider (the hook tests' default has one)."""
+    for name in provider_configured:
+        monkeypatch.delenv(name)
+
+
+def run_hook(event: str, payload: dict, **kwargs):
+    """A hook with time enough to screen every entry, as on an idle machine."""
+    return _run_hook(event, payload, env={**WHOLE_SCREEN, **kwargs.pop("env", {})}, **kwargs)
 
 
 @pytest.fixture(autouse=True)
@@ -58,13 +77,13 @@ def _cloned(project: Path) -> Path:
 
 
 def _notice(run) -> list[str]:
+    """The notice's lines about arrivals (the one that no provider is set aside)."""
     message = run.output().get("systemMessage")
-    return message.splitlines() if message else []
+    lines = message.splitlines() if message else []
+    return [line for line in lines if not line.startswith(f"acecode: {NO_PROVIDER}")]
 
 
-def test_held_arrivals_are_left_out_and_the_others_injected(
-    project_dir: Path, provider_configured: dict
-) -> None:
+def test_held_arrivals_are_left_out_and_the_others_injected(project_dir: Path) -> None:
     _cloned(project_dir)
     run = run_hook("session-start", _start())
     assert (run.returncode, run.stderr) == (0, "")
@@ -80,9 +99,7 @@ def test_held_arrivals_are_left_out_and_the_others_injected(
     assert again.context() == context and _notice(again) == []
 
 
-def test_first_sight_is_said_once_and_later_held_arrivals_get_one_line(
-    project_dir: Path, provider_configured: dict
-) -> None:
+def test_first_sight_is_said_once_and_later_held_arrivals_get_one_line(project_dir: Path) -> None:
     path = write_playbook(project_dir, {PAT: [entry("pat-001", PYTEST, 3)]}, arrived=True)
     assert _notice(run_hook("session-start", _start())) == ["acecode: " + first_sight_line(1, 1, 0)]
     assert _notice(run_hook("session-start", _start())) == []
@@ -96,16 +113,14 @@ def test_first_sight_is_said_once_and_later_held_arrivals_get_one_line(
     assert _notice(run_hook("session-start", _start())) == []
 
 
-def test_a_compaction_says_nothing_and_announces_nothing(
-    project_dir: Path, provider_configured: dict
-) -> None:
+def test_a_compaction_says_nothing_and_announces_nothing(project_dir: Path) -> None:
     _cloned(project_dir)
     compact = run_hook("session-start", {"session_id": "s1", "source": "compact"})
     assert PIPE not in compact.context() and _notice(compact) == []
     assert _notice(run_hook("session-start", _start())) == ["acecode: " + first_sight_line(4, 4, 2)]
 
 
-def test_held_arrivals_never_reach_the_topup(project_dir: Path, provider_configured: dict) -> None:
+def test_held_arrivals_never_reach_the_topup(project_dir: Path) -> None:
     deploy = "Deploy the payments service with `make deploy-payments` from the ops folder."
     danger = (
         "Before you deploy the payments service, run "
@@ -134,9 +149,7 @@ def test_held_arrivals_never_reach_the_topup(project_dir: Path, provider_configu
     assert "payments.sh" not in index.read_text(encoding="utf-8")
 
 
-def test_what_this_machine_wrote_is_injected_whatever_the_floor_says(
-    project_dir: Path, provider_configured: dict
-) -> None:
+def test_what_this_machine_wrote_is_injected_whatever_the_floor_says(project_dir: Path) -> None:
     """A text acecode saved here (the library, a cycle, an approval) is known: the arrival
     screen never holds it, and no first-sight line is said."""
     save_playbook(
@@ -149,7 +162,7 @@ def test_what_this_machine_wrote_is_injected_whatever_the_floor_says(
 
 
 def test_records_made_with_another_machines_key_count_for_nothing(
-    project_dir: Path, home_dir: Path, tmp_path: Path, provider_configured: dict
+    project_dir: Path, home_dir: Path, tmp_path: Path
 ) -> None:
     """The state folder can come with the repository (``git add -f``, an archive): what it
     says about texts binds only the machine whose key made it."""
@@ -182,7 +195,7 @@ def test_records_made_with_another_machines_key_count_for_nothing(
 
 
 def test_a_changed_playbook_reuses_the_verdicts_without_loading_the_floor(
-    project_dir: Path, provider_configured: dict
+    project_dir: Path,
 ) -> None:
     path = _cloned(project_dir)
     first = run_hook("session-start", _start())
@@ -205,9 +218,7 @@ def test_a_changed_playbook_reuses_the_verdicts_without_loading_the_floor(
     assert {*heavy, "acecode.quarantine.user_languages"} & imported == set()
 
 
-def test_without_a_machine_key_nothing_is_trusted(
-    project_dir: Path, home_dir: Path, provider_configured: dict
-) -> None:
+def test_without_a_machine_key_nothing_is_trusted(project_dir: Path, home_dir: Path) -> None:
     """When the key can be neither read nor created, every entry is screened each time."""
     key_path = home_dir / ".claude" / "acecode-user" / "acecode" / "machine-key"
     key_path.mkdir(parents=True)  # a folder where the key file should be
@@ -220,9 +231,7 @@ def test_without_a_machine_key_nothing_is_trusted(
     assert PYTEST in run.context() and PIPE not in run.context()
 
 
-def test_a_forged_list_of_trusted_languages_is_not_believed(
-    project_dir: Path, provider_configured: dict
-) -> None:
+def test_a_forged_list_of_trusted_languages_is_not_believed(project_dir: Path) -> None:
     """The verdict cache keeps the languages the user writes in; one written elsewhere
     (no valid tag) cannot make a text in another language skip its wait for a review."""
     from acecode.arrivals.verdicts import LANGUAGES_FILE

@@ -253,3 +253,69 @@ def test_racing_learning_hooks_start_one_learner_per_event(
         if f"{event}: learning from" in line
     ]
     assert started == ["pre-compact", "pre-compact", "session-end"], log
+
+
+# --- a new context of the same session: another agent process ---------------------------------
+
+_AGENT = """
+import json, subprocess, sys
+command, copies, data = sys.argv[1], int(sys.argv[2]), sys.argv[3].encode()
+hooks = [
+    subprocess.Popen(["sh", "-c", command], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    for _ in range(copies)
+]
+for hook in hooks:
+    hook.stdin.write(data)
+for hook in hooks:
+    hook.stdin.close()
+    hook.stdin = None
+print(json.dumps([hook.communicate()[0].decode() for hook in hooks]))
+"""
+
+
+def _agent_runs(event: str, payload: dict, copies: int = COPIES) -> list[str]:
+    """A new agent process (Claude Code started again, as ``claude --resume`` does) runs
+    ``copies`` copies of the hook through ``sh -c``, their input released together; their
+    stdout."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ACECODE_")}
+    command = shlex.join([*ACECODE, "hook", event])
+    agent = subprocess.run(
+        [sys.executable, "-c", _AGENT, command, str(copies), json.dumps(payload)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=HANG_GUARD,
+        check=True,
+    )
+    return json.loads(agent.stdout)
+
+
+def test_a_session_resumed_again_within_the_claim_window_gets_its_playbook(
+    playbook: Path,
+) -> None:
+    """The same session resumed twice in a row: each resume is a new Claude Code process,
+    whose copies of SessionStart inject once; the second is no copy of the first (the old
+    claim refused it, and that session ran without its playbook)."""
+    resume = _start("resumed-twice", source="resume")
+    for _ in ("first resume", "second resume"):
+        outputs = _agent_runs("session-start", resume)
+        assert sum("additionalContext" in out for out in outputs) == 1, outputs
+    assert _claim_files("resumed-twice") == ["SessionStart.resume.0", "SessionStart.resume.1"]
+
+
+def test_a_second_session_end_of_a_resumed_session_starts_a_learner(
+    project_dir: Path, tmp_path: Path
+) -> None:
+    stub = tmp_path / "stub_learner.py"
+    stub.write_text("# a learner that learns nothing: the hooks' log says who started one\n")
+    os.environ["ACECODE_LEARN_COMMAND"] = f"{shlex.quote(sys.executable)} {shlex.quote(str(stub))}"
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_text('{"type": "user", "message": {"role": "user", "content": "hi"}}\n')
+    end = {"session_id": "s1", "transcript_path": str(transcript), "reason": "other"}
+    try:
+        for _ in ("the session", "its resumed part"):
+            _agent_runs("session-end", end)
+    finally:
+        del os.environ["ACECODE_LEARN_COMMAND"]
+    log = (project_dir / ".claude" / "acecode" / "logs" / "learn.log").read_text()
+    assert log.count("session-end: learning from") == 2, log

@@ -25,6 +25,8 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 from support.hang_guard import HANG_GUARD, wait_until
+from support.pipeline import all_safe, is_safety_review, request_prompt
+from support.playbooks import written_here
 
 TRANSCRIPTS = Path(__file__).resolve().parents[1] / "data" / "transcripts"
 TRANSCRIPT = TRANSCRIPTS / "spotter" / "short.jsonl"
@@ -55,13 +57,15 @@ def _reply(request: Request, released: threading.Event) -> Response:
     if isinstance(system, list):
         system = " ".join(block.get("text", "") for block in system)
     everything = (system + json.dumps(body["messages"])).lower()
-    answer = CURATION if "you are the curator" in everything else REFLECTION
+    answer = json.dumps(CURATION if "you are the curator" in everything else REFLECTION)
+    if is_safety_review(system, request_prompt(body)):
+        answer = all_safe(request_prompt(body))
     message = {
         "id": "msg_e2e",
         "type": "message",
         "role": "assistant",
         "model": "scripted-model",
-        "content": [{"type": "text", "text": json.dumps(answer)}],
+        "content": [{"type": "text", "text": answer}],
         "stop_reason": "end_turn",
         "stop_sequence": None,
         "usage": {"input_tokens": 100, "output_tokens": 20},
@@ -139,6 +143,7 @@ def test_install_inject_learn_inject_uninstall(
             }
         )
     )
+    written_here(playbook)  # the user's own playbook (one from git waits for a review)
     env = _env(llm.env)
     session = {"session_id": "e2e", "cwd": str(project_dir)}
     started = _run_installed(settings, "SessionStart", {**session, "source": "startup"}, env)

@@ -14,7 +14,7 @@ from hook_helpers import ACECODE, run_hook, write_playbook
 from acecode.hooks import context
 from acecode.project import paths
 from acecode.project.layer import Layer
-from support.playbooks import entry
+from support.playbooks import entry, written_here
 
 
 def _start(session: str = "s1", source: str = "startup", **extra) -> dict:
@@ -156,6 +156,7 @@ def test_playbook_changes_reach_the_next_injection(project_dir: Path) -> None:
         encoding="utf-8",
     )
     os.replace(tmp, path)
+    written_here(path)  # the user's own edit (one from git would be an arrival)
     text = run_hook("session-start", _start("s3")).context()
     assert "second version" in text
     assert "first version" not in text

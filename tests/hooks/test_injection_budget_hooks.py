@@ -250,6 +250,7 @@ def test_the_hook_fast_path_agrees_with_control_and_config(project_dir: Path) ->
     fast = rendered._limits(project, key)
     settings = load_settings(project_dir)
     assert fast == {
+        "need_review": True,  # no arrivals-floor-only flag: a review will come (arrivals.mode)
         "active": activity(project_dir, env={}).active,
         "reason": "",
         "budget": settings.injection_budget_chars,
@@ -276,6 +277,7 @@ def test_the_hook_fast_path_agrees_with_control_and_config(project_dir: Path) ->
 
 def test_state_file_names_mirror_their_modules(project_dir: Path) -> None:
     from acecode.arrivals.marks import MARKS_NAME
+    from acecode.arrivals.mode import FLOOR_ONLY_NAME, record_reviewer
     from acecode.instructions.overlap import OVERLAP_NAME
     from acecode.project.control import CONFIG_NAME, SWITCH_NAME
     from acecode.project.layer import Layer
@@ -285,6 +287,11 @@ def test_state_file_names_mirror_their_modules(project_dir: Path) -> None:
     assert rendered.PINS_NAME == PINS_NAME and rendered.SWITCH_NAME == CONFIG_NAME
     assert rendered.ARRIVALS_NAME == MARKS_NAME
     assert rendered.OVERLAP_NAME == OVERLAP_NAME
+    assert rendered.FLOOR_ONLY_NAME == FLOOR_ONLY_NAME
+    state = project_dir / ".claude" / "acecode"
+    assert rendered.inputs_key(str(project_dir))[rendered._FLOOR_ONLY] is None
+    assert record_reviewer(state, reviewer=False)  # the flag file, where the key reads it
+    assert rendered.inputs_key(str(project_dir))[rendered._FLOOR_ONLY] is not None
     assert rendered.PROVENANCE_NAME == PROVENANCE_NAME
     assert rendered.LOCAL_SWITCH_NAME == SWITCH_NAME
     project = str(project_dir)

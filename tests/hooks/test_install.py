@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from acecode.agents.claude_code import install as installer
 from acecode.cli.install_cmd import register
 from support.hang_guard import HANG_GUARD
+from support.playbooks import written_here
 
 # The events acecode installs for Claude Code and the argument each command ends with.
 EVENTS = {hook.event: hook.argument for hook in installer.HOOK_EVENTS}
@@ -250,6 +251,7 @@ def test_installed_commands_run_the_hooks(project_dir: Path) -> None:
     (project_dir / ".claude" / "playbook.json").write_text(
         json.dumps({"sections": {"OTHERS": [{"name": "oth-001", "text": "installed hook works"}]}})
     )
+    written_here(project_dir / ".claude" / "playbook.json")  # the user's own, not an arrival
     installer.install("local")
     settings = json.loads((project_dir / ".claude" / "settings.local.json").read_text())
     command = settings["hooks"]["SessionStart"][0]["hooks"][0]["command"]

@@ -24,6 +24,7 @@ from werkzeug import Request, Response
 
 from acecode.agents.claude_code.sessions import sessions_dir
 from support.hang_guard import HANG_GUARD
+from support.pipeline import all_safe, is_safety_review, request_prompt
 
 RULE = "Run the test suite with make test, not pytest directly."
 REFLECTION = {"analysis": "make test works, bare pytest failed", "bullet_tags": []}
@@ -48,12 +49,15 @@ class FlakyLLM:
             return Response(json.dumps(body), status=500, content_type="application/json")
         data = json.loads(request.get_data(as_text=True))
         curator = "you are the curator" in json.dumps(data).lower()
+        answer = json.dumps(CURATION if curator else REFLECTION)
+        if is_safety_review("", request_prompt(data)):
+            answer = all_safe(request_prompt(data))
         message = {
             "id": "msg_e2e",
             "type": "message",
             "role": "assistant",
             "model": "scripted-model",
-            "content": [{"type": "text", "text": json.dumps(CURATION if curator else REFLECTION)}],
+            "content": [{"type": "text", "text": answer}],
             "stop_reason": "end_turn",
             "stop_sequence": None,
             "usage": {"input_tokens": 100, "output_tokens": 20},

@@ -17,6 +17,7 @@ from hook_helpers import run_hook
 from acecode.hooks import notice
 from acecode.project import outcomes
 from acecode.quarantine import queue
+from acecode.quarantine.unreviewed import NOT_REVIEWED
 
 FAILED = {
     "cycle_id": "20261123-120000-abcdef",
@@ -48,6 +49,31 @@ def _start(source: str = "startup") -> dict | None:
 
 def test_the_queue_file_name_matches_the_review_queue() -> None:
     assert notice.QUEUE_FILE == queue.QUEUE_FILE
+    assert notice.NOT_REVIEWED == NOT_REVIEWED == queue.WAITING_PREFIX
+
+
+def test_texts_waiting_only_for_a_review_are_counted_apart(
+    project_dir: Path, playbook: Path
+) -> None:
+    """A finding or a review's flag waits for the user; a text no review passed yet waits
+    for the next review, which lands it without the user."""
+    rules = ["disable-checks", "safety-review", "not-reviewed", "not-reviewed:language"]
+    items = [
+        {"id": f"{i:08x}", "text": f"rule {i}", "rule": rule, "session": "s1"}
+        for i, rule in enumerate(rules)
+    ]
+    (_state(project_dir) / "pending.json").write_text(json.dumps({"version": 1, "pending": items}))
+    assert _start()["systemMessage"].splitlines() == [
+        "acecode: 2 learned rules await review (run `acecode review`)",
+        "acecode: 2 learned rules wait for the safety review and are not in the playbook yet "
+        "(the next learning cycle reviews them, or run `acecode review --retry`)",
+    ]
+
+
+def test_the_commit_file_suffix_matches_the_store() -> None:
+    from acecode.store.commit import COMMIT_SUFFIX
+
+    assert notice.COMMIT_SUFFIX == COMMIT_SUFFIX
 
 
 def test_all_well_means_no_message(project_dir: Path, playbook: Path) -> None:
@@ -110,3 +136,10 @@ def test_a_project_turned_off_says_only_that(project_dir: Path) -> None:
         "systemMessage": f"acecode: off in this project (turned off for this project in "
         f"{config}): nothing is injected or learned; `acecode on` turns it back on"
     }
+
+
+def test_the_session_checks_key_every_prompt_template() -> None:
+    from acecode.hooks.user_checks import TEMPLATE_NAMES
+    from acecode.prompts.templates import TEMPLATES
+
+    assert TEMPLATE_NAMES == TEMPLATES

@@ -112,7 +112,7 @@ def test_an_ignored_setting_is_named_and_injection_goes_on(
     run = _start()
     assert "[pat-001]" in run.context()
     assert _lines(run) == [
-        f'acecode: {path}: max_rule_chars = "lots" is not a whole number; ignored',
+        f'acecode: {path}: max_rule_chars = "lots" is not a whole number, 0 or more; ignored',
         f"acecode: {path}: unknown key reveiw ignored (did you mean review?)",
     ]
 

@@ -28,6 +28,7 @@ from acecode.agents.claude_code.install import (
     plugin_hooks_file,
 )
 from support.hang_guard import HANG_GUARD
+from support.playbooks import written_here
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGIN = ROOT / "plugin"
@@ -126,7 +127,7 @@ def playbook(project_dir: Path) -> Path:
     path.write_text(
         json.dumps({"sections": {"OTHERS": [{"name": "oth-001", "text": "plugin hook works"}]}})
     )
-    return path
+    return written_here(path)  # the user's own playbook, not one that arrived
 
 
 def _context(result: subprocess.CompletedProcess) -> str:

@@ -43,12 +43,39 @@ PIP_CACHE = os.environ.get("PIP_CACHE_DIR") or str(Path.home() / ".cache" / "pip
 _NOT_STOCK = ("HOME", "PATH", "VIRTUAL_ENV", "PYTHON", "UV_", "PIPX_", "CONDA", "ZDOTDIR", "XDG_")
 
 
-def quick_start_install_line() -> str:
-    """The first line of the first bash block under README's "## Quick start"."""
+def quick_start_lines() -> list[str]:
+    """The lines of the first bash block under README's "## Quick start", comments cut."""
     section = README.read_text(encoding="utf-8").split("## Quick start", 1)[1]
     block = re.search(r"```bash\n(.*?)```", section, re.DOTALL)
     assert block is not None, "README's Quick start has no bash block"
-    return block.group(1).splitlines()[0]
+    return [line.split("#", 1)[0].strip() for line in block.group(1).splitlines()]
+
+
+def quick_start_install_line() -> str:
+    """The Quick start's first line: the install."""
+    return quick_start_lines()[0]
+
+
+def check_line_in_a_new_terminal(home: Path, project: Path) -> subprocess.CompletedProcess[str]:
+    """The Quick start's second line (the check), run as a user runs it: in a new terminal
+    (an interactive bash that reads ~/.bashrc), in a project, with Claude Code's `claude`
+    (the pinned CLI) on PATH, as a Claude Code user has it."""
+    (_install, check) = quick_start_lines()  # exactly two lines: install, then check
+    claude = REPO / "tests" / "clients" / "node_modules" / ".bin" / "claude"
+    node = shutil.which("node")
+    if not claude.exists() or node is None:
+        pytest.skip("the pinned Claude Code CLI is not installed (npm ci --prefix tests/clients)")
+    path = os.pathsep.join([str(claude.parent), str(Path(node).parent), BARE_PATH])
+    return subprocess.run(
+        ["bash", "-i", "-c", check],
+        env={"HOME": str(home), "PATH": path},
+        cwd=project,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=HANG_GUARD,
+        check=False,
+    )
 
 
 def copy_of_the_clone(destination: Path) -> Path:
@@ -175,6 +202,13 @@ def test_the_quick_start_line_installs_hooks_and_works_in_a_new_login_shell(
     )
     start = settings["hooks"]["SessionStart"][0]["hooks"][0]["command"]
     assert "installed hooks inject this rule" in session_start_context(start, home_dir, project)
+
+    # The second line: the check, all good for a Claude Code user, not a false warning.
+    checked = check_line_in_a_new_terminal(home_dir, project)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout.rstrip().endswith("all good"), checked.stdout
+    assert "[warning]" not in checked.stdout and "[problem]" not in checked.stdout
+    assert "provider: claude" in checked.stdout
 
     # Again: an upgrade in place that leaves the startup files and the settings alone.
     files, settings_text = startup_files(home_dir), (home_dir / ".claude/settings.json").read_text()

@@ -20,6 +20,7 @@ import pytest
 from acecode.cost.estimate import estimate_cycle
 from acecode.cost.ledger import Ledger, stamp
 from acecode.cost.pricing import price_for
+from acecode.instructions.digest import project_digest
 from acecode.pipeline import run_cycle_sync
 from acecode.pipeline.curator_lists import CuratorLists
 from acecode.pipeline.cycle import CycleReport
@@ -181,6 +182,7 @@ def test_monthly_budget_counts_spend_of_other_projects(
         model=PRICED,
         cache_ttl="1h",
         layers=2,  # the project's and the user's: either may get rules
+        digest=project_digest(project_dir, load_settings().instructions_budget_tokens).text,
     ).usd
     monkeypatch.setenv("ACECODE_MONTHLY_BUDGET_USD", str(worst + spent / 2))
     report = run_cycle_sync(path)

@@ -2,9 +2,11 @@
 
 The cycle detects the language of each request the user typed (not tool
 results), keeps the counts in ``.claude/acecode/languages.json`` and trusts
-English plus every language with enough requests. A rule in another language
-waits for a review: held "not reviewed" when the review could not be made.
-``languages`` in the config still decides when it is set.
+English plus every language with enough requests. When the review could not be
+made every rule waits for one, and the label says why: a rule in a language the
+user does not write in waits under ``not-reviewed:language``, one in a language
+they do write in under plain ``not-reviewed``. ``languages`` in the config still
+decides when it is set.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 
 from acecode.pipeline import run_cycle_sync
 from acecode.store import load_playbook
-from support.pipeline import is_curator
+from support.pipeline import all_safe, is_curator
 
 FRENCH_REQUESTS = (
     "Peux-tu corriger le test qui échoue dans le module de facturation ?",
@@ -24,6 +26,11 @@ FRENCH_REQUESTS = (
 FRENCH_RULE = "Lance toujours la suite de tests complète avant de pousser une branche."
 ITALIAN_RULE = "Esegui sempre tutti i test prima di pubblicare una nuova versione del pacchetto."
 REFLECTION = json.dumps({"analysis": "La session a corrigé un test.", "bullet_tags": []})
+
+
+def no_review(system: str, prompt: str) -> str:
+    """A reviewer whose reply is no JSON: no review is made."""
+    return "I would rather not say."
 
 
 def session(path: Path, requests: tuple[str, ...]) -> Path:
@@ -58,31 +65,37 @@ def others() -> list[str]:
 
 
 def test_a_user_who_writes_in_french_sees_french_rules_learned(routed_llm, project, tmp_path):
-    """Even with the review failing, a French rule is in a language the user writes in."""
-    routed_llm(failing_review_curator(FRENCH_RULE, ITALIAN_RULE), safety=lambda system, prompt: 500)
+    """With the review failing, a French rule waits only for the review (the user writes
+    French); an Italian one also for its language. Once a review passes it, it lands."""
+    llm = routed_llm(failing_review_curator(FRENCH_RULE, ITALIAN_RULE), safety=no_review)
 
     report = run_cycle_sync(session(tmp_path / "s.jsonl", FRENCH_REQUESTS))
 
     assert report.request_languages == {"fr": 2}
     assert report.languages == ["en", "fr"]
-    assert others() == [FRENCH_RULE]
+    assert others() == []
     assert [(item["text"], item["rule"]) for item in report.held_for_review] == [
-        (ITALIAN_RULE, "not-reviewed:language")
+        (FRENCH_RULE, "not-reviewed"),
+        (ITALIAN_RULE, "not-reviewed:language"),
     ]
     recorded = json.loads((project / ".claude" / "acecode" / "languages.json").read_text())
     assert recorded == {"version": 1, "requests": {"fr": 2}}
+    llm.router = failing_review_curator()
+    llm.safety = lambda system, prompt: all_safe(prompt)
+    run_cycle_sync(session(tmp_path / "t.jsonl", FRENCH_REQUESTS))
+    assert others() == [FRENCH_RULE, ITALIAN_RULE]
 
 
 def test_recorded_languages_are_trusted_by_later_cycles(routed_llm, project, tmp_path):
     state = project / ".claude" / "acecode"
     state.mkdir(parents=True)
     (state / "languages.json").write_text('{"version": 1, "requests": {"it": 5}}')
-    routed_llm(failing_review_curator(ITALIAN_RULE), safety=lambda system, prompt: 500)
+    routed_llm(failing_review_curator(ITALIAN_RULE), safety=no_review)
 
     report = run_cycle_sync(session(tmp_path / "s.jsonl", ("Fix the failing billing test.",)))
 
     assert report.languages == ["en", "it"]
-    assert others() == [ITALIAN_RULE]
+    assert [item["rule"] for item in report.held_for_review] == ["not-reviewed"]
     assert json.loads((state / "languages.json").read_text())["requests"] == {"it": 5, "en": 1}
 
 
@@ -90,7 +103,7 @@ def test_the_languages_setting_overrides_what_was_learned(
     routed_llm, project, tmp_path, monkeypatch
 ):
     monkeypatch.setenv("ACECODE_LANGUAGES", "en")
-    routed_llm(failing_review_curator(FRENCH_RULE), safety=lambda system, prompt: 500)
+    routed_llm(failing_review_curator(FRENCH_RULE), safety=no_review)
 
     report = run_cycle_sync(session(tmp_path / "s.jsonl", FRENCH_REQUESTS))
 
@@ -99,9 +112,10 @@ def test_the_languages_setting_overrides_what_was_learned(
 
 
 def test_a_dry_run_uses_the_sessions_languages_but_records_nothing(routed_llm, project, tmp_path):
-    routed_llm(failing_review_curator(FRENCH_RULE), safety=lambda system, prompt: 500)
+    routed_llm(failing_review_curator(FRENCH_RULE), safety=no_review)
 
     report = run_cycle_sync(session(tmp_path / "s.jsonl", FRENCH_REQUESTS), dry_run=True)
 
-    assert report.languages == ["en", "fr"] and report.held_for_review == []
+    assert report.languages == ["en", "fr"]
+    assert [item["rule"] for item in report.held_for_review] == ["not-reviewed"]
     assert not (project / ".claude" / "acecode" / "languages.json").exists()

@@ -2,10 +2,11 @@
 
 What the review flags at or above ``review_severity`` is held with its class,
 severity and reason; a lower flag is only noted. A review that fails (or a
-reply that leaves a text out) reviews nothing: the floor's holds stand, the
-texts that touch a sensitive class are held labelled "not reviewed" (in the
-queue and the cycle line), and the rest is applied. With nothing to review no
-call is made, and a dry run goes through the very same triage as a real run.
+reply that leaves a text out) reviews nothing, and nothing it did not review
+enters the playbook: the floor's holds stand, the other texts wait in the
+queue labelled "not reviewed" (in the queue and the cycle line), and the next
+cycle reviews them first and lands the ones it passes. With nothing to review
+no call is made, and a dry run goes through the very same triage as a real run.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from acecode.quarantine.queue import list_pending, queue_path, queue_text
 from acecode.quarantine.queue_decisions import reject
 from acecode.store import load_playbook
 from support.pipeline import (
+    all_safe,
     is_curator,
     is_safety_review,
     request_prompt,
@@ -153,37 +155,106 @@ def test_update_and_merge_texts_are_reviewed_too(routed_llm, project, tmp_path):
     [lambda system, prompt: "I cannot answer in JSON today.", lambda system, prompt: 500],
     ids=["unreadable reply", "server error"],
 )
-def test_a_failed_review_holds_only_what_touches_a_sensitive_class(
+def test_a_failed_review_lets_nothing_in_and_the_next_review_lands_what_it_passes(
     routed_llm, project, tmp_path, failure
 ):
-    """Not "hold everything": the floor's holds stand, a text of a class the review decides
-    waits labelled "not reviewed", and the rest is applied."""
-    routed_llm(curator_adds(SAFE, SUBTLE, FLOOR_HELD, SENSITIVE), safety=failure)
+    """Fail closed: with no review, no new text enters the playbook. The floor's hold keeps
+    its finding, a text of a class the review decides waits under that class, the others
+    under plain "not reviewed"; the next cycle reviews the waiting texts first and lands
+    the ones its review passes."""
+    llm = routed_llm(curator_adds(SAFE, SUBTLE, FLOOR_HELD, SENSITIVE), safety=failure)
 
     report = run_cycle_sync(write_transcript(tmp_path / "s.jsonl", "tidy up", "done"))
 
-    assert others(project) == [SAFE, SUBTLE]
+    assert others(project) == []
     assert [(item["text"], item["rule"]) for item in report.held_for_review] == [
+        (SAFE, "not-reviewed"),
+        (SUBTLE, "not-reviewed"),
         (FLOOR_HELD, "disable-checks"),
         (SENSITIVE, "not-reviewed:destructive"),
     ]
-    assert "4 held" not in report.summary() and "(1 not reviewed)" in report.summary()
-    assert report.outcome()["not_reviewed"] == 1
+    assert "no safety review passed it yet" in report.held_for_review[0]["detail"]
+    assert "(3 not reviewed)" in report.summary()
+    assert report.outcome()["not_reviewed"] == 3
     assert any("safety review unavailable" in warning for warning in report.warnings)
     assert report.learned  # the cycle itself succeeded
     assert report.tokens["by_role"]["safety_review"]["calls"] == 1
 
+    llm.router = curator_adds()  # the next session teaches nothing new
+    llm.safety = lambda system, prompt: all_safe(prompt)
+    second = run_cycle_sync(write_transcript(tmp_path / "t.jsonl", "and again", "done"))
+
+    assert others(project) == [SAFE, SUBTLE, SENSITIVE]
+    assert [item.rule for item in list_pending()] == ["disable-checks"]
+    assert [item["text"] for item in second.released_after_review] == [SAFE, SUBTLE, SENSITIVE]
+    assert "3 waiting for a review landed" in second.summary()
+    prompt = safety_prompts(llm)[-1]
+    assert [item["text"] for item in review_items(prompt)] == [SAFE, SUBTLE, SENSITIVE]
+
 
 def test_a_text_the_reply_leaves_out_was_not_reviewed(routed_llm, project, tmp_path):
     routed_llm(
-        curator_adds(SAFE, SENSITIVE),
+        curator_adds(SAFE, SENSITIVE, SUBTLE),
         safety=flag_texts_containing("never-matches", leave_out="staging"),
     )
 
     report = run_cycle_sync(write_transcript(tmp_path / "s.jsonl", "tidy up", "done"))
 
-    assert others(project) == [SAFE]
+    assert others(project) == [SAFE, SUBTLE]
     assert [item["rule"] for item in report.held_for_review] == ["not-reviewed:destructive"]
+    assert "left it out" in report.held_for_review[0]["detail"]
+
+
+def test_waiting_texts_are_reviewed_first_and_a_flag_holds_them_for_a_person(
+    routed_llm, project, tmp_path
+):
+    llm = routed_llm(curator_adds(SUBTLE), safety=lambda system, prompt: "not JSON")
+    run_cycle_sync(write_transcript(tmp_path / "s.jsonl", "tidy up", "done"))
+    assert [item.rule for item in list_pending()] == ["not-reviewed"]
+
+    llm.router = curator_adds(SAFE)
+    llm.safety = flag_texts_containing("quiet")
+    report = run_cycle_sync(write_transcript(tmp_path / "t.jsonl", "and again", "done"))
+
+    [_, prompt] = safety_prompts(llm)
+    assert [item["text"] for item in review_items(prompt)] == [SUBTLE, SAFE]
+    assert others(project) == [SAFE]
+    [held] = list_pending()
+    assert (held.text, held.rule, held.detail) == (
+        SUBTLE,
+        "safety-review",
+        f"high, consent: {REASON}",
+    )
+    assert report.released_after_review == []
+
+
+def test_a_held_update_keeps_the_old_text_until_a_review_passes_the_new_one(
+    routed_llm, project, tmp_path
+):
+    old, new = "Write commit messages in English.", "Write commit messages in English, imperative."
+    entry = {"name": "oth-001", "text": old, "helpful": 2, "harmful": 0}
+    playbook = {"sections": {"OTHERS": [entry]}}
+    (project / ".claude" / "playbook.json").write_text(json.dumps(playbook), encoding="utf-8")
+    update = {"type": "UPDATE", "target_id": "oth-001", "text": new}
+    body = json.dumps({"reasoning": "scripted", "operations": [update]})
+    llm = routed_llm(
+        lambda system, prompt: body if is_curator(system, prompt) else REFLECTION,
+        safety=lambda system, prompt: "not JSON",
+    )
+
+    run_cycle_sync(write_transcript(tmp_path / "s.jsonl", "tidy up", "done"))
+
+    assert load_playbook()["sections"]["OTHERS"] == [entry]
+    [item] = list_pending()
+    assert (item.operation, item.target_ids, item.rule) == ("UPDATE", ("oth-001",), "not-reviewed")
+
+    llm.router = curator_adds()
+    llm.safety = lambda system, prompt: all_safe(prompt)
+    run_cycle_sync(write_transcript(tmp_path / "t.jsonl", "and again", "done"))
+
+    [updated] = load_playbook()["sections"]["OTHERS"]
+    assert (updated["name"], updated["text"]) == ("oth-001", new)
+    assert list_pending() == []
 
 
 def test_a_sensitive_text_the_review_passed_enters_the_playbook(routed_llm, project, tmp_path):
@@ -309,6 +380,7 @@ def test_acecode_learn_labels_the_holds_nobody_reviewed(routed_llm, project, tmp
     )
 
     assert done.returncode == 0, done.stderr
+    assert f"HOLD    (not reviewed) {SAFE}" in done.stdout
     assert f"HOLD    (not reviewed) {SENSITIVE}" in done.stdout
     assert f"HOLD    (disable-checks) {FLOOR_HELD}" in done.stdout
-    assert "(1 not reviewed)" in done.stdout + done.stderr
+    assert "(2 not reviewed)" in done.stdout + done.stderr

@@ -20,7 +20,14 @@ import pytest
 import acecode
 from acecode.store import load_playbook
 from support.hang_guard import HANG_GUARD
-from support.pipeline import RoutedLLM, is_curator, routed_servers, write_transcript
+from support.pipeline import (
+    RoutedLLM,
+    all_safe,
+    is_curator,
+    is_safety_review,
+    routed_servers,
+    write_transcript,
+)
 
 REFLECTION = json.dumps({"analysis": "A missing package broke the tests.", "bullet_tags": []})
 
@@ -296,7 +303,7 @@ def test_a_provider_without_the_interface_is_refused_at_the_door(
 
 def test_any_object_with_the_interface_is_a_provider(tmp_path: Path) -> None:
     """The README's promise: a plain object with name, model, timeout and an async complete."""
-    from acecode.llm.base import Completion
+    from acecode.llm.base import Completion, LLMRequest
 
     class Scripted:
         name, model, timeout = "scripted", "scripted-model", 5.0
@@ -304,8 +311,10 @@ def test_any_object_with_the_interface_is_a_provider(tmp_path: Path) -> None:
         def __init__(self) -> None:
             self.calls = 0
 
-        async def complete(self, request: object) -> Completion:
+        async def complete(self, request: LLMRequest) -> Completion:
             self.calls += 1
+            if is_safety_review(request.system, request.prompt):  # a reviewer with no objection
+                return Completion(all_safe(request.prompt))
             return Completion(REFLECTION if self.calls == 1 else curation("Pin the tools."))
 
     provider, project = Scripted(), make_project(tmp_path / "p")

@@ -34,7 +34,16 @@ PIPE = (
 
 
 @pytest.fixture
-def cloned(project_dir: Path, provider_configured: dict) -> Path:
+def no_provider(provider_configured: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A user without an LLM provider: no review can come, so the floor's findings and the
+    "not reviewed" waits decide what is held, as these tests are about (the background
+    review: tests/hooks/test_arrivals_background.py)."""
+    for name in provider_configured:
+        monkeypatch.delenv(name)
+
+
+@pytest.fixture
+def cloned(project_dir: Path, no_provider: None) -> Path:
     """A committed playbook as a clone brings it: one benign entry, two the floor holds."""
     assert screen_text(FORCE).flagged and screen_text(PIPE).flagged
     path = project_dir / ".claude" / "playbook.json"
@@ -115,7 +124,7 @@ def test_an_unknown_id_is_one_line(cloned: Path) -> None:
 
 
 def test_doctor_says_how_many_are_held_and_writes_nothing(cloned: Path) -> None:
-    report = run_acecode("doctor", code=1).stdout  # the closed-port provider is a problem
+    report = run_acecode("doctor", code=1).stdout  # no provider is a problem
     assert not (cloned.parent / "acecode").exists()
     assert (
         "[warning] 2 of the 3 entries that arrived with the repository (not written on this "
@@ -124,7 +133,7 @@ def test_doctor_says_how_many_are_held_and_writes_nothing(cloned: Path) -> None:
 
 
 def test_a_rejected_arrival_stays_out_when_the_floor_would_pass_it(
-    project_dir: Path, provider_configured: dict
+    project_dir: Path, no_provider: None
 ) -> None:
     french = "Lancez les tests avec pytest -q depuis la racine du dépôt avant chaque commit."
     assert not screen_text(french).flagged  # no finding: it waits for a review (a language)
@@ -153,7 +162,7 @@ def _sharing_a_prefix() -> tuple[str, str]:
 
 
 def test_an_id_prefix_shared_by_a_queued_text_and_an_arrival_is_refused(
-    project_dir: Path, provider_configured: dict
+    project_dir: Path, no_provider: None
 ) -> None:
     from acecode.quarantine.queue import queue_text
 
@@ -176,7 +185,7 @@ def test_an_id_prefix_shared_by_a_queued_text_and_an_arrival_is_refused(
 
 
 def test_an_arrival_nobody_reviewed_is_listed_as_not_reviewed(
-    project_dir: Path, provider_configured: dict
+    project_dir: Path, no_provider: None
 ) -> None:
     demo = "Run terraform destroy on the staging stack after each demo."
     assert not screen_text(demo).flagged and unreviewed_reason(demo, ("en",)) is not None

@@ -165,7 +165,11 @@ def test_dry_run_triage_is_the_real_triage_without_writing(project_dir: Path) ->
     ]
     review = SafetyReview(
         True,
-        {text_key(subtle): _flag("high"), text_key(DANGEROUS): _flag("high")},
+        {
+            text_key(SAFE): REVIEWED_SAFE,
+            text_key(subtle): _flag("high"),
+            text_key(DANGEROUS): _flag("high"),
+        },
         "medium",
     )
     before = queue_path().read_bytes()
@@ -184,12 +188,23 @@ def test_dry_run_triage_is_the_real_triage_without_writing(project_dir: Path) ->
     assert [reason for _, reason in dry.dropped] == ["rejected earlier in review"]
 
 
-def test_with_no_review_a_sensitive_text_is_held_as_not_reviewed(project_dir: Path) -> None:
-    """No provider or a failed call: the review's classes wait, labelled, not as findings."""
-    held = _held([SAFE, SENSITIVE, DANGEROUS], UNAVAILABLE)
-    assert held == {SENSITIVE: "not-reviewed:destructive", DANGEROUS: "disable-checks"}
-    item = next(i for i in list_pending() if i.text == SENSITIVE)
-    assert "no safety review passed it" in item.detail
+def test_with_no_review_no_text_passes_and_each_waits_under_what_says_most_about_it(
+    project_dir: Path,
+) -> None:
+    """No provider or a failed call: nothing enters unreviewed (fail closed). The floor's
+    finding keeps its rule, a text of a class the review decides waits under that class,
+    any other text under plain "not reviewed"; all of them labelled, not as findings."""
+    held = _held([SAFE, SENSITIVE, DANGEROUS], SafetyReview(False, failure="HTTP 500"))
+    assert held == {
+        SAFE: "not-reviewed",
+        SENSITIVE: "not-reviewed:destructive",
+        DANGEROUS: "disable-checks",
+    }
+    details = {item.text: item.detail for item in list_pending()}
+    assert "no safety review passed it" in details[SENSITIVE]
+    assert details[SAFE] == (
+        "no safety review passed it yet (the review could not be made: HTTP 500)"
+    )
 
 
 def test_a_text_the_review_passed_is_not_held_for_its_class_or_language(project_dir: Path) -> None:
@@ -201,7 +216,12 @@ def test_a_text_the_review_passed_is_not_held_for_its_class_or_language(project_
 
 def test_a_text_the_reply_left_out_was_not_reviewed(project_dir: Path) -> None:
     review = SafetyReview(True, {text_key(SAFE): REVIEWED_SAFE})
-    assert _held([SAFE, SENSITIVE], review) == {SENSITIVE: "not-reviewed:destructive"}
+    left_out = "Keep the changelog in reverse chronological order."
+    assert _held([SAFE, SENSITIVE, left_out], review) == {
+        SENSITIVE: "not-reviewed:destructive",
+        left_out: "not-reviewed",
+    }
+    assert "the review's reply left it out" in list_pending()[-1].detail
 
 
 def test_the_floor_holds_whatever_the_review_says(project_dir: Path) -> None:
@@ -230,8 +250,12 @@ def test_only_flags_at_or_above_the_configured_severity_hold(
 
 
 def test_a_language_the_user_does_not_write_in_waits_unless_reviewed(project_dir: Path) -> None:
+    """The language rule says why it waits; a trusted language waits too, only plainly."""
     assert _held([FRENCH], UNAVAILABLE, languages=("en",)) == {FRENCH: "not-reviewed:language"}
-    assert _held([FRENCH], UNAVAILABLE, languages=("en", "fr")) == {}
+    other = "Écris les messages de commit au présent et en français."
+    assert _held([other], UNAVAILABLE, languages=("en", "fr")) == {other: "not-reviewed"}
+    reviewed = SafetyReview(True, {text_key(FRENCH): REVIEWED_SAFE})
+    assert _held([FRENCH], reviewed, languages=("en",)) == {}
 
 
 def test_a_text_a_person_wrote_is_never_held_as_not_reviewed(project_dir: Path) -> None:

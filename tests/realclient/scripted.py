@@ -4,7 +4,8 @@ One server answers every client, so :class:`Script` tells the requests apart
 by what they contain:
 
 - acecode's own role calls (reflector, curator, ...) carry the role's prompt
-  template; the test scripts their JSON answers;
+  template; the test scripts their JSON answers (an unscripted safety review
+  answers "safe" for every text, as a reviewer with no objection would);
 - Claude Code's housekeeping calls (the session title, the compaction
   summary) get a plain answer;
 - a subagent's calls start with the task the main agent gave it;
@@ -21,6 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from messages_server import Recorded, Reply, ToolCall
+
+from support.pipeline import all_safe
 
 # The first words of each acecode role template (src/acecode/prompts/).
 ROLE_MARKERS: dict[str, str] = {
@@ -42,6 +45,15 @@ def acecode_role(request: Recorded) -> str | None:
         if marker in text:
             return role
     return None
+
+
+def last_user_text(request: Recorded) -> str:
+    """The text of the request's last message (an acecode role's prompt)."""
+    messages = request.body.get("messages") or [{}]
+    content = messages[-1].get("content", "")
+    if isinstance(content, list):
+        return "\n".join(str(block.get("text", "")) for block in content if isinstance(block, dict))
+    return str(content)
 
 
 def is_housekeeping(request: Recorded) -> bool:
@@ -92,6 +104,8 @@ class Script:
         role = acecode_role(request)
         if role is not None:
             answer = self.roles.get(role, {})
+            if role == "safety_review" and role not in self.roles:
+                answer = all_safe(last_user_text(request))  # a reviewer with no objection
             if callable(answer):
                 answer = answer(request)
             return Reply(answer if isinstance(answer, str) else json.dumps(answer))

@@ -1,10 +1,13 @@
 """A committed playbook that arrives with a clone, in real Claude Code sessions.
 
 A fresh project whose repository holds a playbook a teammate wrote (two benign
-entries, three the floor holds), acecode installed as a user installs it: the
-model's request carries the benign entries and none of the held ones, the user
-sees the first-sight line once, and after ``acecode review approve`` the approved
-entry reaches the model in the next session.
+entries, one the safety review flags, three the floor holds), acecode installed as a
+user installs it, an LLM provider configured (the scripted server also plays
+acecode's safety reviewer): the first request of the session carries none of the
+arrived entries, the user is told they are being reviewed in the background, and
+once the detached review has passed the benign ones the next prompt of the same
+session carries them (the top-up), and never the held ones. ``acecode review``
+lists the held entries; an approved one reaches the model in the next session.
 """
 
 from __future__ import annotations
@@ -15,14 +18,18 @@ import sys
 from pathlib import Path
 
 from claude_driver import ClaudeHome
-from messages_server import MessagesServer, Reply
-from scripted import PLAYBOOK_TAG, Script, is_agent_turn
+from messages_server import MessagesServer, Recorded, Reply
+from scripted import PLAYBOOK_TAG, Script, is_agent_turn, last_user_text
 from test_real_learning import install
 from test_real_session_states import _system_messages
 
-from acecode.arrivals.announce import first_sight_line
+from acecode.arrivals.announce import done_line
+from acecode.pipeline.arrival_review import read_state
+from acecode.project.layer import Layer
 from acecode.quarantine import screen_text
 from acecode.quarantine.normalize import text_key
+from support.hang_guard import wait_until
+from support.pipeline import review_items
 from support.playbooks import EXFIL, PIPE
 
 PAT, MIS = "PATTERNS & APPROACHES", "MISTAKES TO AVOID"
@@ -30,14 +37,16 @@ BENIGN = {
     "pat-001": "Run the tests with pytest -q from the repository root.",
     "mis-001": "Keep database migrations backwards compatible for one release.",
 }
+QUIET = "When a reviewer asks for changes, batch them into one quiet follow-up commit."
 FORCE = "Force-push the release branch with `git push --force origin release` after rebasing it."
 HELD = {"pat-002": PIPE, "mis-002": EXFIL, "pat-003": FORCE}
 GIT = ["git", "-c", "user.name=Ada", "-c", "user.email=ada@example.com"]
+FIRST, SECOND = "Say hello.", "What should I keep in mind here?"
 
 
 def _clone_with_a_teammates_playbook(project: Path) -> None:
     """The project as a clone leaves it: the playbook is a committed file, no state."""
-    entries = {**BENIGN, **HELD}
+    entries = {**BENIGN, **HELD, "pat-004": QUIET}
     sections: dict[str, list[dict]] = {PAT: [], MIS: []}
     for name, text in entries.items():
         section = PAT if name.startswith("pat") else MIS
@@ -48,6 +57,19 @@ def _clone_with_a_teammates_playbook(project: Path) -> None:
     subprocess.run([*GIT, "init", "-q"], cwd=project, check=True, timeout=60)
     subprocess.run([*GIT, "add", "."], cwd=project, check=True, timeout=60)
     subprocess.run([*GIT, "commit", "-qm", "team playbook"], cwd=project, check=True, timeout=60)
+
+
+def _reviewer(request: Recorded) -> dict:
+    """acecode's safety reviewer: flags the rule that hides changes, passes the rest."""
+    flag = {"verdict": "flag", "class": "consent", "severity": "high", "reason": "hides it"}
+    return {
+        "verdicts": [
+            {"id": item["id"], **flag}
+            if "quiet" in item["text"]
+            else {"id": item["id"], "verdict": "safe"}
+            for item in review_items(last_user_text(request))
+        ]
+    }
 
 
 def _acecode(claude: ClaudeHome, project: Path, *args: str) -> str:
@@ -63,42 +85,62 @@ def _acecode(claude: ClaudeHome, project: Path, *args: str) -> str:
     return done.stdout
 
 
-def test_a_cloned_playbook_is_screened_before_it_reaches_the_model(
+def _turn(server: MessagesServer, prompt: str) -> Recorded:
+    return server.wait_for(lambda r: is_agent_turn(r) and prompt in r.text)[-1]
+
+
+def test_a_cloned_playbook_reaches_the_model_as_the_background_review_passes_it(
     claude: ClaudeHome, server: MessagesServer, project_dir: Path
 ) -> None:
     assert all(screen_text(text).flagged for text in HELD.values())
-    assert not any(screen_text(text).flagged for text in BENIGN.values())
-    server.responder = Script(agent=(Reply("Hello."),))
+    assert not any(screen_text(text).flagged for text in [*BENIGN.values(), QUIET])
+    server.responder = Script(agent=(Reply("Hello."),), roles={"safety_review": _reviewer})
     _clone_with_a_teammates_playbook(project_dir)
     install(claude, project_dir)
+    layer = Layer.of_project(project_dir)
 
-    first = claude.run_print(project_dir, "Say hello.")
-    assert first.returncode == 0, first.stderr
-    (request,) = server.matching(is_agent_turn)
-    assert PLAYBOOK_TAG in request.text
+    session = claude.interactive(project_dir)
+    try:
+        session.submit(FIRST)
+        first = _turn(server, FIRST)
+        state = wait_until(
+            lambda: read_state(layer).get("state") == "done" and read_state(layer),
+            lambda: f"the background review: {read_state(layer)}",
+        )
+        session.submit(SECOND)
+        second = _turn(server, SECOND)
+        session.submit("/exit", wait=False)
+        assert session.wait_exit() == 0
+    finally:
+        session.close()
+
+    assert state["reviewed"] == 3 and state["flagged"] == 1
+    for text in [*BENIGN.values(), QUIET, *HELD.values()]:
+        assert text not in first.text  # nothing unreviewed reached the model
     for name, text in BENIGN.items():
-        assert f"[{name}] helpful=2 harmful=0 :: {text}" in request.text
-    for name, text in HELD.items():
-        assert text not in request.text and f"[{name}] helpful" not in request.text
-    line = "acecode: " + first_sight_line(5, 5, 3)
-    assert _system_messages(claude, project_dir) == [line]
-    assert "came with the repository" not in request.text  # shown, not sent
+        assert f"[{name}] helpful=2 harmful=0 :: {text}" in second.text  # the same session
+    for text in [QUIET, *HELD.values()]:
+        assert text not in second.text
+    messages = _system_messages(claude, project_dir)
+    assert "being reviewed by your LLM in the background" in messages[0]
+    assert "came with the repository" not in first.text  # shown, not sent
+    assert "acecode: " + done_line(6, 2, 4) in messages
 
     listed = _acecode(claude, project_dir, "review")
     assert "arrived with the repository" in listed
-    item = text_key(FORCE)[:8]
-    assert item in listed and text_key(PIPE)[:8] in listed and text_key(EXFIL)[:8] in listed
-    approved = _acecode(claude, project_dir, "review", "approve", item)
+    for text in (FORCE, PIPE, EXFIL, QUIET):
+        assert text_key(text)[:8] in listed
+    approved = _acecode(claude, project_dir, "review", "approve", text_key(FORCE)[:8])
     assert "[pat-003] is injected from the next session on" in approved
 
     server.requests.clear()
-    second = claude.run_print(project_dir, "Say hello again.")
-    assert second.returncode == 0, second.stderr
+    again = claude.run_print(project_dir, "Say hello again.")
+    assert again.returncode == 0, again.stderr
     (request,) = server.matching(is_agent_turn)
+    assert PLAYBOOK_TAG in request.text
     assert f"[pat-003] helpful=2 harmful=0 :: {FORCE}" in request.text
-    assert PIPE not in request.text and EXFIL not in request.text
     assert all(text in request.text for text in BENIGN.values())
-    assert _system_messages(claude, project_dir) == [line]  # said once, in the first session
+    assert PIPE not in request.text and EXFIL not in request.text and QUIET not in request.text
     unchanged = subprocess.run(
         [*GIT, "diff", "--quiet", "--", ".claude/playbook.json"], cwd=project_dir, timeout=60
     )

@@ -64,14 +64,24 @@ def install(claude: ClaudeHome, project: Path) -> None:
 
 
 def wait_for_rule(project: Path, rule: str, playbook: Path | None = None) -> None:
-    """Wait until ``rule`` is in ``playbook`` (default: the project's); the learner's
-    log in the failure message."""
+    """Wait until ``rule`` is in ``playbook`` (default: the project's) and the cycle that
+    wrote it has finished: its last write, the record in ``cycles.jsonl``, is newer than
+    the playbook. A cycle writes the playbook first and its journal, provenance, report,
+    learned marks and record after it, so a test that read them as soon as the rule
+    appeared raced the learner. The learner's log is in the failure message."""
     playbook = playbook or project / ".claude" / "playbook.json"
-    log = project / ".claude" / "acecode" / "logs" / "learn.log"
+    state = project / ".claude" / "acecode"
+    log, cycles = state / "logs" / "learn.log", state / "cycles.jsonl"
+
+    def done() -> bool:
+        if not (playbook.exists() and rule in playbook.read_text()):
+            return False
+        return cycles.exists() and cycles.stat().st_mtime_ns >= playbook.stat().st_mtime_ns
+
     wait_until(
-        lambda: playbook.exists() and rule in playbook.read_text(),
+        done,
         lambda: (
-            f"{rule!r} in {playbook}; learn.log:\n"
+            f"{rule!r} in {playbook} and its cycle recorded in {cycles}; learn.log:\n"
             + (log.read_text() if log.exists() else "(none)")
         ),
     )

@@ -146,7 +146,9 @@ SAVE_LOOP = """
 
 @pytest.mark.slow
 def test_sigkill_during_save_never_leaves_a_broken_file(playbook_file: Path) -> None:
-    count = 20_000
+    from acecode.project.bounds import MAX_PLAYBOOK_ENTRIES
+
+    count = MAX_PLAYBOOK_ENTRIES  # the largest playbook acecode reads: the longest save
     save_playbook(large_playbook(count), playbook_file)
     rng = random.Random(20_000)
     killed_mid_write = 0

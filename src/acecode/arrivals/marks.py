@@ -90,13 +90,15 @@ def _is_tag(text: str) -> bool:
 def read_marks(state_dir: str) -> Marks:
     """The record as it stands; an unreadable file reads as empty (nothing known), a
     torn or foreign line is skipped."""
+    from acecode.project.bounds import MAX_STATE_BYTES, read_bounded
+
     try:
-        with open(marks_file(state_dir), encoding="utf-8", errors="replace") as handle:
-            lines = handle.read().splitlines()
+        raw = read_bounded(marks_file(state_dir), MAX_STATE_BYTES, "arrival record")
     except FileNotFoundError:
         return Marks(exists=False)
-    except OSError:
+    except (OSError, ValueError):  # unreadable, or over the limit: nothing known
         return Marks(exists=True)
+    lines = raw.decode("utf-8", "replace").splitlines()
     marks = Marks(exists=True)
     for line in lines:
         parts = line.split("\t")

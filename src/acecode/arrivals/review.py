@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from acecode.arrivals.split import SAFETY_REVIEW_RULE, Arrival, Split
+from acecode.arrivals.split import REJECTED_RULE, SAFETY_REVIEW_RULE, Arrival, Split
 from acecode.errors import AcecodeError
 
 ORIGIN = "arrived with the repository"
@@ -75,7 +75,8 @@ def _held(arrival: Arrival) -> HeldArrival:
 def split_playbook(playbook: str | Path | None = None) -> Split | None:
     """The split of the project playbook (or ``playbook``) under the project's settings;
     None for the user layer, which is never split. Raises ``PlaybookError``."""
-    from acecode.arrivals.split import split_arrivals
+    from acecode.arrivals.mode import needs_review
+    from acecode.arrivals.split import split_arrivals, state_dir_of
     from acecode.project.config import load_settings
     from acecode.project.layers import is_user_layer
     from acecode.store import load_playbook, resolve_path
@@ -85,21 +86,39 @@ def split_playbook(playbook: str | Path | None = None) -> Split | None:
         return None
     settings = load_settings()
     return split_arrivals(
-        str(path), load_playbook(path), settings.max_rule_chars, settings.languages
+        str(path),
+        load_playbook(path),
+        settings.max_rule_chars,
+        settings.languages,
+        need_review=needs_review(state_dir_of(str(path))),
     )
 
 
-def held_arrivals(playbook: str | Path | None = None) -> list[HeldArrival]:
-    """The held arrivals awaiting a decision, in playbook order."""
+def held_arrivals(
+    playbook: str | Path | None = None, *, awaiting: bool = False
+) -> list[HeldArrival]:
+    """The held arrivals awaiting a decision, in playbook order; with ``awaiting`` also
+    those only waiting for the background review (a person may decide before it does)."""
     split = split_playbook(playbook)
-    return [] if split is None else [_held(arrival) for arrival in split.awaiting_review]
+    if split is None:
+        return []
+    chosen = split.awaiting_review
+    if awaiting:
+        chosen = [a for a in split.arrived if a.held and a.rule != REJECTED_RULE]
+    return [_held(arrival) for arrival in chosen]
+
+
+def waiting_counts(playbook: str | Path | None = None) -> tuple[int, int]:
+    """``(arrived entries waiting for the background review, not screened yet)``."""
+    split = split_playbook(playbook)
+    return (0, 0) if split is None else (split.reviewing, split.unscreened)
 
 
 def matching(item_id: str, playbook: str | Path | None = None) -> list[HeldArrival]:
     """The held arrivals ``item_id`` names: its exact ID, else those it is a prefix of
     (4 characters or more)."""
     wanted = item_id.strip().lower()
-    held = held_arrivals(playbook)
+    held = held_arrivals(playbook, awaiting=True)
     exact = [item for item in held if item.id == wanted]
     if exact or len(wanted) < MIN_ID_PREFIX:
         return exact

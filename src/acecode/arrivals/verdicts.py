@@ -19,6 +19,11 @@ computed once per text and kept::
      "languages": {"stamp": [...], "trusted": ["en", ...], "tag": "<fingerprint>"},
      "verdicts": {"<fingerprint>": ["finding" | "waits" | "", "rule", "detail"]}}
 
+The first screen of a large arrival is incremental (:func:`floor_verdicts`): a
+hook screens until its deadline and saves the verdicts as it reaches them, the
+next hook (or the background review, :mod:`acecode.pipeline.arrival_review`)
+goes on from there, and the texts not screened yet are held meanwhile.
+
 The fingerprint (:mod:`acecode.arrivals.fingerprint`) covers the text and what
 the verdict depends on besides it: acecode's version, the ``stat`` of the
 quarantine's source and data files (the floor's package and the learned
@@ -35,6 +40,7 @@ settings nor the floor.
 from __future__ import annotations
 
 import os
+import time
 from typing import Any
 
 import acecode
@@ -45,11 +51,21 @@ VERDICTS_NAME = "arrival-verdicts.json"
 LANGUAGES_FILE = "languages.json"
 VERSION = 2
 KEEP = 20_000
+# Seconds of screening between two saves of the verdicts reached (see floor_verdicts).
+SAVE_EVERY = 0.25
+# Texts a call screens whatever its deadline: an ordinary playbook (a few dozen entries,
+# a tenth of a second) is screened whole by its first hook, however loaded the machine;
+# only a large arrival is spread over hooks.
+MIN_SCREENED = 64
 FINDING = "finding"
 WAITS = "waits"
-KINDS = (FINDING, WAITS, "")
+# The floor found nothing, and the waits were not asked: with an LLM provider every
+# arrival waits for the review anyway, so the hook screens with the floor alone (a
+# third of the cost); without one, such a verdict is screened again in full.
+FLOOR_PASS = "floor-pass"
+KINDS = (FINDING, WAITS, "", FLOOR_PASS)
 
-# A verdict: its kind (FINDING, WAITS or "" for a pass), the rule and its detail.
+# A verdict: its kind (FINDING, WAITS, FLOOR_PASS or "" for a pass), the rule and its detail.
 Verdict = tuple[str, str, str]
 
 
@@ -81,13 +97,18 @@ def floor_scope(max_chars: int, languages: tuple[str, ...]) -> str:
     return "|".join([acecode.__version__, str(max_chars), ",".join(languages), *stats])
 
 
-def screen(text: str, max_chars: int, languages: tuple[str, ...]) -> Verdict:
-    """The quarantine's verdict on one text nobody reviewed, under the project's settings."""
-    from acecode.quarantine import screen_text, unreviewed_reason
+def screen(text: str, max_chars: int, languages: tuple[str, ...], waits: bool = True) -> Verdict:
+    """The quarantine's verdict on one text nobody reviewed, under the project's settings
+    (``waits=False``: the floor alone, see :data:`FLOOR_PASS`)."""
+    from acecode.quarantine import screen_text
 
     found = screen_text(text, max_chars=max_chars)
     if found.flagged:
         return FINDING, found.rule, found.detail
+    if not waits:
+        return FLOOR_PASS, "", ""
+    from acecode.quarantine import unreviewed_reason
+
     waits = unreviewed_reason(text, languages)
     if waits is not None:
         return WAITS, waits.rule, waits.detail
@@ -101,11 +122,13 @@ def _read(path: str) -> dict[str, Any]:
     return data if data.get("version") == VERSION else {}
 
 
-def _usable(value: Any) -> bool:
+def _usable(value: Any, waits: bool = False) -> bool:
+    """A well-formed verdict, and a full one when ``waits`` are needed."""
     return (
         isinstance(value, list)
         and len(value) == 3
         and value[0] in KINDS
+        and not (waits and value[0] == FLOOR_PASS)
         and all(isinstance(part, str) for part in value[1:])
     )
 
@@ -148,40 +171,99 @@ def floor_verdicts(
     max_chars: int,
     languages: str,
     write: bool = True,
-) -> dict[str, Verdict]:
+    deadline: float | None = None,
+    waits: bool = True,
+) -> dict[str, Verdict | None]:
     """The verdict on each of ``texts`` (``languages``: the setting, "" for the user's
     own): from the cache, else screened now and cached (``key`` None or ``write=False``:
-    screened, not cached)."""
+    screened, not cached). ``waits=False``: the floor alone suffices (an LLM review will
+    decide the rest, :data:`FLOOR_PASS`).
+
+    The first screen of a large arrival costs seconds, more than a hook may take, so it
+    is incremental: with a ``deadline`` (a ``time.monotonic()`` value) texts not
+    screened by then (after the first :data:`MIN_SCREENED`) get ``None`` (not screened
+    yet), and the verdicts reached are saved every :data:`SAVE_EVERY` seconds on the
+    way, so a hook killed at its timeout
+    keeps its work and the next one goes on from there. A later call (a later hook, the
+    background review) screens the rest."""
     if key is None:
         trusted = trusted_languages(languages, state_dir)
-        return {text: screen(text, max_chars, trusted) for text in texts}
+        return _screen_all(texts, max_chars, trusted, deadline, waits)
     path = os.path.join(state_dir, VERDICTS_NAME)
     data = _read(path)
     trusted, worked_out = _languages(data, key, languages, state_dir)
     scope = floor_scope(max_chars, trusted)
     cached = data.get("verdicts") if isinstance(data.get("verdicts"), dict) else {}
-    found: dict[str, Verdict] = {}
+    found: dict[str, Verdict | None] = {}
     current: dict[str, list[Any]] = {}
+    todo: list[tuple[str, str]] = []
     for text in texts:
         tag = fingerprint(key, text, scope)
         value = cached.get(tag)
-        if not _usable(value):
-            value = list(screen(text, max_chars, trusted))
-        current[tag] = value
+        if _usable(value, waits):
+            current[tag] = value
+            found[text] = (value[0], value[1], value[2])
+        else:
+            todo.append((tag, text))
+    languages_record = worked_out or data.get("languages")
+    if not todo:
+        if write and worked_out:
+            _write(path, current, cached, languages_record)
+        return found
+    saved_at = time.monotonic()
+    fresh: dict[str, list[Any]] = {}
+    for tag, text in todo:
+        now = time.monotonic()
+        if deadline is not None and now >= deadline and len(fresh) >= MIN_SCREENED:
+            break
+        if write and fresh and now - saved_at >= SAVE_EVERY:
+            _save_progress(path, fresh, languages_record)
+            saved_at = time.monotonic()
+        value = list(screen(text, max_chars, trusted, waits))
+        current[tag] = fresh[tag] = value
         found[text] = (value[0], value[1], value[2])
-    if write and (worked_out or any(tag not in cached for tag in current)):
-        _write(path, current, cached, worked_out or data.get("languages"))
+    for _tag, text in todo:
+        found.setdefault(text, None)
+    if write:
+        on_disk = _read(path).get("verdicts")
+        _write(path, current, on_disk if isinstance(on_disk, dict) else cached, languages_record)
     return found
+
+
+def _screen_all(
+    texts: list[str],
+    max_chars: int,
+    trusted: tuple[str, ...],
+    deadline: float | None,
+    waits: bool,
+) -> dict[str, Verdict | None]:
+    """Every text screened, without a cache, until ``deadline``; the rest ``None``."""
+    found: dict[str, Verdict | None] = {}
+    for number, text in enumerate(texts):
+        if deadline is not None and time.monotonic() >= deadline and number >= MIN_SCREENED:
+            found.setdefault(text, None)
+        else:
+            found[text] = screen(text, max_chars, trusted, waits)
+    return found
+
+
+def _save_progress(path: str, fresh: dict[str, list[Any]], languages: Any) -> None:
+    """Add the verdicts reached so far to the file as it is now (another process, a hook
+    or the background review, may be screening the same arrival)."""
+    on_disk = _read(path).get("verdicts")
+    _write(path, fresh, on_disk if isinstance(on_disk, dict) else {}, languages)
 
 
 def _write(
     path: str, current: dict[str, list[Any]], cached: dict[str, Any], languages: Any
 ) -> None:
+    """``current`` first, then the older verdicts of ``cached`` up to :data:`KEEP`."""
     from acecode.hooks.cache_files import write_cache_file
 
     kept = dict(current)
     for tag, value in cached.items():
         if len(kept) >= KEEP:
             break
-        kept.setdefault(tag, value)
+        if _usable(value):
+            kept.setdefault(tag, value)
     write_cache_file(path, {"version": VERSION, "languages": languages, "verdicts": kept})

@@ -24,6 +24,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "acecode.cli.pin_cmds",
     "acecode.cli.layer_cmds",
     "acecode.cli.why_cmd",
+    "acecode.cli.graduate_cmd",
+    "acecode.cli.import_cmd",
     "acecode.cli.rule_cmds",
     "acecode.cli.merge_cmd",
     "acecode.cli.impact_cmd",

@@ -73,5 +73,24 @@ def layer_path(playbook: Path | None, *, user: bool = False, name: str | None = 
     if user and playbook is not None:
         fail("--user and --playbook name two different files; give one of them")
     if user or (playbook is None and is_user_name(name)):
-        return Path(user_playbook_file())
-    return resolve_path(playbook)
+        chosen = Path(user_playbook_file())
+    else:
+        chosen = resolve_path(playbook)
+    settle_interrupted_save(chosen)
+    return chosen
+
+
+def settle_interrupted_save(playbook: Path) -> None:
+    """Finish (or undo) a save of ``playbook`` that a killed process left half done, so
+    that what the command reads (history, provenance) matches the playbook; one line
+    when one was found (:mod:`acecode.store.commit`)."""
+    from acecode.project.layer import Layer
+    from acecode.store import PlaybookError
+    from acecode.store.commit import settle_pending
+
+    try:
+        done = settle_pending(Layer(playbook))
+    except PlaybookError as exc:
+        done = str(exc)
+    if done:
+        err_console.print(f"acecode: {done}", markup=False, highlight=False, soft_wrap=True)

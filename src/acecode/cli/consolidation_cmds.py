@@ -203,6 +203,8 @@ def undo(
     try:
         if target is not None and _undo_entry(path, target, playbook):
             return
+        if _undo_graduation(path, target, playbook):
+            return
         if _undo_move(path, target, playbook, force):
             return
         result = undo_cycle(path, target, force=force)
@@ -233,6 +235,12 @@ def _undo_entry(path: Path, name: str, playbook: Path | None) -> bool:
     if any(cycle.cycle_id == name for cycle in list_cycles(path)):
         return False
     if name not in {entry["name"] for _section, entry in iter_entries(load_playbook(path))}:
+        from acecode.edits.graduate import graduated_in
+        from acecode.project.layer import Layer
+
+        graduation = graduated_in(Layer(path), name)
+        if graduation is not None:
+            return _undo_graduation(path, graduation.cycle_id, playbook)
         removed = last_removal(path, name)
         if removed is not None:
             fail(
@@ -251,6 +259,29 @@ def _undo_entry(path: Path, name: str, playbook: Path | None) -> bool:
         f"{result.journal_cycle} (`acecode undo {result.journal_cycle}` redoes it)",
         markup=False,
         highlight=False,
+    )
+    return True
+
+
+def _undo_graduation(path: Path, cycle: str | None, playbook: Path | None) -> bool:
+    """Undo ``cycle`` (default: the last) when it is an ``acecode graduate``: the entries
+    come back and leave the instruction files; False when it is not one."""
+    from acecode.edits.graduate import graduation_of, undo_graduation
+    from acecode.project.layer import Layer
+
+    layer = Layer(path)
+    graduation = graduation_of(layer, cycle)
+    if graduation is None:
+        return False
+    back = undo_graduation(graduation, layer)
+    refresh_injection(playbook)
+    files = sorted({e["file"] for e in graduation.meta["graduated"]["entries"]})
+    console.print(
+        f"undid graduation {graduation.cycle_id}: {', '.join(back)} back in the playbook, "
+        f"taken out of {', '.join(files)}",
+        markup=False,
+        highlight=False,
+        soft_wrap=True,
     )
     return True
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from acecode.cli.common import console, playbook_option
+from acecode.cli.doctor_files import interrupted_saves, prompt_templates
 from acecode.project import paths
 from acecode.recall.status import summary_lines as recall_lines
 from acecode.text.wording import counted
@@ -21,7 +22,6 @@ from acecode.text.wording import counted
 if TYPE_CHECKING:
     from acecode.project.layer import Layer
 
-TEMPLATES = ("playbook.txt", "reflector.txt", "curator.txt", "reflection.txt")
 # Share of a budget from which doctor warns.
 NEAR_BUDGET = 0.8
 
@@ -104,7 +104,7 @@ def _hooks() -> list[str]:
     if lines:
         return lines + _several_places()
     if codex_installations():
-        return ["not installed (`acecode install` adds them, if you use Claude Code)"]
+        return ["none (`acecode install` adds them, if you use Claude Code)"]
     return [
         "[problem] not installed: run `acecode install` (Claude Code) or "
         "`acecode install --agent codex` (Codex CLI)"
@@ -118,7 +118,7 @@ def _codex_hooks() -> list[str]:
 
     found = installations()
     return [f"{i.scope}: {i.path} ({', '.join(i.events)})" for i in found] or [
-        "not installed (`acecode install --agent codex` adds them, if you use Codex)"
+        "none (`acecode install --agent codex` adds them, if you use Codex)"
     ]
 
 
@@ -210,7 +210,7 @@ def _playbook(target: Path, data: dict[str, Any]) -> list[str]:
     ratio = health["effectiveness_ratio"]
     total = health["total_entries"]
     return [
-        f"{target}: {counted(total, 'entry')}: {size_in_words(total)}",
+        f"{target}: {counted(total, 'entry')} ({size_in_words(total)})",
         f"effectiveness: {'n/a' if ratio is None else f'{ratio:.2f}'}, "
         f"untested entries: {health['untested_entries']}",
         *_pending_removals(target),
@@ -278,15 +278,6 @@ def _experiments(layer: Layer) -> list[str]:
     from acecode.experiments.status import summary_lines
 
     return summary_lines(layer)
-
-
-def _templates() -> list[str]:
-    from acecode.prompts.templates import template_override, user_template_dir
-
-    overrides = [str(p) for name in TEMPLATES if (p := template_override(name))]
-    return [f"override: {o}" for o in overrides] or [
-        f"packaged (no overrides in {user_template_dir()})"
-    ]
 
 
 def _embeddings() -> list[str]:
@@ -468,12 +459,13 @@ def doctor(playbook: playbook_option = None) -> None:
         ("configuration", _configuration),
         ("playbook", lambda: _playbook_check(loaded)),
         ("user layer", _user_layer),
+        ("interrupted saves", lambda: interrupted_saves(loaded.layer)),
         ("injection", lambda: _injection(loaded)),
         ("Claude Code's memory", lambda: _claude_memory(loaded)),
         ("experiments", lambda: _experiments(loaded.layer)),
         ("recall at the tool call", lambda: recall_lines(loaded.layer, str(paths.project_dir()))),
         ("stale rules", lambda: loaded.check(_stale)),
-        ("prompt templates", _templates),
+        ("prompt templates", prompt_templates),
         ("semantic de-duplication", _embeddings),
         ("last learning cycle", lambda: _last_cycle(loaded.layer)),
         ("where learning writes", lambda: _writable(loaded.layer)),

@@ -105,13 +105,26 @@ def _held_arrivals(state: dict[str, Any]) -> list[str]:
     """Entries that arrived with the repository and are held (``acecode.arrivals``)."""
     arrivals = state.get("arrivals") or {}
     held = len(arrivals.get("held") or ())
-    if not held:
-        return []
-    return [
-        f"[warning] {held} of the {arrivals.get('arrived', held)} entries that arrived with the "
-        "repository (not written on this machine) are held for review and not injected "
-        "(`acecode review`)"
-    ]
+    waiting = int(arrivals.get("reviewing") or 0) + int(arrivals.get("unscreened") or 0)
+    lines = []
+    if held:
+        lines.append(
+            f"[warning] {held} of the {arrivals.get('arrived', held)} entries that arrived with "
+            "the repository (not written on this machine) are held for review and not injected "
+            "(`acecode review`)"
+        )
+    if waiting:
+        lines.append(
+            f"[warning] {waiting} of the {arrivals.get('arrived', waiting)} entries that arrived "
+            "with the repository wait for the LLM review started in the background at session "
+            "start and are not injected until it passes them"
+        )
+    if arrivals.get("arrived") and not arrivals.get("need_review"):
+        lines.append(
+            "entries that arrived with the repository are screened by the floor alone, as no "
+            "LLM provider is configured to review them"
+        )
+    return lines
 
 
 def _stale_pins(state: dict[str, Any], playbook: Path | None) -> list[str]:

@@ -87,6 +87,10 @@ def _changes(report: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _print_json(reports: list[dict[str, Any]]) -> None:
+    print(json.dumps(reports, indent=2, ensure_ascii=False), flush=True)
+
+
 def _expand(arguments: list[Path], include_subagents: bool) -> list[Path]:
     """Each file as given; each folder as its session transcripts, oldest first."""
     from acecode.agents.claude_code.sessions import transcripts_in
@@ -207,6 +211,9 @@ def learn(
                     burst=len(files) > 1,
                 )
             except PlaybookError as exc:
+                if as_json:  # the reports so far, and this cycle's failure: never nothing
+                    failed = {"transcript": str(transcript), "status": FAILED, "reason": str(exc)}
+                    _print_json([*(report.as_dict() for report in reports), failed])
                 fail(str(exc))
             except LearnInputError as exc:  # not a transcript: said once, the others still learn
                 warn(str(exc))
@@ -228,7 +235,7 @@ def learn(
 
         refresh_after_learning(resolve_path(None))
     if as_json:
-        print(json.dumps([report.as_dict() for report in reports], indent=2, ensure_ascii=False))
+        _print_json([report.as_dict() for report in reports])
     if over_budget and source == "cli":  # a hook's learner: its cycle line says what to do
         err_console.print(
             f"acecode: {counted(over_budget, 'cycle')} skipped for your budget, "
@@ -433,7 +440,30 @@ def catch_up(
     refresh_injection()
 
 
+def review_arrivals(
+    project: Annotated[Path | None, typer.Option(help="Project root.")] = None,
+) -> None:
+    """Screen and review the entries that arrived with the repository.
+
+    Started in the background by the session-start hook
+    (:mod:`acecode.pipeline.arrival_review`): what the review passes is injected by the
+    next prompt's top-up. One job at a time per project; silent (its outcome is in
+    ``.claude/acecode/arrival-review.json`` and the session-start notice).
+    """
+    from acecode.pipeline.arrival_review import review_arrivals as run
+    from acecode.project import paths
+    from acecode.project.control import activity
+    from acecode.project.session_switch import NESTED_ENV
+
+    _use_project(project)
+    root = paths.project_dir()
+    if not activity(root, {k: v for k, v in os.environ.items() if k != NESTED_ENV}).active:
+        return
+    run(str(root))
+
+
 def register(app: typer.Typer) -> None:
     app.command()(learn)
     app.command()(bootstrap)
     app.command("catch-up", hidden=True)(catch_up)
+    app.command("review-arrivals", hidden=True)(review_arrivals)

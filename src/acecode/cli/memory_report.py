@@ -46,7 +46,7 @@ def _with_user_layer(playbook: dict[str, Any]) -> dict[str, Any]:
 
 def _files_line(files: list[Any]) -> list[str]:
     if not files:
-        return ["instruction files: none (no CLAUDE.md, .claude/CLAUDE.md or .claude/rules)"]
+        return ["no instruction files here (CLAUDE.md, .claude/CLAUDE.md, .claude/rules)"]
     at_start = [f.label for f in files if f.at_start]
     limited = [f"{f.label} ({', '.join(f.paths)})" for f in files if not f.at_start]
     lines = [

@@ -75,9 +75,20 @@ def why_record(
     }
 
 
-def why_text(name: str, entry: tuple[str, dict[str, Any]] | None, ledger: Ledger) -> list[str]:
-    """The human form of ``acecode why NAME``."""
+def why_text(
+    name: str,
+    entry: tuple[str, dict[str, Any]] | None,
+    ledger: Ledger,
+    graduated: dict[str, str] | None = None,
+) -> list[str]:
+    """The human form of ``acecode why NAME``; ``graduated`` (cycle, file, text) when
+    ``acecode graduate`` moved it into an instruction file."""
     lines: list[str] = []
+    if graduated is not None:
+        lines.append(
+            f"{name} graduated to {graduated['file']} in cycle {graduated['cycle']} "
+            f"(`acecode undo {graduated['cycle']}` takes it back): {graduated['text']}"
+        )
     if entry is not None:
         section, data = entry
         lines.append(f"{name} ({section}): {data['text']}")
@@ -86,6 +97,10 @@ def why_text(name: str, entry: tuple[str, dict[str, Any]] | None, ledger: Ledger
         lines += describe_origins(origins) if origins else [UNKNOWN]
     retired = ledger.retired.get(name, [])
     for record in reversed(retired):
+        if graduated is not None and record.removed_in == graduated["cycle"]:
+            lines.append("its history before it graduated:")
+            lines += ["  " + line for line in describe_origins(record.origins)]
+            continue
         head = "earlier entry" if entry is not None else f"{name} is not in the playbook;"
         lines.append(
             f"{head} removed in cycle {record.removed_in or '?'} "

@@ -55,7 +55,7 @@ def _show_pending(playbook: Path | None) -> None:
     from rich.table import Table
 
     from acecode.quarantine.queue import QueueError, list_pending, queue_path
-    from acecode.quarantine.unreviewed import hold_label
+    from acecode.quarantine.unreviewed import hold_label, is_not_reviewed
 
     try:
         items = list_pending(playbook)
@@ -64,6 +64,8 @@ def _show_pending(playbook: Path | None) -> None:
     if not items:
         console.print("No texts are waiting for review.")
         return
+    waiting = sum(1 for item in items if is_not_reviewed(item.rule))
+    console.print(_queue_counts(waiting, len(items) - waiting), markup=False, highlight=False)
     table = Table(title=f"Pending review ({queue_path(playbook)})")
     for column in ("id", "proposed", "section", "reason", "session", "text"):
         table.add_column(column, overflow="fold")
@@ -81,6 +83,55 @@ def _show_pending(playbook: Path | None) -> None:
         markup=False,
         highlight=False,
     )
+
+
+def _queue_counts(waiting: int, held: int) -> str:
+    """The line above the queue: how many texts wait only for the safety review (the next
+    learning cycle or ``--retry`` reviews them), apart from those a review or the floor held."""
+    from acecode.text.wording import counted
+
+    parts = []
+    if waiting:
+        verb = "waits" if waiting == 1 else "wait"
+        parts.append(
+            f"{counted(waiting, 'text')} {verb} only for the safety review (not reviewed): the "
+            "next learning cycle reviews them, or `acecode review --retry` now"
+        )
+    if held:
+        verb = "was" if held == 1 else "were"
+        parts.append(f"{counted(held, 'text')} {verb} held by the floor or a review for you")
+    return "; ".join(parts) + "."
+
+
+def _retry(playbook: Path | None) -> None:
+    """``acecode review --retry``: review the waiting texts now and say what became of them."""
+    from acecode.pipeline.review_retry import retry_waiting
+    from acecode.quarantine.queue import QueueError
+    from acecode.quarantine.unreviewed import hold_label
+    from acecode.store import PlaybookError
+    from acecode.text.wording import counted
+
+    try:
+        result = retry_waiting(playbook)
+    except (QueueError, PlaybookError) as exc:
+        fail(str(exc))
+    if result.landed:
+        refresh_injection(playbook)
+    total = result.reviewed + len(result.still_waiting)
+    if not total:
+        console.print("No texts wait for the safety review.")
+        return
+    lines = [f"Reviewed {result.reviewed} of {counted(total, 'waiting text')}."]
+    lines += [f"  LANDED  [{name}] {text}" for name, text in result.landed]
+    lines += [
+        f"  HELD    ({hold_label(rule)}: {detail}) {item.text}"
+        for item, rule, detail in result.held
+    ]
+    lines += [f"  WAITS   {item.text}" for item in result.still_waiting]
+    for line in lines:
+        console.print(line, markup=False, highlight=False)
+    if result.stopped:
+        fail(f"the safety review stopped: {result.stopped}; the other texts keep waiting")
 
 
 def _show_conflicts(playbook: Path | None) -> None:
@@ -118,13 +169,25 @@ def _show_arrivals(playbook: Path | None) -> None:
     """The held arrivals, only when there are some (most projects have none)."""
     from rich.table import Table
 
-    from acecode.arrivals.review import ORIGIN, held_arrivals
+    from acecode.arrivals.review import ORIGIN, held_arrivals, waiting_counts
     from acecode.store import PlaybookError, resolve_path
+    from acecode.text.wording import counted
 
     try:
         items = held_arrivals(playbook)
+        reviewing, unscreened = waiting_counts(playbook)
     except PlaybookError:
         return  # the conflicts below report the playbook's problem
+    if reviewing or unscreened:
+        console.print(
+            f"{counted(reviewing + unscreened, 'entry')} that {ORIGIN} "
+            f"{'waits' if reviewing + unscreened == 1 else 'wait'} for the LLM review in the "
+            "background and "
+            f"{'is' if reviewing + unscreened == 1 else 'are'} not injected until it passes them "
+            "(`acecode review approve ID` lets one in now).",
+            markup=False,
+            highlight=False,
+        )
     if not items:
         return
     table = Table(title=f"Held entries that {ORIGIN}, not injected ({resolve_path(playbook)})")
@@ -184,11 +247,25 @@ def _arrival(item_id: str, playbook: Path | None) -> bool:
 
 
 @review_app.callback(invoke_without_command=True)
-def review(ctx: typer.Context, playbook: playbook_option = None, user: user_option = False) -> None:
+def review(
+    ctx: typer.Context,
+    playbook: playbook_option = None,
+    user: user_option = False,
+    retry: Annotated[
+        bool,
+        typer.Option(
+            "--retry",
+            help="Review the texts that wait only for the safety review now (an LLM call, "
+            "bound by your budget); the ones it passes land in the playbook.",
+        ),
+    ] = False,
+) -> None:
     """List the texts waiting for review and the conflicting rules (the default), or decide."""
     playbook = layer_path(playbook, user=True) if user else playbook
     ctx.obj = playbook
-    if ctx.invoked_subcommand is None:
+    if retry:
+        _retry(playbook)
+    elif ctx.invoked_subcommand is None:
         _show_all(playbook)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -28,13 +29,28 @@ def why(
         fail(str(exc))
     entry = next(((s, e) for s, e in iter_entries(data) if e["name"] == name), None)
     ledger = load_ledger(path)
-    if entry is None and not ledger.retired.get(name):
+    graduated = _graduated(path, name) if entry is None else None
+    if entry is None and not ledger.retired.get(name) and graduated is None:
         fail(f"no entry named {name!r} in {path}, now or in its provenance (see `acecode show`)")
     if as_json:
-        print(json.dumps(why_record(name, entry, ledger), indent=2, ensure_ascii=False))
+        record = why_record(name, entry, ledger)
+        print(json.dumps({**record, "graduated": graduated}, indent=2, ensure_ascii=False))
         return
-    for line in why_text(name, entry, ledger):
+    for line in why_text(name, entry, ledger, graduated):
         console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
+def _graduated(path: Path, name: str) -> dict[str, str] | None:
+    """Where ``acecode graduate`` put entry ``name`` (its cycle, file and text), if that is
+    how it left the playbook (:mod:`acecode.edits.graduate`)."""
+    from acecode.edits.graduate import graduated_in
+    from acecode.project.layer import Layer
+
+    cycle = graduated_in(Layer(path), name)
+    if cycle is None:
+        return None
+    entry = next(e for e in cycle.meta["graduated"]["entries"] if e["name"] == name)
+    return {"cycle": cycle.cycle_id, "file": entry["file"], "text": entry["text"]}
 
 
 def register(app: typer.Typer) -> None:

@@ -157,13 +157,14 @@ def guard_operations(
     operations: Any,
     budget: RemovalBudget,
     min_merge_ratio: float = DEFAULT_MIN_MERGE_RATIO,
+    limit: int = MAX_OPERATIONS,
 ) -> GuardResult:
     """Split ``operations`` into allowed, deferred (over budget) and rejected (lost detail).
 
     Operations are considered in order against a simulation of which entries
     exist, so a DELETE of an entry an earlier allowed MERGE already removed
     costs nothing. Spends ``budget`` for the allowed removals. Only the first
-    ``MAX_OPERATIONS`` are considered, as ``operations`` would; the rest are
+    ``limit`` are considered, as ``operations`` would; the rest are
     rejected with that reason so the report shows them. Anything that is not
     a list is treated as no operations.
     """
@@ -171,7 +172,7 @@ def guard_operations(
     if not isinstance(operations, list):
         return result
     texts = {entry["name"]: entry["text"] for _, entry in iter_entries(playbook)}
-    for index, op in enumerate(operations[:MAX_OPERATIONS]):
+    for index, op in enumerate(operations[:limit]):
         op_type = op.get("type") if isinstance(op, dict) else None
         if op_type == "DELETE":
             doomed = _valid_names([op.get("target_id")], texts)
@@ -195,9 +196,9 @@ def guard_operations(
         for name in doomed:
             del texts[name]
         result.allowed.append(op)
-    for index, op in enumerate(operations[MAX_OPERATIONS:], start=MAX_OPERATIONS):
+    for index, op in enumerate(operations[limit:], start=limit):
         result.rejected.append(
-            _held(index, op, f"beyond the limit of {MAX_OPERATIONS} operations per cycle")
+            _held(index, op, f"beyond the limit of {limit} operations per cycle")
         )
     return result
 

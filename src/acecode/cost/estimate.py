@@ -12,8 +12,8 @@ is known before the first call:
   possibly stale entries and retire candidates, the open conflicts, the
   repository), plus the largest reflection the reflector's ``max_tokens``
   allows, re-serialised (:data:`REQUOTE_FACTOR`), plus the largest view of the
-  playbook its budget allows and the largest digest of the project's instructions
-  (``instructions_budget_tokens``);
+  playbook its budget allows and the digest of the project's instructions as read
+  at admission;
 * the safety review: once per layer the cycle may write (the project's and the
   user's), its template plus the texts the curator may propose: at most its
   ``max_tokens`` of them in all (they come from its reply), re-serialised, and one
@@ -67,8 +67,9 @@ CLAUDE_FRAMING_FACTOR = 1.3
 TEXT_OVERHEAD_BYTES = 40
 # JSON around one judged pair: {"pair": "p10", "A": "...", "B": "..."}.
 PAIR_OVERHEAD_BYTES = 48
-# Pairs the judge is planned for up front; more when the cycle's calls left room.
-PLANNED_PAIRS = 2
+# Pairs the judge is planned for up front (of the longest texts: several of the usual
+# length); more when the cycle's calls left room.
+PLANNED_PAIRS = 1
 # The providers that send acecode's prompt-cache marker (and so may bill a cache write).
 CACHE_MARKING_PROVIDERS = frozenset({"anthropic"})
 
@@ -216,9 +217,12 @@ def role_bounds(
     settings: Settings,
     provider: str | None = None,
     layers: int = 1,
+    digest: str | None = None,
 ) -> dict[str, RoleEstimate]:
     """Each role's worst case for this cycle (see the module docstring); ``layers`` is how
-    many layers it may write (2 when the user layer may get rules too).
+    many layers it may write (2 when the user layer may get rules too), ``digest`` the
+    digest of the project's instructions the curator will be shown (None: not read yet,
+    its longest is counted).
 
     The curator is shown a view cut from the playbook within its token budget, plus
     the entries it is always shown (tagged, cited, in a conflict); what the reflector
@@ -249,7 +253,8 @@ def role_bounds(
         reflector_view + _view_bound(playbook, whole, settings.curator_budget_tokens, named),
     )
     reflection = math.ceil(reflector.max_tokens * REQUOTE_FACTOR) * BYTES_PER_TOKEN
-    instructions = digest_bound(settings.instructions_budget_tokens)
+    # The digest the curator will be shown, as read at admission; else its longest.
+    unknown_digest = 0 if digest is not None else digest_bound(settings.instructions_budget_tokens)
     curator = role_prompt(
         role="curator",
         template="curator.txt",
@@ -261,10 +266,12 @@ def role_bounds(
             render_conflicts(conflicts),
             repository_line(),
             default_max_removals(playbook) if lists.max_removals is None else lists.max_removals,
+            instructions=digest or "",
         ),
         max_tokens=CURATOR_MAX_TOKENS,
     )
-    # The texts come from the curator's reply: at most its max_tokens in all, re-serialised.
+    # The texts come from the curator's reply: at most its max_tokens in all (a real
+    # token may hold more than 3 bytes: REQUOTE_FACTOR), and the JSON around each of ten.
     texts = (
         math.ceil(CURATOR_MAX_TOKENS * REQUOTE_FACTOR) * BYTES_PER_TOKEN
         + MAX_OPERATIONS * TEXT_OVERHEAD_BYTES
@@ -287,7 +294,7 @@ def role_bounds(
     return {
         "reflector": _prompt_bound(reflector, provider),
         "curator": _prompt_bound(
-            curator, provider, reflection + curator_view + instructions + NOTES_BOUND_BYTES
+            curator, provider, reflection + curator_view + unknown_digest + NOTES_BOUND_BYTES
         ),
         "safety_review": review,
         "judge": judge,
@@ -329,9 +336,10 @@ def estimate_cycle(
     model: str | None,
     cache_ttl: str | None = None,
     layers: int = 1,
+    digest: str | None = None,
 ) -> CycleEstimate:
     """The cycle's upper bounds, priced for each role's model when the table knows it."""
     roles = role_bounds(
-        reflector, playbook, cited_ids, conflicts, lists, settings, provider, layers
+        reflector, playbook, cited_ids, conflicts, lists, settings, provider, layers, digest
     )
     return CycleEstimate(model=model, roles=roles, usd=price_roles(roles, model, cache_ttl))

@@ -50,10 +50,17 @@ if TYPE_CHECKING:
     from acecode.roles.prompt import RolePrompt
 
 
+# The sources of the LLM calls made outside a learning cycle (:func:`admit_calls`): the
+# review of the texts waiting in the queue, and the background review of arrived entries.
+REVIEW_JOBS = ("review-retry", "arrivals")
+
+
 def over_budget_hint(report: CycleReport) -> str:
     """What becomes of a session skipped for the budget, and what the user can do; only
     what will happen: a transcript given by hand (maybe from outside the project) is
     learned by nothing else, a hook's session stays due for ``acecode bootstrap``."""
+    if report.source in REVIEW_JOBS:
+        return "nothing was reviewed; the texts keep waiting until the budget allows"
     if report.source == "library":
         return "not learned; call acecode.learn again when the budget allows"
     command = f"`acecode learn {report.transcript} --ignore-budget`"
@@ -311,10 +318,11 @@ def admit_cycle(
     conflicts: Sequence[Any],
     lists: CuratorLists,
     layers: int = 1,
+    digest: str | None = None,
 ) -> bool:
     """Estimate the cycle's worst case (``reflector``: its first request, as it will be
-    sent; ``layers``: how many layers it may write), check it against the budgets and
-    reserve it.
+    sent; ``layers``: how many layers it may write; ``digest``: the instructions' digest
+    the curator will be shown), check it against the budgets and reserve it.
 
     False when refused (the report ``skipped``, the budget named) or when the ledger
     cannot take the reservation (``failed``, the ledger named): no call was made.
@@ -334,7 +342,26 @@ def admit_cycle(
         model=report.model,
         cache_ttl=cache_ttl(),
         layers=layers,
+        digest=digest,
     )
+    return _admit(meter, report, estimate)
+
+
+def admit_calls(report: CycleReport) -> bool:
+    """Admit LLM calls made outside a learning cycle (a safety review of the texts waiting
+    in the queue, of the entries that arrived with the repository) with nothing reserved
+    up front: each call then reserves its worst case under the budgets before it is sent
+    (``Meter.before``), and a call the budget refuses is not made. False when the budget
+    is spent already (the report is then ``skipped`` with the budget named)."""
+    meter = _meter.get()
+    if meter is None:
+        return True
+    return _admit(meter, report, CycleEstimate(model=report.model, usd=0.0))
+
+
+def _admit(meter: Meter, report: CycleReport, estimate: CycleEstimate) -> bool:
+    """Check ``estimate`` against the budgets and reserve it (see :func:`admit_cycle`)."""
+    settings = meter.settings
     meter.estimate = estimate
     report.cost = {"estimate": estimate.as_dict()}
     at = stamp()

@@ -96,14 +96,16 @@ def _now() -> str:
 
 def _read(path: Path) -> dict[str, dict[str, Any]]:
     """The stored pair records by key; raises JudgementsError when the file is unusable."""
+    from acecode.project.bounds import FileLimitError, read_json
+
     try:
-        raw = path.read_bytes()
+        data = read_json(path, "judgements file")
     except FileNotFoundError:
         return {}
     except OSError as exc:
         raise JudgementsError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    try:
-        data = json.loads(raw.decode("utf-8"))
+    except FileLimitError as exc:
+        raise JudgementsError(f"{exc}; file left untouched") from exc
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise JudgementsError(f"{path}: not valid JSON ({exc}); file left untouched") from exc
     pairs = data.get("pairs") if isinstance(data, dict) else None

@@ -51,9 +51,10 @@ def classes_file(state: StateFolder) -> str:
 
 def read_classes(state: StateFolder) -> dict[str, dict[str, Any]]:
     """``{name: {"class", "figure", "sessions"}}`` of the concluded entries ({} without a file)."""
+    from acecode.project.bounds import read_json
+
     try:
-        with open(classes_file(state), encoding="utf-8") as handle:
-            data = json.load(handle)
+        data = read_json(classes_file(state), "experiment classes")
     except (OSError, ValueError):
         return {}
     entries = data.get("entries") if isinstance(data, dict) else None

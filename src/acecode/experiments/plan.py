@@ -70,15 +70,13 @@ def raw_provenance(layers: Iterable[Where]) -> dict[str, list[Any]]:
     """Every entry's origins as raw JSON, from the provenance file of each layer: the
     cache miss needs the evidence only, not the store's validation and redaction (the file
     is acecode's own, written redacted). A damaged file counts as empty here; the CLI warns."""
-    import json
-
+    from acecode.project.bounds import read_json
     from acecode.project.layer import Layer
 
     merged: dict[str, list[Any]] = {}
     for where in layers:
         try:
-            with open(Layer.of(where).state_file(PROVENANCE), encoding="utf-8") as handle:
-                entries = json.load(handle).get("entries")
+            entries = read_json(Layer.of(where).state_file(PROVENANCE), "provenance").get("entries")
         except (OSError, ValueError, AttributeError):
             continue
         for name, record in entries.items() if isinstance(entries, dict) else ():

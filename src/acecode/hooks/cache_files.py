@@ -18,9 +18,10 @@ from acecode.project.state_folder import ensure_state_folder
 
 def read_cache_file(path: str) -> dict[str, Any] | None:
     """The JSON object in a cache file; None when it is missing, torn or not an object."""
+    from acecode.project.bounds import read_json
+
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
+        data = read_json(path, "cache file")
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None

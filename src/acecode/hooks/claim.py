@@ -21,13 +21,18 @@ event in the hook input:
   without either, a checksum of its text.
 
 The same name can legitimately come again: a session resumed twice (no prompt
-id at ``SessionStart``), two automatic compactions within one long turn. So a
-claim is the same event only while it is younger than :data:`SAME_EVENT_SECONDS`,
-more than any timeout acecode installs its hooks with (30 s): Claude Code has
-killed a hook by then, so no copy of an event can come later than that. An
-older claim is a finished event; the next one takes the following generation
-(``<name>.1``, ``.2``...), again by ``O_EXCL``, so that copies of the repeat
-race for it as for the first.
+id at ``SessionStart``, and a second ``SessionEnd`` of the same reason), two
+automatic compactions within one long turn. So a claim is the same event only
+while it is younger than :data:`SAME_EVENT_SECONDS`, more than any timeout
+acecode installs its hooks with (30 s): Claude Code has killed a hook by then,
+so no copy of an event can come later than that; and only when it was made from
+the same *context*: the Claude Code (or Codex) process that ran the hook, which
+every copy of an event shares and a resumed session does not (it is a new
+process; measured with Claude Code 2.1.197: hook, ``sh``, ``claude``). The claim
+file holds that process's id and start time (:func:`caller_context`, read from
+``/proc``; where there is none, every young claim is the same event). Otherwise
+the next event takes the following generation (``<name>.1``, ``.2``...), again
+by ``O_EXCL``, so that copies of the repeat race for it as for the first.
 
 Claims live in the user's state folder beside the user layer
 (``~/.claude/acecode-user/acecode/claims/<session>/``), not in the project: a
@@ -109,21 +114,67 @@ def claim(event: str, payload: dict) -> bool:
         folder = _session_folder(session)
     except OSError:
         return True
+    context = caller_context()
     for generation in range(MAX_GENERATIONS):
         path = os.path.join(folder, f"{stem}.{generation}")
         try:
-            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
-            return True
+            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
         except FileExistsError:
-            try:
-                age = time.time() - os.stat(path).st_mtime
-            except OSError:
-                return True
-            if age < SAME_EVENT_SECONDS:
+            if _same_event(path, context):
                 return False
+            continue
         except OSError:
             return True
+        try:
+            os.write(fd, context.encode())
+        except OSError:
+            pass  # an empty claim reads as "the same context", as before contexts existed
+        finally:
+            os.close(fd)
+        return True
     return True
+
+
+def _same_event(path: str, context: str) -> bool:
+    """Whether the claim at ``path`` is this very event: younger than
+    :data:`SAME_EVENT_SECONDS` and made from the same context (or one not known)."""
+    try:
+        age = time.time() - os.stat(path).st_mtime
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            holder = handle.read(64)
+    except OSError:
+        return False
+    return age < SAME_EVENT_SECONDS and (not context or not holder or holder == context)
+
+
+# Programs between the agent and the hook process: the shell Claude Code runs the command
+# with, the plugin's launcher script (``sh``), wrappers.
+_WRAPPERS = frozenset(
+    {"sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "busybox", "env", "nice", "nohup"}
+)
+
+
+def caller_context() -> str:
+    """The process that ran this hook (Claude Code, Codex) as ``<pid>:<start time>``:
+    the nearest ancestor that is not a shell. Copies of one event share it; a resumed
+    session is a new process. "" where it cannot be known (no ``/proc``): every young
+    claim then counts as the same event, as before."""
+    pid = os.getppid()
+    for _ in range(8):
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as handle:
+                stat = handle.read()
+            command = stat[stat.index(b"(") + 1 : stat.rindex(b")")].decode("utf-8", "replace")
+            fields = stat[stat.rindex(b")") + 2 :].split()
+            parent, started = int(fields[1]), fields[19].decode()
+        except (OSError, ValueError, IndexError):
+            return ""
+        if command not in _WRAPPERS:
+            return f"{pid}:{started}"
+        if parent <= 1:
+            return ""
+        pid = parent
+    return ""
 
 
 def _session_folder(session: str) -> str:

@@ -39,6 +39,13 @@ from acecode.project.project_root import resolve_project
 from acecode.project.state_folder import ensure_state_folder
 
 MARKER_MAX_AGE = 3 * 24 * 3600  # seconds
+# Wall-clock seconds a hook may spend on the first screen of arrived entries, counted from
+# when its handler starts: with the interpreter's start and the rendering around it, a
+# hook stays well within 2 s, and what it has not screened waits (held) for the next hook
+# and the background review (acecode.arrivals.verdicts).
+SCREEN_SECONDS = 1.0
+# ACECODE_SCREEN_SECONDS replaces it (a machine whose hooks may take longer).
+SCREEN_SECONDS_ENV = "ACECODE_SCREEN_SECONDS"
 # Agents whose SessionEnd does not come for every ending (docs/codex.md): their
 # earlier sessions are caught up in the background when a new one starts.
 CATCH_UP_AGENTS = ("codex",)
@@ -97,11 +104,41 @@ def _guarded(render: Callable[[str], Any], project: str, fallback: Any) -> Any:
         return fallback
 
 
-def _session_state(project: str, agent: str) -> dict[str, Any] | None:
+def _screen_deadline() -> float:
+    """When this hook stops screening arrived entries (``time.monotonic()``)."""
+    try:
+        seconds = float(os.environ.get(SCREEN_SECONDS_ENV) or SCREEN_SECONDS)
+    except ValueError:
+        seconds = SCREEN_SECONDS
+    return time.monotonic() + max(0.0, seconds)
+
+
+def _session_state(
+    project: str, agent: str, deadline: float | None = None
+) -> dict[str, Any] | None:
     """The session-start state (``rendered.session_start``); None without any playbook."""
     if not has_playbook(project):
         return None
-    return _guarded(lambda root: session_start(root, agent), project, None)
+    return _guarded(lambda root: session_start(root, agent, deadline=deadline), project, None)
+
+
+def _with_arrivals_reviewed(
+    project: str, agent: str, start: dict[str, Any], user: dict[str, Any], deadline: float
+) -> dict[str, Any] | None:
+    """Where entries arrived with the repository: record whether an LLM review can be made
+    here (:mod:`acecode.arrivals.mode`; the state is rendered again when that changed), and
+    start the background review when entries wait for the screen or the review."""
+    from acecode.arrivals.mode import record_reviewer
+
+    state = Layer.of_project(project).state_folder
+    if record_reviewer(state, not user.get("no_provider")):
+        start = _session_state(project, agent, deadline) or start
+    info = start.get("arrivals") or {}
+    if info.get("unscreened") or (info.get("need_review") and info.get("reviewing")):
+        from acecode.hooks.learn import start_arrival_review
+
+        start_arrival_review(project)
+    return start
 
 
 def _injects(state: dict[str, Any]) -> bool:
@@ -119,21 +156,43 @@ def on_session_start(payload: dict, agent: str = DEFAULT_AGENT) -> dict | None:
     """
     from acecode.hooks.notice import with_notice
 
+    deadline = _screen_deadline()
     project = resolve_project(payload)
     if agent in CATCH_UP_AGENTS and payload.get("source") == "startup":
         from acecode.hooks.learn import start_catch_up
 
         start_catch_up(agent, project, payload.get("session_id"))
-    start = _session_state(project, agent)
+    start = _session_state(project, agent, deadline)
+    user = None
+    if start is not None and start.get("arrivals"):
+        from acecode.hooks.user_checks import user_notices
+
+        user = user_notices(project)
+        start = _with_arrivals_reviewed(project, agent, start, user, deadline)
     if start is None or not _injects(start):
-        return with_notice(None, project, payload, start)
+        return with_notice(None, project, payload, start, user)
     from acecode.experiments.serve import serve_start, with_message
 
     text, names, held, note = serve_start(Layer.of_project(project), start, payload, agent, "start")
     marker = marker_file(project, payload.get("session_id"))
     _mark(marker, f"SessionStart:{payload.get('source')}", [*names, *held])
-    output = with_notice(_context_output("SessionStart", text), project, payload, start)
+    output = with_notice(_context_output("SessionStart", text), project, payload, start, user)
     return with_message(output, note)
+
+
+def _with_progress(output: dict | None, project: str, arrivals: Any) -> dict | None:
+    """``output`` with the line saying that the background review of arrived entries is
+    done, once, when it is (:func:`acecode.arrivals.announce.progress_line`)."""
+    if not arrivals:
+        return output
+    from acecode.arrivals.announce import progress_line
+
+    line = progress_line(project, arrivals)
+    if line is None:
+        return output
+    from acecode.hooks.notice import PREFIX
+
+    return {**(output or {}), "systemMessage": PREFIX + line}
 
 
 def on_user_prompt_submit(payload: dict, agent: str = DEFAULT_AGENT) -> dict | None:
@@ -142,6 +201,7 @@ def on_user_prompt_submit(payload: dict, agent: str = DEFAULT_AGENT) -> dict | N
     marker = marker_file(project, payload.get("session_id"))
     if marker is None or not has_playbook(project):
         return None
+    deadline = _screen_deadline()
     if os.path.exists(marker):
         from acecode.hooks.topup import topup_text
 
@@ -149,9 +209,13 @@ def on_user_prompt_submit(payload: dict, agent: str = DEFAULT_AGENT) -> dict | N
         if not isinstance(prompt, str) or not prompt.strip():
             return None
         session = payload.get("session_id")
-        text = _guarded(lambda root: topup_text(root, prompt, marker, agent, session), project, "")
-        return _context_output("UserPromptSubmit", text)
-    start = _session_state(project, agent)
+        text, arrivals = _guarded(
+            lambda root: topup_text(root, prompt, marker, agent, session, deadline),
+            project,
+            ("", None),
+        )
+        return _with_progress(_context_output("UserPromptSubmit", text), project, arrivals)
+    start = _session_state(project, agent, deadline)
     if start is None or not _injects(start):
         return None
     from acecode.experiments.serve import serve_start

@@ -132,6 +132,48 @@ def start_catch_up(agent: str, project: str, session_id: object) -> None:
         _log(project, f"catch-up: could not start ({error})")
 
 
+# The background review's state file; its lock is beside it (acecode.store.lock):
+# acecode.pipeline.arrival_review.STATE_NAME (a test keeps them equal).
+ARRIVAL_REVIEW_STATE = "arrival-review.json"
+
+
+def arrival_review_running(project: str) -> bool:
+    """Whether a background review of arrived entries holds the project's lock now (a
+    non-blocking probe of the lock the job takes; False where that cannot be told)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: start one; a second job leaves at once on the lock
+        return False
+    path = Layer.of_project(project).state_file(ARRIVAL_REVIEW_STATE + ".lock")
+    try:
+        handle = open(path, "a")  # noqa: SIM115 - closed below, the lock with it
+    except OSError:
+        return False
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        handle.close()
+    return False
+
+
+def start_arrival_review(project: str) -> None:
+    """Start ``acecode review-arrivals`` in the background (:mod:`acecode.pipeline.arrival_review`)
+    unless one runs already: it screens and reviews the entries that arrived with the
+    repository while the session goes on. Never waits on it."""
+    if arrival_review_running(project):
+        return
+    _log(
+        project,
+        "session-start: screening and reviewing the entries that arrived with the "
+        "repository in the background",
+    )
+    error = _spawn(["review-arrivals", "--project", project], project)
+    if error:
+        _log(project, f"review-arrivals: could not start ({error})")
+
+
 def _spawn(arguments: list[str], project: str, traceless: bool = False) -> str | None:
     """Start ``acecode ARGUMENTS`` detached (it outlives the agent), its stderr in
     learn.log (stamped by the learner; the file itself catches what bypasses Python);

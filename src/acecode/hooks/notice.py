@@ -13,9 +13,13 @@ screen:
 - no LLM provider, a budget that stops learning, or a folder or cost ledger
   learning cannot write (named as such, never as a budget);
 - learned rules waiting in the review queue (they reach no session until
-  approved), a last learning cycle that failed, and rules the hold-back
+  approved), counted apart from those that wait only for a safety review (the
+  next cycle or ``acecode review --retry`` lands the ones it passes), a last
+  learning cycle that failed, and rules the hold-back
   experiments measured to make their failure more frequent
   (:mod:`acecode.experiments`; they wait for the user to look at them);
+- a save of a playbook that a killed process left half done and that cannot be
+  finished or undone (:mod:`acecode.store.commit`; one that can is settled here);
 - a project playbook with entries this machine did not write, at first sight,
   and entries that arrived later and are held for review
   (:mod:`acecode.arrivals.announce`).
@@ -40,7 +44,6 @@ settings files of its own.
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Any
 
@@ -48,6 +51,10 @@ from acecode.project import outcomes
 from acecode.project.layer import Layer
 
 QUEUE_FILE = "pending.json"  # acecode.quarantine.queue.QUEUE_FILE (a test keeps them equal)
+# The rule of a queued text that waits only for a safety review, and the prefix of its
+# variants (acecode.quarantine.unreviewed.NOT_REVIEWED; a test keeps them equal).
+NOT_REVIEWED = "not-reviewed"
+COMMIT_SUFFIX = ".commit"  # acecode.store.commit.COMMIT_SUFFIX (a test keeps them equal)
 MERGE_RULE = "merge-conflict"  # acecode.edits.merge_driver.REVIEW_RULE (a test keeps them equal)
 LEARNED, BY_HAND, FROM_MERGE = "learned", "by hand", "merge"
 ORIGIN_WORDS = {LEARNED: "learned", BY_HAND: "you added by hand", FROM_MERGE: "from a git merge"}
@@ -58,10 +65,18 @@ SILENT_SOURCES = ("compact",)
 PREFIX = "acecode: "
 
 
+def waits_for_a_review(item: Any) -> bool:
+    """A queued text that waits only for the safety review (the next cycle's or
+    ``acecode review --retry``), not for a person."""
+    rule = item.get("rule") if isinstance(item, dict) else None
+    return isinstance(rule, str) and (rule == NOT_REVIEWED or rule.startswith(NOT_REVIEWED + ":"))
+
+
 def _pending_items(project: str) -> list[Any]:
+    from acecode.project.bounds import read_json
+
     try:
-        with open(Layer.of_project(project).state_file(QUEUE_FILE), encoding="utf-8") as handle:
-            data = json.load(handle)
+        data = read_json(Layer.of_project(project).state_file(QUEUE_FILE), "review queue")
     except (OSError, ValueError):
         return []
     pending = data.get("pending") if isinstance(data, dict) else None
@@ -101,13 +116,25 @@ def review_line(items: list[Any]) -> str | None:
     return f"{total} rules await review: {parts} (run `acecode review`)"
 
 
+def waiting_line(count: int) -> str | None:
+    """``N learned rules wait for the safety review ...`` (texts no review passed yet)."""
+    if not count:
+        return None
+    rules, verb = ("rule waits", "is") if count == 1 else ("rules wait", "are")
+    return (
+        f"{count} learned {rules} for the safety review and {verb} not in the playbook yet "
+        "(the next learning cycle reviews them, or run `acecode review --retry`)"
+    )
+
+
 def _review_and_failure(project: str, learning_blocked: bool) -> list[str]:
     """Rules awaiting review, and the last cycle's failure unless learning is blocked
     anyway (a missing provider or a budget says more than an older failure)."""
     parts = []
-    review = review_line(_pending_items(project))
-    if review:
-        parts.append(review)
+    items = _pending_items(project)
+    waiting = [item for item in items if waits_for_a_review(item)]
+    review = review_line([item for item in items if not waits_for_a_review(item)])
+    parts += [line for line in (review, waiting_line(len(waiting))) if line]
     layer = Layer.of_project(project)
     last = outcomes.last_attempt(layer)
     if not learning_blocked and last is not None and last.get("status") == outcomes.FAILED:
@@ -154,19 +181,23 @@ def _project_config(project: str, start: dict[str, Any] | None) -> dict[str, lis
 
 
 def session_notice(
-    project: str, start: dict[str, Any] | None = None, session: object = None
+    project: str,
+    start: dict[str, Any] | None = None,
+    session: object = None,
+    user: dict[str, Any] | None = None,
 ) -> str | None:
     """The lines to show (see the module docstring), or None when all is well.
 
     ``start`` is the project's session-start state (``rendered.session_start``),
     None for a project without any playbook; ``session`` the session's ID, for the
-    lines said once per session.
+    lines said once per session; ``user`` the user checks when the hook has them already
+    (:func:`acecode.hooks.user_checks.user_notices`).
     """
     from acecode.hooks.user_checks import user_notices
 
     mine = _project_config(project, start)
-    user = user_notices(project)
-    lines = [*mine["config_off"], *user.get("config_off", ())]
+    user = user if user is not None else user_notices(project)
+    lines = [*mine["config_off"], *user.get("config_off", ()), *interrupted_saves(project)]
     if start is not None:
         lines += _playbook_lines(start)
     learning = [*_unwritable(project), *user.get("learning", ())]
@@ -200,6 +231,23 @@ def _unwritable(project: str) -> list[str]:
                 "(`acecode doctor`)"
             ]
     return []
+
+
+def interrupted_saves(project: str) -> list[str]:
+    """Finish the saves a killed learner left half done in either layer (one ``stat`` each
+    when there is none, :mod:`acecode.store.commit`); a line for each that cannot be."""
+    lines = []
+    for layer in (Layer.of_project(project), Layer.user()):
+        if not os.path.exists(layer.state_file(os.path.basename(layer.playbook) + COMMIT_SUFFIX)):
+            continue
+        from acecode.store.commit import settle_pending
+        from acecode.store.errors import PlaybookError
+
+        try:
+            settle_pending(layer, timeout=0.5)
+        except PlaybookError as exc:
+            lines.append(f"{exc} (`acecode doctor`)")
+    return lines
 
 
 def _learned(project: str) -> list[str]:
@@ -298,12 +346,14 @@ def with_notice(
     project: str,
     payload: dict,
     start: dict[str, Any] | None = None,
+    user: dict[str, Any] | None = None,
 ) -> dict | None:
     """``output`` (the injection, or None) with the notice as ``systemMessage`` when there
-    is one to show for this kind of session start (``start``: see :func:`session_notice`)."""
+    is one to show for this kind of session start (``start``, ``user``: see
+    :func:`session_notice`)."""
     if payload.get("source") in SILENT_SOURCES:
         return output
-    notice = session_notice(project, start, payload.get("session_id"))
+    notice = session_notice(project, start, payload.get("session_id"), user)
     if notice is None:
         return output
     return {**(output or {}), "systemMessage": notice}

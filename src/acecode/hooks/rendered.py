@@ -88,13 +88,16 @@ SETTING_VARIABLES = (
 ARRIVALS_NAME = "arrivals.tsv"  # acecode.arrivals.marks.MARKS_NAME; a test keeps them equal
 # acecode.instructions.overlap.OVERLAP_NAME; a test keeps them equal.
 OVERLAP_NAME = "instruction-overlap.json"
+# acecode.arrivals.mode.FLOOR_ONLY_NAME (no LLM provider: arrivals are judged by the floor
+# alone); a test keeps them equal.
+FLOOR_ONLY_NAME = "arrivals-floor-only"
 # The quarantine's settings by default (acecode.project.config.Settings; a test keeps them equal):
 # "" languages are the user's own (acecode.quarantine.user_languages).
 DEFAULT_MAX_RULE_CHARS = 600
 DEFAULT_LANGUAGES = ""
 # Where each input sits in the key.
 _PLAYBOOK, _PROJECT_SWITCH, _USER_SWITCH, _ENVIRONMENT, _USER_LAYER = 1, 5, 6, 7, 8
-_LOCAL_SWITCH = 10
+_LOCAL_SWITCH, _FLOOR_ONLY = 10, 16
 
 
 def _packaged_template() -> str:
@@ -135,6 +138,7 @@ def inputs_key(project: str) -> list[Any]:
         stat_key(experiments_path(layer, CLASSES)),
         # Which entries repeat an instruction Claude Code loads (the learning cycle's).
         stat_key(layer.state_file(OVERLAP_NAME)),
+        stat_key(layer.state_file(FLOOR_ONLY_NAME)),
     ]
 
 
@@ -145,10 +149,15 @@ def _no_playbook(key: list[Any]) -> bool:
 
 def _template_text() -> str:
     """``acecode.prompts.templates.load_template(TEMPLATE)`` with the paths of the key:
-    the user's override when it is a file, else the packaged template."""
+    the user's override when it can be used, else the packaged template."""
     override = user_template_override(TEMPLATE)
-    path = override if os.path.isfile(override) else _packaged_template()
-    with open(path, encoding="utf-8") as handle:
+    if os.path.exists(override):
+        from acecode.prompts.templates import read_override
+
+        text, _problem = read_override(override, TEMPLATE)  # the notice says the problem
+        if text is not None:
+            return text
+    with open(_packaged_template(), encoding="utf-8") as handle:
         return handle.read()
 
 
@@ -169,8 +178,10 @@ def _limits(project: str, key: list[Any]) -> dict[str, Any]:
     from acecode.playbook.budget import DEFAULT_INJECTION_BUDGET, DEFAULT_TOPUP_BUDGET
 
     switches = (key[_LOCAL_SWITCH], key[_PROJECT_SWITCH], key[_USER_SWITCH])
+    need_review = key[_FLOOR_ONLY] is None
     if not any(switches) and not any(key[_ENVIRONMENT]):
         return {
+            "need_review": need_review,
             "active": True,
             "reason": "",
             "budget": DEFAULT_INJECTION_BUDGET,
@@ -193,6 +204,7 @@ def _limits(project: str, key: list[Any]) -> dict[str, Any]:
     state = activity(root, env={})
     settings = load_settings(root)
     return {
+        "need_review": need_review,
         "active": state.active,
         "reason": state.reason,
         "budget": settings.injection_budget_chars,
@@ -215,38 +227,15 @@ def _pins(playbook: str) -> list[str]:
     return pins_or_none(playbook)
 
 
-def _topup_index(playbook: dict[str, Any], left_out: list[Any]) -> dict[str, Any]:
-    """The top-up candidates (the left-out entries, best first) and their postings."""
-    from acecode.playbook.injection import topup_items
-    from acecode.playbook.relevance import build_index
-    from acecode.playbook.schema import SECTION_NAMES, iter_entries
-
-    texts: list[str] = []
-    position: dict[int, int] = {}
-    for _section, entry in iter_entries(playbook):
-        position[id(entry)] = len(texts)
-        texts.append(entry["text"])
-    from acecode.experiments.plan import entry_version
-
-    items = topup_items(left_out)
-    return {
-        "section_order": list(SECTION_NAMES),
-        "sections": [item.section for item in items],
-        "names": [item.name for item in items],
-        "versions": [entry_version(ranked.entry) for ranked in left_out],
-        "lines": [item.line for item in items],
-        "relevance": build_index(texts, [position[id(r.entry)] for r in left_out]),
-    }
-
-
 def _both_layers(
-    path: str, start: dict[str, Any], write: bool = True
+    path: str, start: dict[str, Any], write: bool = True, deadline: float | None = None
 ) -> tuple[dict[str, Any], list[str], str]:
     """The project layer at ``path`` and the user layer as one playbook, their pins, and
     where to read them; the user layer alone when ``path`` is that layer. A user layer
     that cannot be read is left out and named in ``start["user_layer_error"]``. The
-    project layer's held arrivals are left out (:func:`_without_held_arrivals`; ``write``
-    False: without writing their records)."""
+    project layer's held arrivals are left out (:mod:`acecode.hooks.arrival_view`; ``write``
+    False: without writing their records; ``deadline``: when their first screen stops)."""
+    from acecode.hooks.arrival_view import without_held_arrivals
     from acecode.project.layers import combine, is_user_layer
     from acecode.store.reading import read_playbook
 
@@ -255,26 +244,12 @@ def _both_layers(
         return read_playbook(path), _pins(path), path
     playbook = read_playbook(path) if os.path.exists(path) else None
     if playbook is not None:
-        playbook = _without_held_arrivals(path, playbook, start, write)
+        playbook = without_held_arrivals(path, playbook, start, write, deadline)
     mine = _user_layer(user, start) if os.path.exists(user) else None
     if mine is None:
         return combine(playbook, None), _pins(path), path
     where = f"{path} and {user}" if playbook is not None else user
     return combine(playbook, mine), [*_pins(path), *_pins(user)], where
-
-
-def _without_held_arrivals(
-    path: str, playbook: dict[str, Any], start: dict[str, Any], write: bool = True
-) -> dict:
-    """``playbook`` without the entries that arrived from elsewhere and are held
-    (:mod:`acecode.arrivals.split`); when any arrived, their counts and the held ones
-    go into ``start["arrivals"]`` for the session-start notice."""
-    from acecode.arrivals.split import split_arrivals
-
-    split = split_arrivals(path, playbook, start["max_rule_chars"], start["languages"], write)
-    if split.arrived:
-        start["arrivals"] = split.summary()
-    return split.playbook
 
 
 def _user_layer(user: str, start: dict[str, Any]) -> dict[str, Any] | None:
@@ -297,6 +272,7 @@ def _render(
     path: str | None = None,
     agent: str = DEFAULT_AGENT,
     write: bool = True,
+    deadline: float | None = None,
 ) -> tuple[dict, dict]:
     """The contents of the cache and (when asked, else ``{}``) of the index, for ``key``.
 
@@ -306,6 +282,9 @@ def _render(
     ``agent``'s cap counts and never exceeds that cap. A project layer that
     cannot be read gives no text and its reason in ``error``. ``write=False``
     leaves the state folder as it is (the arrivals' records are not written).
+    ``deadline`` (``time.monotonic()``) bounds the first screen of arrived entries:
+    what it did not reach is held, and both files say ``incomplete`` so that the
+    next hook goes on instead of reading them.
     """
     limits = _limits(project, key)
     if agent != DEFAULT_AGENT:
@@ -329,10 +308,13 @@ def _render(
     state = Layer.of_project(project)
     layer = path or state.playbook
     try:
-        playbook, pinned, where = _both_layers(layer, start, write)
+        playbook, pinned, where = _both_layers(layer, start, write, deadline)
     except PlaybookError as exc:
         start["error"] = str(exc)
         return start, dict(start)
+    from acecode.hooks.arrival_view import RELEASED, index_arrivals
+
+    released = set(start.pop(RELEASED, ()))
     helps = frozenset(names_in(state, HELPS))
     playbook = without_names(playbook, withheld(state))  # measured to hurt: in review
     if agent == DEFAULT_AGENT:
@@ -359,7 +341,10 @@ def _render(
     if not with_index:
         return start, {}
     watched = {"watched": start["watched"]} if "watched" in start else {}
-    return start, {"key": key, **limits, **watched, **_topup_index(playbook, injection.left_out)}
+    from acecode.hooks.topup_build import topup_index_of
+
+    index = {"key": key, **limits, **watched, **topup_index_of(playbook, injection.left_out)}
+    return start, index_arrivals(index, start, playbook, injection.injected, released)
 
 
 def _without_repeats(
@@ -438,7 +423,9 @@ def cache_name(base: str, agent: str) -> str:
     return f"{stem}-{agent}{dot}{ext}"
 
 
-def session_start(project: str, agent: str = DEFAULT_AGENT, write: bool = True) -> dict[str, Any]:
+def session_start(
+    project: str, agent: str = DEFAULT_AGENT, write: bool = True, deadline: float | None = None
+) -> dict[str, Any]:
     """What ``SessionStart`` injects: ``active``, ``reason``, ``text``, ``injected``
     (names), ``total`` and ``left_out`` (counts), ``budget``, ``topup_budget``, and what
     keeps it from the model (``error``, ``user_layer_error``, ``config_off``,
@@ -446,38 +433,41 @@ def session_start(project: str, agent: str = DEFAULT_AGENT, write: bool = True) 
 
     A project without a playbook file (nor a user layer) gets an empty text
     and no cache. ``write=False`` renders a miss without caching it (``acecode
-    doctor`` writes nothing in the folder it is run from).
+    doctor`` writes nothing in the folder it is run from). ``deadline``: see
+    :func:`_render`; a cached state the screen left ``incomplete`` is a miss.
     """
     key = inputs_key(project)
     if _no_playbook(key):
         return dict(_NOTHING)
     name = cache_name(CACHE_NAME, agent)
     cached = _cached(project, name, key)
-    if cached is not None:
+    if cached is not None and not cached.get("incomplete"):
         return cached
-    start, _ = _render(project, key, with_index=False, agent=agent, write=write)
+    start, _ = _render(project, key, with_index=False, agent=agent, write=write, deadline=deadline)
     if write:
         write_cache_file(Layer.of_project(project).state_file(name), start)
     return start
 
 
-def topup_index(project: str, agent: str = DEFAULT_AGENT) -> dict[str, Any]:
+def topup_index(
+    project: str, agent: str = DEFAULT_AGENT, deadline: float | None = None
+) -> dict[str, Any]:
     """The top-up candidates (``names``, ``sections``, ``lines``, ``relevance``,
-    ``section_order``, ``topup_budget``, ``active``); rendered and cached on a
-    miss like :func:`session_start`."""
+    ``section_order``, ``topup_budget``, ``active``) and the arrived entries a review
+    released (``released``); rendered and cached on a miss like :func:`session_start`."""
     key = inputs_key(project)
     if _no_playbook(key):
         return {"active": False}
     cached = _cached(project, cache_name(INDEX_NAME, agent), key)
-    if cached is not None:
+    if cached is not None and not cached.get("incomplete"):
         return cached
-    return _render_both(project, key, agent)[1]
+    return _render_both(project, key, agent, deadline)[1]
 
 
 def _render_both(
-    project: str, key: list[Any], agent: str = DEFAULT_AGENT
+    project: str, key: list[Any], agent: str = DEFAULT_AGENT, deadline: float | None = None
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    start, index = _render(project, key, with_index=True, agent=agent)
+    start, index = _render(project, key, with_index=True, agent=agent, deadline=deadline)
     layer = Layer.of_project(project)
     write_cache_file(layer.state_file(cache_name(CACHE_NAME, agent)), start)
     write_cache_file(layer.state_file(cache_name(INDEX_NAME, agent)), index)

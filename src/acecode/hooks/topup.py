@@ -8,7 +8,10 @@ entry reaches a context at most once until ``SessionStart`` starts a new one,
 and an entry the hold-back draw kept from the session (also in the marker)
 never does. What it injects is recorded in the exposure log
 (:mod:`acecode.experiments.serve`).
-Nothing relevant (below the relevance floor) means no output at all.
+Entries that arrived with the repository and that the background review passed
+after the session started come first, whatever the prompt (they would have been
+in the session start). Nothing relevant (below the relevance floor) means no
+output at all.
 """
 
 from __future__ import annotations
@@ -39,34 +42,54 @@ def _record(marker: str, names: list[str]) -> None:
 
 
 def topup_text(
-    project: str, prompt: str, marker: str, agent: str = DEFAULT_AGENT, session: object = None
-) -> str:
+    project: str,
+    prompt: str,
+    marker: str,
+    agent: str = DEFAULT_AGENT,
+    session: object = None,
+    deadline: float | None = None,
+) -> tuple[str, dict | None]:
     """The top-up for ``prompt`` (``""`` when nothing relevant is left), recorded in ``marker``
-    and in the exposure log for ``session``; measured as ``agent``'s cap counts."""
-    index = topup_index(project, agent)
-    names = index.get("names")
-    if not index.get("active") or not names:
-        return ""
+    and in the exposure log for ``session``; measured as ``agent``'s cap counts; and the
+    counts of the entries that arrived with the repository (the index's ``arrivals``,
+    None where none did), for the line that says their review is done.
+
+    First come the entries that arrived with the repository and that the background
+    review passed since the session started (``released`` in the index): the session
+    start left them out, and they are injected at once, whatever the prompt, within
+    what the session-start budget left for them. ``deadline`` bounds the first screen
+    of arrived entries when the index must be rendered."""
+    index = topup_index(project, agent, deadline)
+    names = index.get("names") or []
+    arrivals = index.get("arrivals")
+    if not index.get("active"):
+        return "", None
+    seen = delivered(marker)
+    released = [item for item in index.get("released") or () if item[1] not in seen]
+    released_versions = {item[1]: item[3] for item in released}
+    if not names and not released:
+        return "", arrivals
     from itertools import islice
 
     from acecode.playbook.budget import TopupItem, format_topup
     from acecode.playbook.relevance import relevant
 
-    seen = delivered(marker)
-    sections, lines = index["sections"], index["lines"]
-    hits = relevant(index["relevance"], prompt)
-    fresh = (slot for slot, _score in hits if names[slot] not in seen)
-    picked = list(islice(fresh, MAX_CANDIDATES))
-    candidates = [TopupItem(sections[slot], names[slot], lines[slot]) for slot in picked]
+    sections, lines = index.get("sections") or [], index.get("lines") or []
+    picked: list[int] = []
+    if names:
+        hits = relevant(index["relevance"], prompt)
+        fresh = (slot for slot, _score in hits if names[slot] not in seen)
+        picked = list(islice(fresh, MAX_CANDIDATES))
+    first = [TopupItem(section, name, line) for section, name, line, _version in released]
+    candidates = first + [TopupItem(sections[slot], names[slot], lines[slot]) for slot in picked]
+    budget = index["topup_budget"] + _released_room(index, first)
     if agent == DEFAULT_AGENT:
-        text, chosen = format_topup(candidates, index["topup_budget"], index["section_order"])
+        text, chosen = format_topup(candidates, budget, index["section_order"])
     else:
         from acecode.agents import get_agent
 
         measure = get_agent(agent).context_cap.measure
-        text, chosen = format_topup(
-            candidates, index["topup_budget"], index["section_order"], measure
-        )
+        text, chosen = format_topup(candidates, budget, index["section_order"], measure)
     if chosen:
         _record(marker, chosen)
         from acecode.experiments.serve import record_topup
@@ -74,6 +97,19 @@ def topup_text(
 
         versions = index.get("versions") or [""] * len(names)
         slot_of = {names[slot]: slot for slot in picked}
-        entries = [f"{name}@{versions[slot_of[name]]}" for name in chosen]
+        entries = [
+            f"{name}@{versions[slot_of[name]] if name in slot_of else released_versions[name]}"
+            for name in chosen
+        ]
         record_topup(Layer.of_project(project), session, agent, entries)
-    return text
+    return text, arrivals
+
+
+def _released_room(index: dict, released: list) -> int:
+    """The characters the released arrivals may add to the top-up: what they take, up to
+    what the session-start budget leaves beside the usual top-up (the hook's output stays
+    within the cap the session start keeps to)."""
+    if not released:
+        return 0
+    wanted = sum(len(item.line) + len(item.section) + 8 for item in released)
+    return max(0, min(wanted, int(index.get("budget") or 0) - int(index["topup_budget"])))

@@ -1,7 +1,8 @@
 """What stops learning in every project of this user, checked cheaply at session start.
 
 Three states hold for every project at once: the user's ``~/.claude/acecode.toml``
-cannot be read (acecode is off everywhere) or holds settings acecode ignores, no
+cannot be read (acecode is off everywhere) or holds settings acecode ignores (or a
+prompt template override acecode cannot use), no
 LLM provider is configured (every learning cycle would fail), and a budget stops
 learning (:func:`acecode.cost.budget.paused`). Finding out costs the provider
 registry, the settings and the cost ledger: several times the injection hook's
@@ -19,7 +20,9 @@ it depends on, cheap to compute:
   its folder;
 - the ``stat`` of both ``acecode.toml`` files (the ``claude`` provider's settings
   may come from the project's) and of the cost ledger, and today's date (a
-  budget's day or month ends).
+  budget's day or month ends);
+- the ``stat`` of the user's prompt template overrides (one that cannot be used is
+  named, :mod:`acecode.prompts.templates`).
 
 The file keeps the answers for the last few keys, so that projects with their
 own ``acecode.toml`` do not evict each other.
@@ -33,10 +36,20 @@ from typing import Any
 
 import acecode
 from acecode.hooks.cache_files import read_cache_file, write_cache_file
+from acecode.hooks.context import user_template_override
 from acecode.project.file_stat import stat_key
 from acecode.project.layer import Layer
 
 CHECKS_NAME = "session-checks.json"
+# acecode.prompts.templates.TEMPLATES (a test keeps them equal): the user's overrides.
+TEMPLATE_NAMES = (
+    "playbook.txt",
+    "reflector.txt",
+    "curator.txt",
+    "reflection.txt",
+    "judge.txt",
+    "safety_review.txt",
+)
 KEEP = 8  # answers kept, one per key
 _PREFIXES = ("ACECODE_", "AGENTIC_CONTEXT_", "ANTHROPIC_", "OPENAI_")
 _SECRET_WORDS = ("KEY", "TOKEN", "SECRET", "PASSWORD", "AUTH")
@@ -86,15 +99,18 @@ def _key(project: str, ledger: str | None) -> list[Any]:
         stat_key(os.path.join(project, ".claude", "acecode.toml")),
         stat_key(ledger) if ledger else None,
         time.strftime("%Y-%m-%d"),
+        [stat_key(user_template_override(name)) for name in TEMPLATE_NAMES],
     ]
 
 
-def user_notices(project: str) -> dict[str, list[str]]:
-    """``{"config_off": [...], "config_ignored": [...], "learning": [...]}``: lines about
-    the user's settings file that cannot be read (shown even where acecode is thereby
-    off), the settings it ignores, and what stops learning (shown where acecode is on).
-    Whether the cost ledger can be written is looked at every time (a folder's
-    permissions are not in the cache's key)."""
+def user_notices(project: str) -> dict[str, Any]:
+    """``{"config_off": [...], "config_ignored": [...], "learning": [...],
+    "no_provider": bool}``: lines about the user's settings file that cannot be read
+    (shown even where acecode is thereby off), the settings it ignores, and what stops
+    learning (shown where acecode is on); and whether no LLM provider is configured (so
+    no review of the entries that arrive with a repository can be made,
+    :mod:`acecode.arrivals.mode`). Whether the cost ledger can be written is looked at
+    every time (a folder's permissions are not in the cache's key)."""
     notices, ledger = _cached(project)
     unwritable = ledger_problem(ledger)
     if unwritable:
@@ -102,7 +118,7 @@ def user_notices(project: str) -> dict[str, list[str]]:
     return notices
 
 
-def _cached(project: str) -> tuple[dict[str, list[str]], str | None]:
+def _cached(project: str) -> tuple[dict[str, Any], str | None]:
     """The cached notices (computed on a miss) and the cost ledger's path."""
     data = read_cache_file(checks_file()) or {}
     ledger = data.get("ledger") if isinstance(data.get("ledger"), str) else None
@@ -137,15 +153,17 @@ def ledger_problem(ledger: str | None) -> str:
     )
 
 
-def _check() -> tuple[dict[str, list[str]], str | None]:
+def _check() -> tuple[dict[str, Any], str | None]:
     """The notices, computed (a cache miss), and the cost ledger's path."""
     from acecode.project.config_check import as_notices, user_problems
+    from acecode.prompts.templates import override_problems
 
     budget, ledger = budget_problem()
-    notices = {
-        **as_notices(user_problems()),
-        "learning": [line for line in (provider_problem(), budget) if line],
-    }
+    provider = provider_problem()
+    notices: dict[str, Any] = as_notices(user_problems())
+    notices["config_ignored"] += override_problems()
+    notices["learning"] = [line for line in (provider, budget) if line]
+    notices["no_provider"] = bool(provider)
     return notices, ledger
 
 

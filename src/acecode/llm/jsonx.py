@@ -62,11 +62,12 @@ def _balanced_objects(text: str) -> Iterator[str]:
         start = text.find("{", start + 1)
 
 
-def _matching_brace(text: str, start: int) -> int | None:
-    """Index of the ``}`` closing the ``{`` at ``start``, or None if unbalanced."""
-    depth = 0
-    in_string = False
-    escaped = False
+def _structure(text: str, start: int) -> Iterator[tuple[int, str]]:
+    """``(index, character)`` of what shapes JSON from ``start`` on: brackets, braces,
+    colons and commas outside strings, and ``"`` where a string ends. Braces inside a
+    string do not count, and a backslash escapes the next character inside one, so
+    ``{"a": "}"}`` is read as one object."""
+    in_string = escaped = False
     for index in range(start, len(text)):
         char = text[index]
         if in_string:
@@ -76,9 +77,18 @@ def _matching_brace(text: str, start: int) -> int | None:
                 escaped = True
             elif char == '"':
                 in_string = False
+                yield index, char
         elif char == '"':
             in_string = True
-        elif char == "{":
+        elif char in "{}[]:,":
+            yield index, char
+
+
+def _matching_brace(text: str, start: int) -> int | None:
+    """Index of the ``}`` closing the ``{`` at ``start``, or None if unbalanced."""
+    depth = 0
+    for index, char in _structure(text, start):
+        if char == "{":
             depth += 1
         elif char == "}":
             depth -= 1
@@ -124,20 +134,10 @@ def _last_whole(text: str, start: int) -> tuple[int, str] | None:
     # Per open container: its opener, and (objects) whether a key waits for its value.
     stack: list[list[Any]] = []
     safe: tuple[int, str] | None = None
-    in_string = escaped = False
-    for index in range(start, len(text)):
-        char = text[index]
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-                if _shallow(stack) and (stack[-1][0] == "[" or stack[-1][1]):
-                    safe = (index + 1, _closing(stack))  # an element, or a key's value
-        elif char == '"':
-            in_string = True
+    for index, char in _structure(text, start):
+        if char == '"':  # a string ended: an element, or a key's value, is whole
+            if _shallow(stack) and (stack[-1][0] == "[" or stack[-1][1]):
+                safe = (index + 1, _closing(stack))
         elif char in "{[":
             stack.append([char, False])
             if len(stack) == 1:
@@ -148,7 +148,7 @@ def _last_whole(text: str, start: int) -> tuple[int, str] | None:
                 return index + 1, ""
             if _shallow(stack):
                 safe = (index + 1, _closing(stack))
-        elif char == ":" and stack and stack[-1][0] == "{":
+        elif char == ":" and stack[-1][0] == "{":
             stack[-1][1] = True
         elif char == ",":
             if _shallow(stack):

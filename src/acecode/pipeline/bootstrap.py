@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from acecode.pipeline.cycle import CycleReport, run_cycle_sync
+from acecode.project.bounds import read_json
 from acecode.project.outcomes import SKIPPED
 from acecode.store.atomic import atomic_write_text
 from acecode.store.lock import exclusive_lock
@@ -45,7 +46,7 @@ class BootstrapState:
     @classmethod
     def load(cls, path: Path) -> BootstrapState:
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = read_json(path, "bootstrap record")
         except (OSError, ValueError):
             return cls(path)
         if not isinstance(data, dict):

@@ -52,6 +52,9 @@ class CycleReport:
     tags_skipped: list[dict[str, Any]] = field(default_factory=list)
     held_for_review: list[dict[str, Any]] = field(default_factory=list)
     dropped_by_review: list[dict[str, Any]] = field(default_factory=list)
+    # Queued texts that waited for a safety review and that this cycle's review passed:
+    # applied with the cycle's operations (acecode.quarantine.waiting).
+    released_after_review: list[dict[str, Any]] = field(default_factory=list)
     # Proposed texts not applied because one of the project's instructions (CLAUDE.md,
     # rules, auto memory) says them already: the operation, its text, and the instruction
     # (file, line, text, the judge's reason) (acecode.pipeline.stages.instructions).
@@ -179,6 +182,7 @@ class CycleReport:
             "operations_deferred": len(self.deferred),
             "held_for_review": len(self.held_for_review),
             "not_reviewed": _not_reviewed(self.held_for_review),
+            "released_after_review": len(self.released_after_review),
             "entries_before": self.entries_before,
             "entries_after": self.entries_after,
             "report_file": self.report_file,
@@ -225,10 +229,12 @@ def _counts(report: dict[str, Any]) -> str:
     later = f"{deferred} deferred by the removal budget, " if deferred else ""
     waiting = _not_reviewed(report["held_for_review"])
     not_reviewed = f" ({waiting} not reviewed)" if waiting else ""
+    released = len(report.get("released_after_review") or ())
+    landed = f"{released} waiting for a review landed, " if released else ""
     return (
         f"{wording.counted(len(report['tags_applied']), 'tag')}, "
         f"{wording.counted(applied, 'operation')} applied, {skipped} skipped, {later}"
-        f"{len(report['held_for_review'])} held for review{not_reviewed}, "
+        f"{len(report['held_for_review'])} held for review{not_reviewed}, {landed}"
         f"{_repeats(report)}"
         f"{len(report['pruned'])} pruned, "
         f"entries {report['entries_before']} -> {report['entries_after']}"

@@ -150,7 +150,7 @@ async def judge_step(
             texts,
             backend=semantic.backend,
             cache=semantic.cache,
-            floor=settings.judge_floor,
+            floor=settings.instructions_judge_floor,
             known=semantic.verdicts,
         )
         for texts in ([p.text for p in proposed], existing)

@@ -28,8 +28,10 @@ def _key(transcript: str | Path) -> str:
 
 
 def _read(path: Path) -> dict[str, Any]:
+    from acecode.project.bounds import read_json
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_json(path, "learned marks")
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}

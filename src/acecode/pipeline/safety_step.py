@@ -8,8 +8,9 @@ the review answered "safe" (or flagged below the threshold) is *reviewed*:
 it may enter the playbook even if it touches a sensitive class or is in a
 language the user does not write in. If the call cannot be made or read,
 or the reply leaves a text out, that text was not reviewed, and the gate
-(``quarantine.gate``) holds it when it touches such a class, labelled "not
-reviewed". With nothing to review no call is made. The call's tokens go
+(``quarantine.gate``) holds it, labelled "not reviewed", until a later
+review passes it (``quarantine.waiting``): nothing enters the playbook
+unreviewed. With nothing to review no call is made. The call's tokens go
 into the cycle's token ledger under the role's name.
 
 The same call also reviews entries of the project playbook that arrived with
@@ -49,10 +50,24 @@ class SafetyReview:
     available: bool = False
     verdicts: Mapping[str, ReviewVerdict] = field(default_factory=dict)
     threshold: str = "medium"
+    # Why the review could not be made (the provider's or the budget's words), if known.
+    failure: str = ""
 
     def reviewed(self, key: str) -> bool:
         """Did the review answer for the text with this key?"""
         return key in self.verdicts
+
+    def why_not(self, key: str) -> str:
+        """Why the text with this key has no verdict, for the queue's detail."""
+        if self.reviewed(key):
+            return "it was reviewed"
+        if self.available:
+            return "the review's reply left it out"
+        return (
+            f"the review could not be made: {self.failure}"
+            if self.failure
+            else ("the review could not be made")
+        )
 
     def holding(self, key: str) -> ReviewVerdict | None:
         """The flag that holds this text (at or above the threshold), else None."""
@@ -124,10 +139,10 @@ async def safety_review(
     if not result["ok"]:
         why = f" ({'; '.join(failures)})" if failures else ""
         report.warnings.append(
-            f"safety review unavailable{why}: texts that touch a sensitive class or another "
-            "language are held as not reviewed this cycle"
+            f"safety review unavailable{why}: the new texts wait in the review queue as not "
+            "reviewed until a review passes them (the next cycle, or `acecode review --retry`)"
         )
-        return SafetyReview(False, {}, threshold)
+        return SafetyReview(False, {}, threshold, "; ".join(failures))
     answered: dict[int, ReviewVerdict] = result["verdicts"]
     if arrivals and arrivals_of is not None:
         _record_arrivals(arrivals_of, arrivals, answered, len(texts), threshold, report)

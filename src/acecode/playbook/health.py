@@ -25,9 +25,9 @@ def size_in_words(total: int) -> str:
     consolidation document (``doctor``, ``stats``)."""
     low, high = HEALTHY_BAND
     if total == 0:
-        return "empty: rules appear once a session has been learned from"
+        return "none yet: rules appear once a session has been learned from"
     if total < low:
-        return f"a small playbook, still growing ({low}-{high} entries is a healthy size)"
+        return f"a small playbook, still growing; {low}-{high} entries is a healthy size"
     if total <= high:
         return f"a healthy size ({low}-{high} entries)"
     return (

@@ -255,19 +255,21 @@ def _apply_curator_operations(
     operations: list[Any],
     outcomes: list[OperationOutcome] | None = None,
     name_prefix: str = "",
+    limit: int = MAX_OPERATIONS,
 ) -> dict[str, Any]:
     """Apply ``operations`` to ``playbook`` in place and return it.
 
     The caller passes an isolated copy. ``outcomes``, when given, receives one
     record per processed operation. New entries are named
-    ``{name_prefix}{slug}-NNN`` (``u-`` in the user layer).
+    ``{name_prefix}{slug}-NNN`` (``u-`` in the user layer). At most ``limit``
+    operations are applied.
     """
-    if len(operations) > MAX_OPERATIONS:
+    if len(operations) > limit:
         events.diagnostic(
             "curator_ops_truncated",
-            f"Operations list truncated from {len(operations)} to {MAX_OPERATIONS}",
+            f"Operations list truncated from {len(operations)} to {limit}",
         )
-        operations = operations[:MAX_OPERATIONS]
+        operations = operations[:limit]
     records = outcomes if outcomes is not None else []
     index = _PlaybookIndex(playbook, name_prefix)
     for position, op in enumerate(operations):
@@ -287,20 +289,22 @@ def _apply_curator_operations(
 
 
 def apply_operations_with_outcomes(
-    playbook: dict[str, Any], operations: Any, name_prefix: str = ""
+    playbook: dict[str, Any], operations: Any, name_prefix: str = "", limit: int = MAX_OPERATIONS
 ) -> tuple[dict[str, Any], list[OperationOutcome]]:
     """Isolated, all-or-nothing application that also returns each outcome.
 
     An empty or non-list ``operations`` returns ``playbook`` itself. On an
     unexpected exception the original playbook is returned with no outcomes.
-    ``name_prefix`` is the layer's (``""`` for a project, ``u-`` for the user).
+    ``name_prefix`` is the layer's (``""`` for a project, ``u-`` for the user);
+    ``limit`` the most operations applied (a cycle that also lands the texts an
+    earlier review could not pass allows one more for each of them).
     """
     if not isinstance(operations, list) or not operations:
         return playbook, []
     outcomes: list[OperationOutcome] = []
     try:
         result = _apply_curator_operations(
-            isolated_copy(playbook), operations, outcomes, name_prefix
+            isolated_copy(playbook), operations, outcomes, name_prefix, limit
         )
     except Exception:
         events.warning("applying curator operations failed; playbook left unchanged")

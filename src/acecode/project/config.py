@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -72,6 +71,10 @@ class Settings:
     judge_floor: float = 0.55
     # Most pairs one judge call may carry; the rest wait for a later cycle.
     judge_max_pairs: int = 40
+    # Pairs of a text and one of the project's instructions (CLAUDE.md, rules) at or above
+    # this calibrated similarity go to the judge too: lower than judge_floor, since a rule
+    # that contradicts one sentence of a longer instruction scores lower (docs/instructions.md).
+    instructions_judge_floor: float = 0.40
     # The `claude` provider (headless Claude Code): model alias or name, effort level
     # ("" leaves both to Claude Code), and seconds per call: a CLI run can take minutes,
     # as Claude Code retries API errors itself before it gives up.
@@ -138,14 +141,28 @@ USER_ONLY_KEYS = BUDGET_KEYS | EXPERIMENT_KEYS | ROLE_MODEL_KEYS
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    from acecode.project.toml_file import SettingsFileError, read_toml
+
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except FileNotFoundError:
+        values, note = read_toml(path)
+    except SettingsFileError as exc:
+        warn(f"{exc}; its settings are ignored")
         return {}
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        warn(f"cannot read {path} ({exc}); its settings are ignored")
-        return {}
+    if note:
+        warn(note)
+    return values
+
+
+# Settings that are shares or probabilities: between 0 and 1. Every number is at least 0.
+FRACTION_KEYS = frozenset(
+    {
+        "max_removal_ratio",
+        "shrink_warning_ratio",
+        "min_merge_length_ratio",
+        "judge_floor",
+        "holdback_rate",
+    }
+)
 
 
 def _convert(raw: Any, default: Any) -> Any:
@@ -162,27 +179,50 @@ def _convert(raw: Any, default: Any) -> Any:
         if text in {"0", "false", "no", "off"}:
             return False
         raise ValueError(raw)
+    if isinstance(default, int | float):
+        return _number(raw, type(default))
     return type(default)(raw)
 
 
-def _expected(default: Any) -> str:
+def _number(raw: Any, kind: type) -> int | float:
+    """``raw`` as a finite number of ``kind`` (an ``int`` only when whole), at least 0."""
+    import math
+
+    if isinstance(raw, bool) or not isinstance(raw, int | float | str):
+        raise TypeError(raw)
+    number = float(raw.strip()) if isinstance(raw, str) else raw
+    if not math.isfinite(number) or number < 0:
+        raise ValueError(raw)
+    if kind is int:
+        if number != int(number):
+            raise ValueError(raw)
+        return int(number)
+    return float(number)
+
+
+def _expected(name: str, default: Any) -> str:
     if isinstance(default, bool):
         return "true or false"
+    if name in FRACTION_KEYS:
+        return "a number from 0 to 1"
     if isinstance(default, int):
-        return "a whole number"
+        return "a whole number, 0 or more"
     if isinstance(default, float):
-        return "a number"
+        return "a number, 0 or more"
     return "text"
 
 
-def invalid_value(label: str, raw: Any, default: Any) -> str | None:
-    """One line naming the setting (``label``: ``<file>: <key>`` or a variable) when ``raw``
-    is not a usable value for a setting whose default is ``default``; None when it is."""
+def invalid_value(label: str, name: str, raw: Any, default: Any) -> str | None:
+    """One line naming the setting ``name`` (``label``: ``<file>: <key>`` or a variable)
+    when ``raw`` is not a usable value for it (its default is ``default``: the type, and
+    for numbers finite and at least 0, at most 1 for a share); None when it is."""
     try:
-        _convert(raw, default)
-    except (TypeError, ValueError):
+        value = _convert(raw, default)
+        if name in FRACTION_KEYS and value > 1:
+            raise ValueError(raw)
+    except (TypeError, ValueError, OverflowError):
         shown = json.dumps(raw, ensure_ascii=False, default=str)
-        return f"{label} = {shown} is not {_expected(default)}; ignored"
+        return f"{label} = {shown} is not {_expected(name, default)}; ignored"
     return None
 
 
@@ -241,7 +281,7 @@ def load_settings(project: Path | None = None, env: Mapping[str, str] | None = N
             if field.name not in layer:
                 continue
             label = _label(where, field.name)
-            problem = invalid_value(label, layer[field.name], field.default)
+            problem = invalid_value(label, field.name, layer[field.name], field.default)
             if problem:
                 warn(problem)
             else:

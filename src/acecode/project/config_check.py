@@ -70,19 +70,21 @@ def _unknown(path: Path, key: str, role: str) -> str:
 def _invalid(path: Path, key: str, raw: Any) -> str | None:
     if key in (control.ENABLED_KEY, control.OPT_IN_KEY):
         if control.flag(raw) is None:
-            return config.invalid_value(f"{path}: {key}", raw, True)
+            return config.invalid_value(f"{path}: {key}", key, raw, True)
         return None
-    return config.invalid_value(f"{path}: {key}", raw, _DEFAULTS[key])
+    return config.invalid_value(f"{path}: {key}", key, raw, _DEFAULTS[key])
 
 
 def file_problems(path: Path, role: str) -> list[ConfigProblem]:
     """The problems of one TOML file: ``role`` is ``user``, ``project`` or ``switch``."""
+    from acecode.project.toml_file import SettingsFileError, read_toml
+
     try:
-        data = control.read_switch_file(path)
-    except control.ControlFileError as exc:
+        data, note = read_toml(path)
+    except SettingsFileError as exc:
         return [ConfigProblem(control.off_until_fixed(str(exc), path), unreadable=True)]
     allowed = _allowed(role)
-    problems = []
+    problems = [ConfigProblem(note)] if note else []
     for key, raw in data.items():
         text = _invalid(path, key, raw) if key in allowed else _unknown(path, key, role)
         if text:
@@ -97,7 +99,7 @@ def env_problems(env: Mapping[str, str] | None = None) -> list[ConfigProblem]:
     for name, default in _DEFAULTS.items():
         variable = f"ACECODE_{name.upper()}"
         if variable in env:
-            text = config.invalid_value(variable, env[variable], default)
+            text = config.invalid_value(variable, name, env[variable], default)
             if text:
                 problems.append(ConfigProblem(text))
     return problems

@@ -27,7 +27,6 @@ files' ``stat`` (see :func:`switch_files`) and stores the answer.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,15 +79,12 @@ def switch_files(project: Path | None = None) -> tuple[Path, Path, Path]:
 def read_switch_file(path: Path) -> dict:
     """The TOML in ``path`` ({} when there is none); raises :class:`ControlFileError`
     naming the file and the problem when it cannot be read."""
+    from acecode.project.toml_file import SettingsFileError, read_toml
+
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except (FileNotFoundError, NotADirectoryError):  # no file (or no folder to hold one)
-        return {}
-    except tomllib.TOMLDecodeError as exc:
-        raise ControlFileError(f"cannot read {path}: invalid TOML ({exc})") from None
-    except OSError as exc:
-        raise ControlFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+        return read_toml(path)[0]
+    except SettingsFileError as exc:
+        raise ControlFileError(str(exc)) from None
 
 
 def flag(value: object) -> bool | None:

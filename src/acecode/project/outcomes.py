@@ -127,7 +127,7 @@ def read_outcomes(state_dir: StateFolder) -> list[dict[str, Any]]:
     for line in lines:
         try:
             record = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):  # a torn line, or one nested to no end
             continue
         if isinstance(record, dict):
             records.append(record)
@@ -136,9 +136,10 @@ def read_outcomes(state_dir: StateFolder) -> list[dict[str, Any]]:
 
 def last_attempt(state_dir: StateFolder) -> dict[str, Any] | None:
     """The record of the last cycle that was not skipped, or None."""
+    from acecode.project.bounds import read_json
+
     try:
-        with open(os.path.join(folder_of(state_dir), LAST_CYCLE_FILE), encoding="utf-8") as handle:
-            record = json.load(handle)
+        record = read_json(os.path.join(folder_of(state_dir), LAST_CYCLE_FILE), "cycle record")
     except (OSError, ValueError):
         return None
     return record if isinstance(record, dict) else None

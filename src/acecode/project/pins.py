@@ -41,8 +41,10 @@ def pins_file(state: StateFolder) -> str:
 
 
 def _parse(raw: bytes, path: str) -> list[str]:
+    from acecode.project.bounds import loads_bounded
+
     try:
-        data: Any = json.loads(raw.decode("utf-8-sig"))
+        data: Any = loads_bounded(raw, path, "pins file")
     except (UnicodeDecodeError, ValueError) as exc:
         raise PinsFileError(f"{path}: not valid JSON ({exc}); file left untouched") from None
     pinned = data.get("pinned") if isinstance(data, dict) else None

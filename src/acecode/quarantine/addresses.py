@@ -41,7 +41,7 @@ PUBLIC_PLACE = (
         r"gists?",
         r"transfer\.sh",
         r"file\.io",
-        r"public\s+(?:\w+\s+){0,3}?(?:channels?|groups?|forums?|issues?|repos?\w*|buckets?|"
+        r"public\s+(?:[#\w-]+\s+){0,3}?(?:channels?|groups?|forums?|issues?|repos?\w*|buckets?|"
         r"projects?|trackers?|servers?|chats?|rooms?)",
         r"personal\s+(?:accounts?|forks?|repos?\w*|gmail|e-?mail|drive|cloud|storage|servers?|"
         r"machines?|dropbox)",

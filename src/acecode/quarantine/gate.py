@@ -7,9 +7,13 @@ applies the gate to a curator's operation list, in this order for each text:
 1. the floor's finding holds it (whatever the review said);
 2. a safety-review flag at or above ``review_severity`` holds it;
 3. a text the review answered passes (unless ``review = "all"``);
-4. a text nobody reviewed (no provider, a failed call, a text the reply
-   left out) is held as "not reviewed" when it touches a sensitive class
-   or is in a language the user does not write in (``unreviewed``);
+4. a text nobody reviewed (no provider, a failed call, an unreadable reply, a
+   text the reply left out, a review the budget refused) never enters the
+   playbook: it waits in the queue as "not reviewed", under the rule that
+   says most about it (a sensitive class, the learned screen, a language the
+   user does not write in: ``unreviewed``), else under the plain
+   ``not-reviewed`` rule. The next cycle's review, or ``acecode review
+   --retry``, reviews it again (:mod:`acecode.quarantine.waiting`);
 5. ``review = "all"`` holds the rest.
 
 Texts that pass go on to be applied, held ones go to the review queue, and
@@ -17,6 +21,9 @@ texts a reviewer already rejected are dropped. It fails closed: a text that
 cannot be queued is dropped, never applied. A dry run goes through the very
 same triage and only skips writing the queue, so it cannot disagree with a
 real run.
+
+An UPDATE held this way leaves its entry's old text in the playbook until a
+review passes the new one; a held MERGE leaves its source entries as they are.
 """
 
 from __future__ import annotations
@@ -38,7 +45,7 @@ from acecode.quarantine.queue import (
     rejected_keys,
 )
 from acecode.quarantine.screen import Verdict, floor_verdict
-from acecode.quarantine.unreviewed import unreviewed_reason
+from acecode.quarantine.unreviewed import NOT_REVIEWED, unreviewed_reason
 
 if TYPE_CHECKING:
     from acecode.pipeline.safety_step import SafetyReview
@@ -103,9 +110,11 @@ def gate_verdict(
         if flag is not None:
             return Verdict(True, SAFETY_REVIEW_RULE, flag.describe())
         if not review.reviewed(key):
+            why = review.why_not(key)
             waiting = unreviewed_reason(text, languages)
             if waiting is not None:
-                return waiting
+                return Verdict(True, waiting.rule, f"{waiting.detail} ({why})")
+            return Verdict(True, NOT_REVIEWED, f"no safety review passed it yet ({why})")
     if review_all:
         return Verdict(True, REVIEW_ALL_RULE, "review = all: every new text waits for a human")
     return None

@@ -11,9 +11,17 @@ and "but", so "don't worry, just run X" is not a negation of X.
 
 The same holds in the other languages the screen reads: French ("ne ...
 jamais", "n'utilise", "au lieu de"), German ("nicht", "niemals", "statt"),
-Spanish and Portuguese ("no", "nunca", "não", "en lugar de"), Chinese
-("不要", "别", "禁止" before the verb) and Japanese, where the negation follows
-the verb ("削除しないでください"). "Prefer X over Y" negates Y, and "Y is not
+Dutch ("niet", "nooit", "geen"), Spanish and Portuguese ("no", "nunca",
+"não", "en lugar de"), Italian ("non ... mai"), Russian ("не", "никогда"),
+Chinese ("不要", "别", "禁止" before the verb) and Japanese, where the negation
+follows the verb ("削除しないでください"). German and Dutch put the negation
+after the verb and its object in a command or a main clause (verb second):
+"Speichere Passwörter niemals im Code", "Push nooit met --force", "Zeige dem
+Nutzer keine Tokens"; such a negation later in the verb's clause counts,
+unless it only sets an alternative aside ("... und nicht die Logs"). The
+words that turn a prohibition into an instruction are read in every one of
+these languages ("vergiss nie", "nunca olvides", "n'oublie jamais", "不要忘记",
+"忘れないで", "frag nie nach"). "Prefer X over Y" negates Y, and "Y is not
 available" negates Y from after it.
 """
 
@@ -23,7 +31,7 @@ import re
 
 _CLAUSE_BREAK = re.compile(
     r"[.;:!?](?:\s|$)|,|\n|\s-{1,2}\s|[()]|[，。；！？、：]|"
-    r"\b(?:but|however|then|otherwise|so|mais|aber|pero|mas|ma|но)\b"
+    r"\b(?:but|however|then|otherwise|so|mais|aber|sondern|maar|pero|mas|ma|но)\b"
 )
 _TOKEN = re.compile(r"`[^`]*`?|[\w'$~/.-]+")
 _NEGATIONS = frozenset(
@@ -34,22 +42,40 @@ _NEGATIONS = frozenset(
         # French, German, Spanish, Portuguese, Italian
         "ne", "jamais", "pas", "aucun", "aucune", "évite", "éviter", "nicht", "nie", "niemals",
         "kein", "keine", "keinen", "keiner", "keines", "statt", "anstatt", "vermeide", "nunca",
-        "jamás", "evita", "evite", "não", "nao", "non", "mai", "evitare",
+        "jamás", "evita", "evite", "não", "nao", "non", "mai", "evitare", "nobody",
+        # Dutch
+        "niet", "nooit", "geen", "nimmer", "vermijd",
         # Russian
         "не", "ни", "никогда", "нельзя", "избегай",
     }
 )  # fmt: skip
 # "without sudo", "sans sudo", "ohne sudo": the word right before the match.
-_WITHOUT = frozenset({"without", "sans", "ohne", "sin", "sem", "senza", "без"})
+_WITHOUT = frozenset({"without", "sans", "ohne", "zonder", "sin", "sem", "senza", "без"})
+# The words that make "never X" an instruction in the other languages (the English ones
+# are whole words in _BLOCKERS): forget, ask, wait, hesitate, need, worry ...
+_BLOCKER_STEMS = re.compile(
+    r"^(?:oubli|hésit|attend|demand|inquièt|vergiss|vergess|vergesst|frag|wart|zöger|"
+    r"sorg|vergeet|vergeten|vraag|wacht|aarzel|olvid|pid|pregunt|esper|dud|preocup|"
+    r"esqueç|esquec|pergunt|hesit|dimentic|chied|aspett|esit|preoccup|забыв|забуд|"
+    r"спраш|жди|ждать|жд|сомнева|волну|бойся)"
+)
 # Chinese negations stand right before the verb, with no spaces to count words by.
 _CJK_NEGATION = re.compile(
-    r"(?:不要|别|勿|禁止|不能|不可|不得|避免|切勿|绝不|不准|严禁|从不|永远不要|請勿|不应)[^，。；！？]{0,30}$"
+    r"(?:不要|别|勿|禁止|不能|不可|不得|避免|切勿|绝不|不准|严禁|从不|永远不要|請勿|不应)"
+    r"(?!忘|等|问|犹豫|担心|怕)[^，。；！？]{0,30}$"
 )
-# Japanese negations follow the verb, before the clause ends.
+# Japanese negations follow the verb, before the clause ends ("忘れないで", "don't
+# forget", and "かまいません", "it is fine", are no negation of the verb).
 _JA_NEGATION = re.compile(
-    r"^[^、。！？]{0,24}?(?:ないで|しない|ません|禁止|ないこと|てはいけない|てはならない|"
+    r"^[^、。！？忘]{0,24}?(?:ないで|しない|ません|禁止|ないこと|てはいけない|てはならない|"
     r"べきではない|避け|やめ)"
 )
+_JA_NOT_NEGATION = re.compile(r"(?:かま|構)いません$|(?:かま|構)わない$")
+# German and Dutch put the negation after the verb (and its object) in a command or a
+# main clause: "Speichere Passwörter niemals im Code", "Print nooit tokens".
+_V2_NEGATION = re.compile(r"\b(?:nie|niemals|nimmer|nooit|niet|kein\w*|geen)\b")
+# "... und nicht die Logs", "..., maar niet ...": an alternative set aside, not the verb.
+_ALTERNATIVE = re.compile(r"\b(?:und|oder|sondern|auch|en|of|maar|ook|noch|als)\s+$")
 _PREFER_OVER = re.compile(r"\bprefer\w*\b.{0,80}\bover\s*[`'\"]?$")
 # "sudo is not available", "X isn't needed": a negation right after the match.
 _NEGATED_AFTER = re.compile(
@@ -87,7 +113,7 @@ MAX_WORDS_BETWEEN = 6
 # Languages whose negation takes two words ("ne ... pas", "non ... mai", "никогда не").
 _CONCORD = frozenset(
     {"ne", "pas", "jamais", "aucun", "non", "mai", "не", "ни", "никогда", "nunca", "não", "nao",
-     "jamás", "nie", "niemals", "nicht", "kein", "keine"}
+     "jamás", "nie", "niemals", "nicht", "kein", "keine", "niet", "nooit", "geen"}
 )  # fmt: skip
 
 
@@ -108,7 +134,32 @@ def _concord(first: str, second: str) -> bool:
 
 def _negated_after(text: str, end: int) -> bool:
     after = text[end : end + 60]
-    return bool(_NEGATED_AFTER.match(after) or _JA_NEGATION.match(after))
+    if _NEGATED_AFTER.match(after):
+        return True
+    japanese = _JA_NEGATION.match(after)
+    if japanese and not _JA_NOT_NEGATION.search(after[: japanese.end() + 4]):
+        return True
+    return _negated_later_in_clause(text, end)
+
+
+def _negated_later_in_clause(text: str, end: int) -> bool:
+    """A German or Dutch negation later in the verb's clause (verb second): "Speichere
+    Passwörter niemals im Code", "Deaktiviere die Tests in der CI nie"."""
+    rest = text[end : end + 80]
+    stop = _CLAUSE_BREAK.search(rest)
+    clause = rest[: stop.start()] if stop else rest
+    for found in _V2_NEGATION.finditer(clause):
+        before = clause[: found.start()]
+        if _ALTERNATIVE.search(before):
+            continue
+        return not any(_blocks(token) for token in _TOKEN.findall(before))
+    return False
+
+
+def _blocks(token: str) -> bool:
+    """A word that, between a negation and the verb, makes the sentence an instruction."""
+    word = _word(token)
+    return word in _BLOCKERS or bool(_BLOCKER_STEMS.match(word))
 
 
 def is_negated(text: str, start: int, end: int | None = None) -> bool:
@@ -133,7 +184,7 @@ def is_negated(text: str, start: int, end: int | None = None) -> bool:
         between = tokens[position + 1 :]
         if len(between) > MAX_WORDS_BETWEEN:
             return False
-        if any(_word(token) in _BLOCKERS for token in between):
+        if any(_blocks(token) for token in between):
             return False
         # "no reason not to", "never ... not": a double negation is an instruction; but
         # "ne ... jamais", "non ... mai", "никогда не" are one negation (negative concord).

@@ -38,7 +38,7 @@ from acecode.quarantine.screen import floor_verdict
 from acecode.store import DEFAULT_LOCK_TIMEOUT, update_playbook
 
 
-def _operation(item: PendingItem, text: str, playbook: dict[str, Any]) -> dict[str, Any]:
+def item_operation(item: PendingItem, text: str, playbook: dict[str, Any]) -> dict[str, Any]:
     """The original UPDATE/MERGE while all its targets exist, else an ADD of the text."""
     names = {entry.get("name") for _, entry in iter_entries(playbook)}
     targets_exist = bool(item.target_ids) and all(t in names for t in item.target_ids)
@@ -85,7 +85,7 @@ def approve(
     if edited_text is not None:
         _hold_flagged_edit(item, text, settings or load_settings(), path, lock_timeout)
     with update_playbook(playbook, lock_timeout=lock_timeout) as txn:
-        operation = _operation(item, text, txn.playbook)
+        operation = item_operation(item, text, txn.playbook)
         prefix = name_prefix_for(txn.path)
         updated, outcomes = apply_operations_with_outcomes(txn.playbook, [operation], prefix)
         outcome = outcomes[0] if outcomes else None

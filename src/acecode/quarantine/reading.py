@@ -227,6 +227,7 @@ class Reading:
         negatable: bool = True,
         prose: bool = False,
         accept: Callable[[re.Match[str]], bool] | None = None,
+        pair: Callable[[re.Match[str], re.Match[str]], bool] | None = None,
     ) -> Hit | None:
         """The first ``action`` the text asks for, done to a ``target`` in its clause.
 
@@ -237,7 +238,8 @@ class Reading:
         start of the sentence.
         ``negatable=False`` keeps an action whatever negates it (phrasings
         that are dangerous under a negation: "don't ask before ..."), and
-        ``accept`` vets a target the pattern alone cannot (is this host remote?).
+        ``accept`` vets a target the pattern alone cannot (is this host remote?), and
+        ``pair`` an action with its target (is the user the recipient of this send?).
         A ``prose`` action is a word of the sentence: one inside a code span
         is a name (``acecode review approve``), and one said of something
         (``described``) is not asked for.
@@ -246,7 +248,10 @@ class Reading:
             if target is None:
                 return Hit(found.group(0).strip())
             start, end = found.span()
-            object_ = self._target(action, target, start, end, within, after, accept)
+            vet = accept
+            if pair is not None:
+                vet = partial_pair(pair, found, accept)
+            object_ = self._target(action, target, start, end, within, after, vet)
             if object_ is not None:
                 return Hit(found.group(0).strip(), object_)
         return None
@@ -294,6 +299,15 @@ class Reading:
                 continue
             return found.group(0).strip()
         return None
+
+
+def partial_pair(
+    pair: Callable[[re.Match[str], re.Match[str]], bool],
+    action: re.Match[str],
+    accept: Callable[[re.Match[str]], bool] | None,
+) -> Callable[[re.Match[str]], bool]:
+    """``accept`` and ``pair`` for one action, as a vetting of its targets alone."""
+    return lambda target: (accept is None or accept(target)) and pair(action, target)
 
 
 def first(*searches: Callable[[], Hit | None]) -> Hit | None:

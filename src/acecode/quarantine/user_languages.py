@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from acecode.project.bounds import read_json
 from acecode.project.config import Settings
 from acecode.project.diagnostics import warn
 from acecode.project.state_folder import folder_of
@@ -64,7 +65,7 @@ def load_request_languages(state_dir: StateFolder) -> Counter[str]:
     """The recorded counts; empty (with a warning when the file is unreadable) if none."""
     path = languages_path(state_dir)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_json(path, "languages file")
     except FileNotFoundError:
         return Counter()
     except (OSError, ValueError) as exc:

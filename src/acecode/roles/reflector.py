@@ -75,8 +75,23 @@ def clean_bullet_tags(raw: Any) -> list[dict[str, str]]:
     return tags
 
 
+REPLY_KEYS = ("findings", "tags", "analysis", "bullet_tags")
+
+
 def parse_reflection(data: dict[str, Any]) -> dict[str, Any]:
-    """The contract's ``{"analysis", "bullet_tags"}`` from a lean or an essay reply."""
+    """The contract's ``{"analysis", "bullet_tags"}`` from a lean or an essay reply.
+
+    A reply with none of their keys is an error, not an empty reflection: a reflector
+    template (a user's override) that asks for another shape would otherwise turn every
+    cycle into "nothing to learn" without a word."""
+    if not any(key in data for key in REPLY_KEYS):
+        from acecode.prompts.templates import template_override
+
+        override = template_override("reflector.txt")
+        keys = ", ".join(REPLY_KEYS)
+        if override:
+            raise ValueError(f"{override} asks for another reply (it has none of {keys})")
+        raise ValueError(f"the reply has none of the keys {keys}")
     if "analysis" in data or "bullet_tags" in data:
         return {
             "analysis": as_text(data.get("analysis")),

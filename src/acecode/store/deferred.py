@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from acecode.errors import AcecodeError
+from acecode.project.bounds import read_json
 from acecode.project.state_folder import folder_of
 from acecode.store.atomic import atomic_write_text
 
@@ -41,7 +42,7 @@ def load_deferred(state_dir: StateFolder) -> list[Any]:
     """
     path = deferred_file(state_dir)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_json(path, "deferred removals")
     except FileNotFoundError:
         return []
     except (OSError, ValueError) as exc:

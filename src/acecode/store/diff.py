@@ -22,6 +22,7 @@ REMOVAL_CAUSE_COUNTS: dict[str, str | None] = {
     "dedup": "merged",
     "undo": None,
     "renumber": None,  # a git merge gave the entry another ID: it is still there
+    "graduate": None,  # acecode graduate: the rule is in CLAUDE.md or .claude/rules now
 }
 
 

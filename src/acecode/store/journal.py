@@ -102,7 +102,7 @@ def new_cycle_id() -> str:
     return f"{datetime.now():%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
 
 
-def _to_json(value: Any) -> str:
+def to_json(value: Any) -> str:
     """JSON for whatever a writer put in meta (dataclasses, tuples, paths)."""
 
     def fallback(obj: Any) -> Any:
@@ -154,6 +154,37 @@ def _unique_cycle_id(conn: sqlite3.Connection, wanted: Any) -> str:
     return candidate
 
 
+def reserve_cycle_id(playbook_path: Where, wanted: Any = None) -> str:
+    """The id the next cycle will be recorded under: ``wanted`` (or a new id), suffixed
+    when taken. The caller holds the playbook lock, so no other writer takes it meanwhile.
+    Raises ``HistoryError`` when the journal cannot be opened."""
+    with connect(playbook_path, create=True) as conn:
+        assert conn is not None
+        return _unique_cycle_id(conn, wanted)
+
+
+def has_cycle(playbook_path: Where, cycle_id: str) -> bool:
+    """True when the journal holds the cycle ``cycle_id``."""
+    with connect(playbook_path, create=False) as conn:
+        return conn is not None and bool(
+            conn.execute("SELECT 1 FROM cycles WHERE cycle_id = ?", (cycle_id,)).fetchone()
+        )
+
+
+def forget_cycle(playbook_path: Where, cycle_id: str) -> None:
+    """Take the cycle ``cycle_id`` out of the journal: its save was undone before it
+    committed (:mod:`acecode.store.commit`)."""
+    with connect(playbook_path, create=False) as conn:
+        if conn is None:
+            return
+        with conn:
+            conn.execute(
+                "DELETE FROM changes WHERE seq IN (SELECT seq FROM cycles WHERE cycle_id = ?)",
+                (cycle_id,),
+            )
+            conn.execute("DELETE FROM cycles WHERE cycle_id = ?", (cycle_id,))
+
+
 def record_cycle(
     playbook_path: Where,
     before: dict[str, Any],
@@ -183,8 +214,8 @@ def record_cycle(
                 None if meta.get("source") is None else str(meta["source"]),
                 meta.get("undoes"),
                 json.dumps(counts),
-                _to_json(meta.get("operations") or []),
-                _to_json(extra),
+                to_json(meta.get("operations") or []),
+                to_json(extra),
             ),
         )
         conn.executemany(

@@ -5,7 +5,10 @@ Taking the lock also clears temp files that a killed writer of the file left.
 Locks are held with ``filelock`` (``flock`` on POSIX), so the kernel releases
 one when its holder dies: a stale lock file from a killed process never
 blocks the next writer. A live holder is waited for up to ``timeout``
-seconds, then the caller gets one clear line.
+seconds, then the caller gets one clear line; the wait starts again each time
+the lock changes hands (each holder stamps ``<lock file>.holder``), so
+writers queued behind several short ones (sessions ending together) all get
+their turn.
 
 Every lock file lives in acecode's git-ignored state folder, never in a
 folder the user commits: the playbook's lock is
@@ -19,9 +22,11 @@ it (so a 0.1 process still running is waited for) and then deletes it.
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from acecode.project.layer import Layer, Where
 from acecode.project.state_folder import ensure_folder_of
@@ -52,26 +57,93 @@ def _make_state_folder(folder: Path | Layer, path: Path) -> None:
         ) from exc
 
 
+HOLDER_SUFFIX = ".holder"
+# How often a waiter looks whether the lock changed hands.
+_LOOK_EVERY = 0.25
+
+
+def _holder_file(lock_file: Path) -> str:
+    """``<lock file>.holder``: who took the lock last (pid and time), rewritten by each
+    holder, so a waiter can tell a queue of short holders from one that does not let go."""
+    return f"{lock_file}{HOLDER_SUFFIX}"
+
+
+def _read_holder(lock_file: Path) -> str:
+    try:
+        with open(_holder_file(lock_file), encoding="utf-8", errors="replace") as handle:
+            return handle.read(64)
+    except OSError:
+        return ""
+
+
+def _stamp_holder(lock_file: Path) -> None:
+    """Say that this process holds the lock now; best effort (a read-only folder)."""
+    import time
+
+    with (
+        contextlib.suppress(OSError),
+        open(_holder_file(lock_file), "w", encoding="utf-8") as handle,
+    ):
+        handle.write(f"{os.getpid()} {time.time_ns()}")
+
+
+def _acquire(lock: Any, lock_file: Path, path: Path, timeout: float) -> None:
+    """Take ``lock``, waiting while other processes hold it, with progress lines.
+
+    ``timeout`` bounds the wait for one holder: each time the lock changes hands the
+    wait starts again, so a writer queued behind several others that each hold the lock
+    briefly (sessions ending together) gets its turn, while one that does not let go
+    within ``timeout`` ends the wait with ``PlaybookLockTimeout``."""
+    import time
+
+    from filelock import Timeout
+
+    from acecode.output.waiting import while_waiting
+
+    try:
+        lock.acquire(timeout=0)
+        return
+    except Timeout:
+        pass
+    holder, since = _read_holder(lock_file), time.monotonic()
+    started = since
+
+    def describe(seconds: float) -> str:
+        return f"waiting for {path}: another acecode process is writing it ({seconds:.0f} s)"
+
+    with while_waiting(describe):
+        while True:
+            try:
+                lock.acquire(timeout=_LOOK_EVERY)
+                return
+            except Timeout:
+                now, current = time.monotonic(), _read_holder(lock_file)
+                if current != holder:
+                    holder, since = current, now
+                elif now - since >= timeout:
+                    raise PlaybookLockTimeout(
+                        f"{path} is locked by another acecode process (waited {timeout:g} s "
+                        f"without it changing hands, {now - started:.0f} s in all); "
+                        "try again when it has finished"
+                    ) from None
+
+
 @contextmanager
 def _held(lock_file: Path, path: Path, timeout: float) -> Iterator[None]:
     """Hold ``lock_file``, an existing folder's lock file, on behalf of ``path``."""
     # Imported here: the injection hook reads playbooks through the store and
     # must not pay for filelock on every prompt.
-    from filelock import FileLock, Timeout
+    from filelock import FileLock
 
     lock = FileLock(str(lock_file), timeout=timeout)
     try:
-        lock.acquire()
-    except Timeout as exc:
-        raise PlaybookLockTimeout(
-            f"{path} is locked by another acecode process (waited {timeout:g} s); "
-            "try again when it has finished"
-        ) from exc
+        _acquire(lock, lock_file, path, timeout)
     except OSError as exc:
         raise PlaybookWriteError(
             f"cannot lock {path}: {exc.strerror or exc}; nothing was changed"
         ) from exc
     try:
+        _stamp_holder(lock_file)
         yield
     finally:
         lock.release()

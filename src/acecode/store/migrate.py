@@ -29,6 +29,7 @@ from acecode.playbook.schema import (
     max_slug_numbers,
     new_entry,
 )
+from acecode.project.bounds import MAX_ENTRY_CHARS, MAX_PLAYBOOK_ENTRIES
 from acecode.project.diagnostics import diagnose, warn
 from acecode.store.errors import PlaybookFileError
 
@@ -116,13 +117,20 @@ class _Reader:
             raise PlaybookFileError(f"{self.path}: {where} is not a list; file left untouched")
         entries = []
         for position, item in enumerate(raw):
-            if isinstance(item, str):
-                entries.append(new_entry(self.legacy_name(position), item))
-                continue
-            if not isinstance(item, dict) or not isinstance(item.get("text"), str):
+            text = item.get("text") if isinstance(item, dict) else item
+            if not isinstance(text, str):
                 raise PlaybookFileError(
                     f"{self.path}: entry {position + 1} of {where} has no text; file left untouched"
                 )
+            if len(text) > MAX_ENTRY_CHARS:
+                raise PlaybookFileError(
+                    f"{self.path}: entry {position + 1} of {where} has a text of "
+                    f"{len(text):,} characters, over acecode's limit of "
+                    f"{MAX_ENTRY_CHARS:,}; file left untouched"
+                )
+            if isinstance(item, str):
+                entries.append(new_entry(self.legacy_name(position), item))
+                continue
             notes: list[str] = []
             name = item.get("name")
             if not isinstance(name, str) or not name:
@@ -177,6 +185,19 @@ def _explicit_names(lists: list[Any]) -> set[str]:
     }
 
 
+def _check_count(data: dict[str, Any], path: str | PathLike[str]) -> None:
+    """Refuse a file of more entries than :data:`MAX_PLAYBOOK_ENTRIES` before reading any."""
+    lists = data.get("sections") if isinstance(data.get("sections"), dict) else {}
+    count = sum(len(raw) for raw in lists.values() if isinstance(raw, list))
+    if isinstance(data.get("key_points"), list) and not lists:
+        count = len(data["key_points"])
+    if count > MAX_PLAYBOOK_ENTRIES:
+        raise PlaybookFileError(
+            f"{path}: the playbook holds {count:,} entries, over acecode's limit of "
+            f"{MAX_PLAYBOOK_ENTRIES:,}; file left untouched"
+        )
+
+
 def migrate_playbook(data: Any, path: str | PathLike[str]) -> dict[str, Any]:
     """The canonical playbook for the parsed JSON ``data`` read from ``path``."""
     if not isinstance(data, dict):
@@ -184,6 +205,7 @@ def migrate_playbook(data: Any, path: str | PathLike[str]) -> dict[str, Any]:
             f"{path}: not a playbook (top level is {type(data).__name__}, expected an object); "
             "file left untouched"
         )
+    _check_count(data, path)
     playbook: dict[str, Any] = {
         "version": data.get("version", PLAYBOOK_VERSION),
         "last_updated": data.get("last_updated"),

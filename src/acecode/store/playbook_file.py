@@ -89,10 +89,16 @@ def serialize_playbook(playbook: dict[str, Any]) -> str:
     return text
 
 
-def _write(playbook: dict[str, Any], path: Path) -> dict[str, Any]:
+def _stamped(playbook: dict[str, Any]) -> dict[str, Any]:
+    """``playbook`` as it is saved: without the legacy key points, with the time of saving."""
     assert "sections" in playbook, "save_playbook requires a sections-based playbook"
     stamped = {k: v for k, v in playbook.items() if k != "key_points"}
     stamped["last_updated"] = datetime.now().astimezone().isoformat(timespec="seconds")
+    return stamped
+
+
+def _write(playbook: dict[str, Any], path: Path) -> dict[str, Any]:
+    stamped = _stamped(playbook)
     atomic_write_text(path, serialize_playbook(stamped))
     return stamped
 
@@ -145,23 +151,23 @@ def update_playbook(
     An exception inside the block saves nothing. The lock is held throughout,
     so keep the block short: compute LLM results before entering it. A save is
     journaled, its provenance recorded and the texts it adds counted as written
-    by this machine (:mod:`acecode.arrivals.written`).
+    by this machine (:mod:`acecode.arrivals.written`), all together or not at
+    all (:mod:`acecode.store.commit`, which also finishes a save a killed
+    process left before this one loads the playbook).
     """
     layer = Layer.of(path)
     target = layer.playbook_file
     with playbook_lock(layer, lock_timeout):
+        from acecode.store.commit import settle
+
+        settle(layer)  # a save a killed process left half done
         current = read_playbook(target)
         before = serialize_playbook(current)
         txn = PlaybookTransaction(path=target, playbook=current, original=json.loads(before))
         yield txn
         if serialize_playbook(txn.playbook) != before:
-            saved = _write(txn.playbook, target)
+            from acecode.store.commit import commit_save  # sqlite3 off the hook path
+
+            saved = _stamped(txn.playbook)
+            commit_save(layer, before, saved, serialize_playbook(saved), txn.meta)
             txn.saved = True
-            from acecode.store.journal import journal_saved_change  # sqlite3 off the hook path
-            from acecode.store.provenance_changes import record_provenance
-
-            journal_saved_change(layer, txn.original, saved, txn.meta)
-            record_provenance(layer, txn.original, saved, txn.meta)
-            from acecode.arrivals.written import record_written
-
-            record_written(layer, txn.original, saved, txn.meta.get("kind"))

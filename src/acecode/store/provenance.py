@@ -21,14 +21,15 @@ are the entry's pre-call triggers (:mod:`acecode.recall.triggers`): the last
 origin that has a ``when`` decides them (an empty list: none). Origins without
 the key say nothing about patterns (it is left out of the file).
 
-``retired`` (an addition readers may ignore) keeps the origins of entries
+``last_cycle`` (an addition readers may ignore) names the journal cycle of the
+last save applied. ``retired`` (another) keeps the origins of entries
 that left the playbook, by the cycle that removed them, so ``acecode restore``
 and ``acecode undo`` bring an entry back with its history and a later entry
 that reuses the name starts clean.
 
-The file is written by :func:`record_provenance`, which ``update_playbook``
-calls under the playbook lock right after the save and the history journal,
-so it changes in the same transaction as the playbook. It is local state:
+The file is written by :func:`~acecode.store.provenance_changes.apply_provenance`,
+which ``update_playbook`` calls under the playbook lock right after the save and
+the history journal, all committed together (:mod:`acecode.store.commit`). It is local state:
 it never travels with a ``git merge`` (see :mod:`acecode.store.provenance_changes`
 for what the merge driver records). Reading never raises: a missing file is
 empty, a corrupt one a one-line warning and empty.
@@ -193,10 +194,14 @@ class Ledger:
 
     entries: dict[str, list[Origin]] = field(default_factory=dict)
     retired: dict[str, list[Retired]] = field(default_factory=dict)
+    # The journal cycle of the last save applied (acecode.store.commit: a save finished
+    # after a kill is not applied twice).
+    last_cycle: str | None = None
 
     def serialize(self) -> str:
-        data = {
+        data: dict[str, Any] = {
             "version": PROVENANCE_VERSION,
+            **({"last_cycle": self.last_cycle} if self.last_cycle else {}),
             "entries": {
                 name: {"origins": [origin.as_dict() for origin in origins]}
                 for name, origins in sorted(self.entries.items())
@@ -234,15 +239,20 @@ def _origins(value: Any, where: str) -> list[Origin]:
 
 def parse_ledger(text: str, source: Path) -> Ledger:
     """The ledger in ``text``; ``ProvenanceFileError`` naming ``source`` when malformed."""
+    from acecode.project.bounds import FileLimitError, loads_bounded
+
     try:
-        data = json.loads(text)
+        data = loads_bounded(text.encode("utf-8", "surrogateescape"), source, "provenance file")
+    except FileLimitError as exc:
+        raise ProvenanceFileError(str(exc)) from exc
     except json.JSONDecodeError as exc:
         raise ProvenanceFileError(f"{source}: not JSON ({exc.msg} at line {exc.lineno})") from exc
     if not isinstance(data, dict) or not isinstance(data.get("entries"), dict):
         raise ProvenanceFileError(f"{source}: no 'entries' object")
     if data.get("version") != PROVENANCE_VERSION:
         raise ProvenanceFileError(f"{source}: unknown version {data.get('version')!r}")
-    ledger = Ledger()
+    last = data.get("last_cycle")
+    ledger = Ledger(last_cycle=last if isinstance(last, str) else None)
     for name, record in data["entries"].items():
         origins = record.get("origins") if isinstance(record, dict) else None
         ledger.entries[name] = _origins(origins, f"{source}: entry {name}")

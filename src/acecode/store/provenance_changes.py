@@ -359,20 +359,17 @@ def _set_aside(target: Path, problem: Exception) -> None:
     warn(f"{problem}; moved it to {aside.name} and started a new provenance file")
 
 
-def record_provenance(
+def apply_provenance(
     playbook_path: Where,
     before: dict[str, Any],
     after: dict[str, Any],
     meta: dict[str, Any],
 ) -> None:
-    """Update the provenance file for one saved change (never raises; warns instead).
-
-    Called under the playbook lock after the save and the journal, so
-    ``meta["cycle_id"]`` is the id the journal recorded. ``meta`` says how
-    the entries came about (see this module's docstring).
-    """
+    """Update the provenance file for one saved change; ``PlaybookWriteError`` when it
+    cannot be written. A change whose cycle the ledger already records as its last is
+    not applied again (a save finished after a kill, :mod:`acecode.store.commit`)."""
     from acecode.store.atomic import atomic_write_text
-    from acecode.store.errors import PlaybookError
+    from acecode.store.errors import PlaybookWriteError
 
     target = provenance_path(playbook_path)
     try:
@@ -381,8 +378,32 @@ def record_provenance(
         except (ProvenanceFileError, UnicodeDecodeError) as exc:
             _set_aside(target, exc)
             ledger = Ledger()
+        cycle_id = str(meta.get("cycle_id") or "")
+        if cycle_id and ledger.last_cycle == cycle_id:
+            return
         apply_change(ledger, before, after, meta, playbook_path=playbook_path)
+        ledger.last_cycle = cycle_id or None
         atomic_write_text(target, ledger.serialize())
-    except (PlaybookError, OSError, TypeError, ValueError) as exc:
+    except (OSError, TypeError, ValueError) as exc:
+        raise PlaybookWriteError(f"provenance not updated in {target} ({exc})") from exc
+
+
+def record_provenance(
+    playbook_path: Where,
+    before: dict[str, Any],
+    after: dict[str, Any],
+    meta: dict[str, Any],
+) -> None:
+    """:func:`apply_provenance` that never raises (warns instead), for the git merge
+    driver, whose playbook git writes.
+
+    ``meta["cycle_id"]`` is the id the journal recorded. ``meta`` says how the
+    entries came about (see this module's docstring).
+    """
+    from acecode.store.errors import PlaybookError
+
+    try:
+        apply_provenance(playbook_path, before, after, meta)
+    except PlaybookError as exc:
         playbook = Layer.of(playbook_path).playbook_file
-        warn(f"provenance not updated for {playbook} ({exc}); the playbook was saved")
+        warn(f"{exc}; {playbook} was saved")

@@ -11,6 +11,13 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from acecode.playbook.schema import empty_playbook
+from acecode.project.bounds import (
+    MAX_PLAYBOOK_BYTES,
+    MAX_PLAYBOOK_ENTRIES,
+    FileLimitError,
+    loads_bounded,
+    read_bounded,
+)
 from acecode.store.errors import PlaybookFileError
 from acecode.store.migrate import migrate_playbook
 
@@ -25,15 +32,24 @@ def read_playbook(path: str | PathLike[str]) -> dict[str, Any]:
     not a playbook; the file itself is left exactly as it was.
     """
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
+        raw = read_bounded(path, MAX_PLAYBOOK_BYTES, "playbook")
     except FileNotFoundError:
         return empty_playbook()
+    except FileLimitError as exc:
+        raise PlaybookFileError(f"{exc}; file left untouched") from exc
     except OSError as exc:
         raise PlaybookFileError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    return parse_playbook(raw, path)
+
+
+def parse_playbook(raw: bytes, path: str | PathLike[str]) -> dict[str, Any]:
+    """The migrated playbook in ``raw``, the bytes of the file ``path``; raises like
+    :func:`read_playbook`."""
     try:
         # utf-8-sig: a BOM left by a Windows editor must not lock the user out.
-        data = json.loads(raw.decode("utf-8-sig"))
+        data = loads_bounded(raw, path, "playbook", MAX_PLAYBOOK_ENTRIES)
+    except FileLimitError as exc:
+        raise PlaybookFileError(f"{exc}; file left untouched") from exc
     except UnicodeDecodeError as exc:
         raise PlaybookFileError(
             f"{path}: not UTF-8 text (byte {exc.start}); file left untouched"

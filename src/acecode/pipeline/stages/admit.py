@@ -73,7 +73,7 @@ def admit(ctx: CycleContext) -> bool:
             record_learned(ctx.layer, ctx.session, report)
             record_triaged(report, ctx.settings)
         return False
-    if not _choose_provider(report):
+    if not choose_provider(report):
         return False
     if not report.dry_run and not _can_write(ctx.layer, report):
         return False
@@ -168,7 +168,7 @@ def _within_budget(ctx: CycleContext) -> bool:
     ctx.request = reflector_request(ctx)
     # The user layer may get rules too: its review and judge calls are reserved as well.
     layers = 1 if ctx.user_layer is None else 2
-    return admit_cycle(ctx.report, ctx.request, ctx.both, ctx.conflicts, lists, layers)
+    return admit_cycle(ctx.report, ctx.request, ctx.both, ctx.conflicts, lists, layers, ctx.digest)
 
 
 def _read_instructions(ctx: CycleContext) -> None:
@@ -211,7 +211,7 @@ def _inactive_reason() -> str:
     return "" if state.active else state.reason
 
 
-def _choose_provider(report: CycleReport) -> bool:
+def choose_provider(report: CycleReport) -> bool:
     """Record which provider the cycle will use and why; False (status failed) when none."""
     from acecode.llm import ProviderConfigError, current_choice
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from acecode.pipeline.stages.consolidate import consolidate
 from acecode.pipeline.stages.context import CycleContext, LayerWork
 from acecode.pipeline.stages.record import ensure_state_dir
-from acecode.playbook.operations import apply_operations_with_outcomes
+from acecode.playbook.operations import MAX_OPERATIONS, apply_operations_with_outcomes
 from acecode.playbook.schema import entry_count
 from acecode.playbook.scoring import apply_bullet_tags_detailed
 from acecode.project import outcomes
@@ -69,6 +69,10 @@ def apply_layer(ctx: CycleContext, layer: LayerWork, evidence: Any) -> bool:
             txn.meta.update(journal_meta(report.curation))
             txn.meta["provenance"] = layer.provenance = cycle_provenance(report, evidence)
         report.saved = txn.saved
+        if layer.retry is not None:
+            from acecode.quarantine.waiting import settle
+
+            settle(target, layer.retry, landed=True)
         changed = report.saved or bool(report.held_for_review)
     if changed:
         report.finish(outcomes.OK)
@@ -102,9 +106,12 @@ def apply_deltas(
     report.tags_skipped = _skipped_tags(layer.tags, applied_tags)
     current, operations = semantic.apply_ladder(current, layer.operations)
     operations, carried, dropped = carry_into(operations, current, pending)
-    guarded = guard_operations(current, operations, budget, settings.min_merge_length_ratio)
+    # The texts that waited for a review landed from earlier cycles, each within its own
+    # cycle's limit: they do not take this cycle's.
+    limit = MAX_OPERATIONS + (len(layer.retry.landed) if layer.retry is not None else 0)
+    guarded = guard_operations(current, operations, budget, settings.min_merge_length_ratio, limit)
     keep_pending(report, guarded.deferred, current, carried)
-    current, results = apply_operations_with_outcomes(current, guarded.allowed, name_prefix)
+    current, results = apply_operations_with_outcomes(current, guarded.allowed, name_prefix, limit)
     report.operations = [outcome.as_dict() for outcome in results] + report.refused_operations
     return Applied(playbook, current, budget, guarded, results, applied_tags, dropped)
 

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from acecode.pipeline.session_source import SessionSource
     from acecode.project.config import Settings
     from acecode.project.layer import Layer
+    from acecode.quarantine.waiting import Retry
     from acecode.roles.prompt import RolePrompt
 
 
@@ -69,5 +70,8 @@ class LayerWork:
     tags: list[Any]
     operations: list[Any]
     semantic: SemanticTools | None = None
+    # The queued texts that waited for a review and what this cycle's review did to them
+    # (:mod:`acecode.quarantine.waiting`); the queue is settled once the playbook is saved.
+    retry: Retry | None = None
     # The provenance plan the layer's save recorded (apply), for the failure record.
     provenance: dict[str, Any] | None = None

@@ -8,9 +8,14 @@ report carries as ``user_layer``.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from acecode.pipeline.cycle_report import CycleReport
 from acecode.pipeline.stages.context import CycleContext, LayerWork
 from acecode.playbook.schema import entry_count
+
+if TYPE_CHECKING:
+    from acecode.project.layer import Layer
 
 
 def plan_layers(ctx: CycleContext) -> list[LayerWork]:
@@ -28,7 +33,9 @@ def plan_layers(ctx: CycleContext) -> list[LayerWork]:
         refused += [(op, "the user layer could not be read") for op in routed_ops.user]
     report.dropped_by_review += [{"operation": op, "reason": why} for op, why in refused]
     plan = [LayerWork(report, target, snapshot, routed_tags.project, routed_ops.project)]
-    if user_snapshot is not None and (routed_tags.user or routed_ops.user):
+    if user_snapshot is not None and (
+        routed_tags.user or routed_ops.user or _has_waiting(user_target, report)
+    ):
         child = CycleReport(
             cycle_id=report.cycle_id,
             source=report.source,
@@ -48,3 +55,17 @@ def plan_layers(ctx: CycleContext) -> list[LayerWork]:
         user_work = LayerWork(child, user_target, user_snapshot, routed_tags.user, routed_ops.user)
         plan.append(user_work)
     return plan
+
+
+def _has_waiting(layer: Layer, report: CycleReport) -> bool:
+    """Whether the layer's review queue holds texts that wait only for a review (they are
+    reviewed first at every cycle that runs the layer, :mod:`acecode.quarantine.waiting`)."""
+    from acecode.quarantine.queue import QueueError
+    from acecode.quarantine.waiting import waiting_items
+
+    if report.dry_run:
+        return False
+    try:
+        return bool(waiting_items(layer))
+    except QueueError:
+        return False

@@ -25,6 +25,7 @@ _CHECK_FLAGS = compile_any(
     r"\bignore_errors\s*=\s*true\b|\bif:\s*false\b|--exit-zero\b|"
     r"[\"']\*[\"']\s*=\s*\[\s*[\"']all[\"']\s*\]|\b(?:cov-)?fail[_-]under\s*[= ]\s*0\b",
     r"\bcommit\.gpgsign\s*=?\s*false\b|\bgpgsign\s*=\s*false\b|\bgh\s+pr\s+merge\b[^\n]{0,80}--admin\b",
+    r"\b(?:-x|--method)\s+delete\b[^\n`]{0,120}/branches/[^\s/`]+/protection\b",
     r"\b(?:pytest|tox|npm\s+test|npm\s+run\s+\w+|make\s+\w+|ruff|mypy|eslint|cargo\s+test|"
     r"go\s+test)\b[^\n;]{0,200}\|\|\s*(?:true|exit\s+0|:)(?=\s|$|[`'\"])",
     r"--dangerously[\w-]*|dangerously[_-]?skip|bypass_?permissions|"
@@ -36,7 +37,7 @@ _CHECK_FLAGS = compile_any(
 _DISABLE = compile_any(
     verbs(
         "disable skip bypass deactivate silence suppress mute circumvent sidestep dodge",
-        "xfail neuter uninstall remove delete",
+        "xfail neuter uninstall remove delete revoke lift",
         imperative=True,
     ),
     NOT_AFTER + r"\bignor(?:e|es|ed|ing)\b(?!\s+(?:list|file|patterns?|rules?|paths?))",
@@ -55,6 +56,7 @@ _DISABLE = compile_any(
     r"跳过|禁用|关闭|关掉|删掉|删除|注释掉|忽略|屏蔽|スキップ|無効|削除|コメントアウト|無視|実行されないように",
 )
 _CHECK = re.compile(
+    r"\bbranch\s+protections?\b|\bprotection\s+rules?\b|\brequired\s+reviews?\b|"
     r"\b(?:(?:git|pre-?commit|pre-?push|commit|husky)\s+)?hooks?\b|\bpre-?commit\b|"
     r"\b(?:(?:required|status|security|ci|lint|type|quality|safety)\s+)?checks?\b(?!out)|"
     r"\bci\b|\bpipelines?\b|\blinters?\b|\blint(?:ing)?\b|\btype[- ]?check\w*|\bmypy\b|"

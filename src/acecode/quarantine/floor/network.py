@@ -58,12 +58,13 @@ _TRANSFER = compile_any(
     r"\b(?:e-?)?mail(?:s|ed|ing)?\b(?!\s+(?:address|account|server|client))",
     alternation(
         r"envoi\w* envoy\w* envoie\w* téléverse\w* partag\w* colle[rz]? joins? sende\w*",
-        r"schick\w* hochlad\w* lad\w* teile\w* häng\w* anhäng\w* env[ií]\w* sub[ae]\w* subir",
+        r"schick\w* hochlad\w* hochzulad\w* lad\w* teile\w* häng\w* anhäng\w* env[ií]\w*",
+        r"sub[ae]\w* subir stuur\w* versturen upload\w* deel\w* plak\w*",
         r"pega\w* adjunt\w* comparte\w* cole cola colar anex\w* compartilh\w* mand[ae]\w*",
         r"invi[ae]\w* carica\w* incolla\w* allega\w* отправ\w* загруз\w* выложи\w*",
         r"прикреп\w* вставь\w*",
     ),
-    r"发送|发到|上传|贴到|粘贴到|传到|寄给|送信|送って|アップロード|貼り付け|添付",
+    r"发送|发到|上传|贴到|粘贴到|传到|寄给|送信|送って|アップロード|貼り付け|添付|投稿",
 )
 # Verbs that carry a file away (not "paste it into the chat").
 _SHIP = compile_any(
@@ -73,7 +74,8 @@ _SHIP = compile_any(
     ),
     r"\bback(?:s|ed|ing)?\s+up\b",
     alternation(
-        r"envoi\w* envoie\w* téléverse\w* sende\w* schick\w* hochlad\w* env[ií]\w*",
+        r"envoi\w* envoie\w* téléverse\w* sende\w* schick\w* hochlad\w* hochzulad\w*",
+        r"env[ií]\w* stuur\w* versturen",
         r"sub[ae]\w* invi[ae]\w* carica\w* отправ\w* загруз\w*",
     ),
     r"发送|上传|传到|送信|アップロード",
@@ -119,11 +121,56 @@ def _beacon(reading: Reading) -> Hit | None:
     return None
 
 
+# The user as the recipient of a transfer, right after its verb ("send the user the
+# link", "send me a summary", "envoie à l'utilisateur", "schick dem Nutzer", "stuur de
+# gebruiker") or later in its clause ("send its link to the user"); "the user's" is an
+# owner, not a recipient.
+_USER = r"(?:the\s+(?:user|requester)|me|us)\b(?!['’]s)"
+_TO_USER_NEXT = re.compile(
+    rf"\s+(?:(?:it|them|this|that)\s+)?(?:(?:back\s+|on\s+)?to\s+)?{_USER}"
+    r"|\s+(?:à|a)\s+l['’]utilisat(?:eur|rice)\b"
+    r"|\s+(?:dem|der|an\s+den|an\s+die)\s+(?:nutzer\w*|benutzer\w*|anwender\w*)"
+    r"|\s+(?:aan\s+)?de\s+gebruiker\b|\s+(?:al|a\s+la)\s+usuari[oa]\b|\s+ao\s+usu[aá]rio\b"
+    r"|\s+(?:all['’]|a\s+)utente\b|\s+пользовател[юя]\b"
+)
+_TO_USER_LATER = re.compile(rf"\b(?:to|with)\s+{_USER}")
+# What marks an address as where the data goes: "to https://...", "to this webhook: ...",
+# "on the public fork github.com/...", "naar https://...", "sur https://..."; not a link's
+# apposition ("the link to the issue (https://...)").
+_DESTINATION = re.compile(
+    r"(?<!link\s)(?<!links\s)(?<!url\s)(?<!page\s)(?:\b(?:to|into|onto|at|on|via|through|over|"
+    r"an|auf|nach|naar|op|à|sur|vers|dans|a|en|para|em|no|na|su|in|на|в)|到|至)"
+    r"(?:\s+[\w-]+){0,3}\s*:?\s*[`'\"]?\s*$"
+)
+
+
+def _sent_out(action: re.Match[str], target: re.Match[str]) -> bool:
+    """Is ``target`` where ``action`` sends the data? Not a link given to the user: when
+    the user is the recipient ("send the user the link (https://...)"), a host counts only
+    where it is marked as the destination ("... and the log to https://..."); a public
+    place by name (a paste site, a public channel) always does."""
+    text = action.string
+    hosts = [group for group in target.groups() if group]
+    if not hosts:
+        return True
+    clause = text[action.end() : target.start()]
+    if not (_TO_USER_NEXT.match(text, action.end()) or _TO_USER_LATER.search(clause)):
+        return True
+    return bool(_DESTINATION.search(text[max(0, target.start() - 40) : target.start()]))
+
+
 def _exfiltration(reading: Reading) -> Hit | None:
     return first(
         lambda: _transfer_command(reading),
         lambda: reading.find(_RAW_SOCKET),
-        lambda: reading.find(_TRANSFER, OUTSIDE, within="sentence", prose=True, accept=outside),
+        lambda: reading.find(
+            _TRANSFER,
+            OUTSIDE,
+            within="sentence",
+            prose=True,
+            accept=outside,
+            pair=_sent_out,
+        ),
         lambda: reading.find(_SHIP, _STORE, prose=True, accept=_source),
         lambda: _beacon(reading),
     )

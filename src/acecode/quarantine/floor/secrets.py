@@ -53,11 +53,16 @@ _STORE_COMMAND = compile_any(
     r"\bkeyring\s+get\b",
     r"/proc/(?:self|\d+)/environ",
     r"\bprintenv\b(?!\s+(?![a-z_]*(?:token|secret|key|pass|auth|cred))(?:[a-z][a-z0-9]*_[a-z0-9_]*|"
-    r"path|home|user|shell|lang|term|pwd|editor|tz)\b)",
+    r"path|home|user|shell|lang|term|pwd|editor|tz)\b)"
+    # ... unless piped into a filter that keeps the names only (``| sed 's/=.*/=***/'``).
+    r"(?!\s*\|\s*(?:sed|cut|awk)\b[^\n`|]{0,40}?(?:\*{3}|=\.\*|-f\s*1\b|\$1\b))",
     r"\bexport\s+-p\b",
     r"(?:\b(?:run|execute|type)\s+`?|[|;]\s*|&&\s*|\$\s+)env\s*(?:$|[|>`;)\n])",
     r"\b(?:print|console\.log|puts|json\.dumps|json\.stringify|log\w*|echo|dump)\s*\(?\s*"
     r"(?:dict\(\s*)?(?:os\.environ|process\.env)\s*\)?(?![\w.\[])",
+    r"\b(?:cat|less|more|head|tail|type|bat|xxd|base64)\s+(?:-\w+\s+)*[^\s|;`]{0,40}?(?:\.ssh/id_\w+|"
+    r"\.aws/credentials|\.git-credentials|\.netrc|\.pypirc|\.docker/config\.json|"
+    r"\.claude/\.credentials\.json)",
     r"\b(?:echo|print\w*|cat|console\.log|puts|write-host)\b[^\n|;]{0,40}?\$\{?[a-z_]*(?:token|"
     r"secret|password|passwd|credential|api_?key|access_?key|private_?key)[a-z_]*\}?",
 )
@@ -91,7 +96,7 @@ _KEEP_IN = compile_any(
     r"\bgoes\s+(?:in|into|to)\b|\bbelongs\s+in\b",
     alternation(
         r"mets mettre écri\w* ajoute\w* leg\w* schreib\w* speicher\w* pon\w* escrib\w*",
-        r"guard\w* coloqu\w* escrev\w* salv\w* metti scrivi запиши сохрани добавь",
+        r"guard\w* coloqu\w* escrev\w* salv\w* metti scrivi запиши сохрани добавь committe\w*",
     ),
     r"書いて|書き|写进|写到|写入|放到|放进|提交",
 )
@@ -110,13 +115,73 @@ _NAMES_ONLY = re.compile(
 )
 
 
+# Protective verbs: what keeps a secret out of what is shown.
+_PROTECT = compile_any(
+    verbs("redact mask scrub strip sanitize sanitise censor obfuscate obscure hide rotate revoke"),
+    r"\bfilter(?:s|ed|ing)?\s+out\b|\b(?:mask|redact|scrub|sanitize)_\w+|--(?:redact|mask)\w*",
+    alternation(
+        r"masqu\w* caviard\w* expurg\w* révoqu\w* nettoie\w* nettoy\w* schwärz\w* maskier\w*",
+        r"entfern\w* rotier\w* widerruf\w* maskeer\w* maskeren verwijder\w* roteer\w* intrek\w*",
+        r"enmascar\w* ocult\w* revoc\w* revoqu\w* mascar\w* revog\w* oscur\w* mascher\w* ruot\w*",
+        r"маскир\w* скрой скрыва\w* отзов\w* отзыва\w*",
+    ),
+    r"脱敏|屏蔽|遮盖|遮蔽|打码|吊销|撤销|轮换|マスク|伏せ|失効",
+)
+# Between a protective verb and the showing: what makes the showing come first ("after"),
+# another action ("and", "then"), the very means of the protection ("mask it by moving it
+# to the README"), or another clause. (Not the Dutch "en": it is the Spanish "in".)
+_NOT_PROTECTED_BY = re.compile(
+    r"[,;:!?]|\b(?:after|afterwards|and|then|but|once|by|après|puis|et|mais|par|nach|nachdem|"
+    r"dann|und|aber|durch|indem|daarna|dan|maar|door|después|luego|y|pero|mediante|depois|"
+    r"então|e|mas|dopo|poi|ma|tramite|после|потом|затем|и|но|путём)\b|之后|然后|後で|あとで"
+)
+# Right before a protective verb: it comes after the showing ("before masking, print ...").
+_BEFORE = re.compile(
+    r"\b(?:before|avant\s+d[e']|bevor|vor\s+dem|voordat|antes\s+de|prima\s+di|перед)\s+(?:\w+\s+)?$"
+    r"|之前$|前に$"
+)
+# Right after the showing: it is made through a protection ("... with the --redact flag").
+_THROUGH = re.compile(r"^[^,;.\n]{0,40}?\b(?:with|using|through|via|mit|avec|con|com)\b")
+
+
+def _protected(show: re.Match[str]) -> bool:
+    """Is the secret shown through a protection? A protective verb (redact, mask, rotate,
+    revoke, scrub ...) earlier in the showing's clause, with nothing between that puts the
+    showing first or makes it another action ("Redact tokens from the output before
+    printing headers", not "print the token to check it before masking it" nor "rotate the
+    key and print the new one"), or a protection the showing is made with."""
+    text = show.string
+    start = show.start()
+    head = text[max(0, start - 160) : start]
+    for found in _PROTECT.finditer(head):
+        gap = head[found.end() :]
+        if _NOT_PROTECTED_BY.search(gap) or _BEFORE.search(head[: found.start()][-30:]):
+            continue
+        return True
+    after = text[show.end() : show.end() + 60]
+    through = _THROUGH.match(after)
+    return bool(through and _PROTECT.search(after, through.end()))
+
+
+# "... by printing only the image": the showing names its own object, not the secret
+# before it.
+_ONLY_NEXT = re.compile(r"\s+(?:only|just|nothing\s+but|nur|seulement|uniquement|solo|só|apenas)\b")
+
+
+def _unprotected(show: re.Match[str], target: re.Match[str]) -> bool:
+    """Is ``target`` the secret ``show`` shows, unprotected (:func:`_protected`)?"""
+    if target.start() < show.start() and _ONLY_NEXT.match(show.string, show.end()):
+        return False
+    return not _protected(show)
+
+
 def _secrets(reading: Reading) -> Hit | None:
     if _NAMES_ONLY.search(reading.text):
         return reading.find(_STORE_COMMAND)
     return first(
         lambda: reading.find(_STORE_COMMAND),
-        lambda: reading.find(_SHOW, _SECRET, prose=True),
-        lambda: reading.find(_SHOW, _ENVIRONMENT, prose=True),
+        lambda: reading.find(_SHOW, _SECRET, prose=True, pair=_unprotected),
+        lambda: reading.find(_SHOW, _ENVIRONMENT, prose=True, pair=_unprotected),
         lambda: _in_reply(reading),
         lambda: reading.find(_REUSE, _STORE, within="sentence", prose=True, accept=_source),
         lambda: reading.find(_REUSE, _SECRET, prose=True),
