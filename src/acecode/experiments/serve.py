@@ -23,16 +23,17 @@ ones held back; the last five only with experiments on. A top-up adds a line wit
 to a file opened for appending: concurrent hooks do not interleave, and no
 lock or database is needed.
 
-Only ``json``, ``os`` and ``time`` are imported here, all loaded already.
+Only ``os`` and ``time`` are imported here, with :mod:`acecode.text.lean_json`'s
+encoder: the tool hooks record here too, and must not pay for ``json``.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import time
 
 from acecode.experiments.files import EXPOSURES, announced_flag, experiments_path
+from acecode.text.lean_json import dumps
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (the tool hooks' hit path)
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ def _now() -> str:
 
 def append_exposure(state: StateFolder, record: dict[str, Any]) -> None:
     """Append one record to the exposure log; best effort (a hook never fails on it)."""
-    line = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+    line = dumps(record) + "\n"
     try:
         folder = experiments_path(state)
         if not os.path.isdir(folder):

@@ -7,8 +7,9 @@ this package:
   path returns 0; problems become one ``acecode: ...`` line on stderr (and a
   diagnostic file in diagnostic mode).
 - Stay cheap. The injection hooks run at every session start and the first
-  prompt, so this module imports only ``json``, ``os`` and ``sys`` at import
-  time; the store, the settings and ``subprocess`` are imported by the code
+  prompt, so this module imports only ``sys`` at import time (``json`` where it
+  reads or writes, so the tool hooks, :mod:`acecode.hooks.tools`, never load
+  it); the store, the settings and ``subprocess`` are imported by the code
   paths that need them.
 
 And one more: act once per event. acecode may be installed in several settings
@@ -18,7 +19,6 @@ claims the event (:mod:`acecode.hooks.claim`) and the others exit silently.
 
 from __future__ import annotations
 
-import json
 import sys
 
 from acecode.hooks.base import AGENTS, DEFAULT_AGENT, HookInputError, report
@@ -59,6 +59,8 @@ def _read_payload() -> dict:
     text = raw.decode("utf-8", errors="replace").strip()
     if not text:
         return {}
+    import json
+
     try:
         payload = json.loads(text)
     except ValueError as exc:
@@ -145,6 +147,8 @@ def run_hook(argv: list[str]) -> int:
             return 0  # another installed copy of this hook handles the event
         output = _dispatch(event, payload, agent)
         if output is not None:
+            import json
+
             sys.stdout.write(json.dumps(output) + "\n")
             sys.stdout.flush()
     except BaseException as exc:  # a hook must never break the session, whatever happened

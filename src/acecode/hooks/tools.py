@@ -22,7 +22,6 @@ No match, nothing said. Never a block, never an exit code but 0.
 
 from __future__ import annotations
 
-import json
 import sys
 
 from acecode.hooks.base import AGENTS, DEFAULT_AGENT, HookInputError, report
@@ -55,7 +54,9 @@ def handle(
             return 0
         output = answer(event, payload, agent, index)
         if output is not None:
-            sys.stdout.write(json.dumps(output) + "\n")
+            from acecode.text.lean_json import dumps
+
+            sys.stdout.write(dumps(output) + "\n")
             sys.stdout.flush()
     except BaseException as exc:  # a hook must never break the session, whatever happened
         report(exc)
