@@ -38,8 +38,11 @@ def layers(project_dir: Path) -> tuple[Path, Path]:
 
 def test_show_lists_both_layers_and_says_which_each_entry_is_in(layers):
     table = run("show").stdout
+    header = next(line for line in table.splitlines() if "┃ layer " in line)
+    columns = [cell.strip() for cell in header.split("┃")[1:-1]]
     rows = [[cell.strip() for cell in line.split("│")[1:-1]] for line in table.splitlines()]
-    layer_by_id = {row[2]: row[0] for row in rows if len(row) == 7}
+    layer, name = columns.index("layer"), columns.index("id")
+    layer_by_id = {row[name]: row[layer] for row in rows if len(row) == len(columns)}
 
     assert layer_by_id == {"pref-001": "project", "u-pref-001": "user"}
     assert "┃ layer " in table

@@ -77,8 +77,9 @@ def _one_metavar_style(param: Any, context: Any) -> None:
         return
     if getattr(param, "param_type_name", "") == "argument":
         many = param.nargs != 1
-        name = (param.metavar or param.name or "").upper()
-        param.metavar = name + ("..." if many and not name.endswith("...") else "")
+        # A metavar written in this style already ("[TEXT]", "TRANSCRIPT...") is taken bare.
+        name = (param.metavar or param.name or "").upper().removesuffix("...").strip("[]")
+        param.metavar = name + ("..." if many else "")
         usage = param.metavar if param.required else f"[{name}]" + ("..." if many else "")
         param._usage_display_name = lambda: usage
         param.display_type_rich = lambda ctx: None
