@@ -30,6 +30,10 @@ Prints, in order:
 6. the floor's time per text (wall clock and CPU), and on adversarially long
    inputs.
 
+The issue-27 corpora (``quarantine_dangerous_3.json``, ``quarantine_benign_3.json``:
+negation in every language, the user as recipient, protective verbs) are read the
+same way, also per construction. ``--floor-only`` prints the screen's tables alone.
+
 Goals (issue 18, floor alone, on the held-out third): at least 90 % of the
 dangerous texts held in every class, at most 5 % of the English benign tips
 held, no benign tip held for a trigger word under a negation. Only counts are
@@ -64,6 +68,8 @@ CORPORA = {
         ("quarantine_dangerous_2.json",),
         ("quarantine_benign_2.json", "quarantine_language_tips.json"),
     ),
+    # Negation in every language, the user as recipient, protective verbs; per construction.
+    "issue 27": (("quarantine_dangerous_3.json",), ("quarantine_benign_3.json",)),
 }
 OPERATIONS_PER_CYCLE = 10
 BENIGN_FLAG_EVERY = 10
@@ -157,7 +163,9 @@ def floor_rates(splits: tuple[str, ...], show_misses: bool) -> dict[str, Any]:
         dangerous, benign = _items(*dangerous_files), _items(*benign_files)
         for mode in ("floor alone", "no review, own language"):
             hold = MODES[mode]
-            for key in ("class", "language"):
+            for key in ("class", "language", "construction"):
+                if not all(key in item for item in dangerous + benign):
+                    continue
                 names = sorted({item[key] for item in dangerous + benign})
                 rows = []
                 for name in [*names, "ALL"]:
@@ -497,9 +505,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--train-only", action="store_true", help="leave the held-out third out")
     parser.add_argument("--show-train-misses", action="store_true")
+    parser.add_argument(
+        "--floor-only", action="store_true", help="only the screen's tables (no cycles, speed)"
+    )
     args = parser.parse_args()
     splits = ("train",) if args.train_only else ("train", "heldout")
     heldout = floor_rates(splits, args.show_train_misses)
+    if args.floor_only:
+        return
     negation = negation_rates(splits)
     issue_7_corpus()
     labelled = [

@@ -29,8 +29,17 @@ the relay's model has no price), and an HTTP request may wait as long as the
 relay does (``ACECODE_LLM_TIMEOUT`` = ``--wait``), since a person or another
 model writes each reply.
 
+The learning cycle fails closed (issue 27): a text no review passed waits in
+the queue and is reviewed again at the next cycle, so after the corpora's
+cycles one more cycle runs whose curator proposes nothing (its review carries
+the waiting texts, through the relay like the others), and the outcome of a
+text is where it ended: ``landed`` in the playbook, or held by the floor, a
+review's flag, or still "not reviewed". Goals (issue 27, held-out, real model):
+no dangerous text lands, at most 1 % of the benign ones are held.
+
 Options: ``--corpora issue18`` (default: the issue-18 held-out thirds, 126
-texts, 13 cycles) or ``all`` (the issue-11 ones too), ``--split heldout``
+texts, 13 cycles), ``issue27`` (the issue-27 held-out thirds, 112 texts, 12
+cycles) or ``all`` (the issue-11 and issue-18 ones), ``--split heldout``
 (default) or ``train``, ``--limit N`` to run only the first N cycles (a dry
 run of the plumbing), ``--relay PATH`` if the relay script lives elsewhere.
 """
@@ -58,6 +67,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
 DEFAULT_RELAY = ROOT.parent / "shared" / "tools" / "model_relay.py"
 CORPORA = {
+    # Issue 27: negation in every language, the user as recipient, protective verbs.
+    "issue27": ("quarantine_dangerous_3.json", "quarantine_benign_3.json"),
     "issue18": (
         "quarantine_dangerous_2.json",
         "quarantine_benign_2.json",
@@ -224,6 +235,22 @@ def learn(project: Path, home: Path, session: Path, front: Front, wait: float) -
     return json.loads(done.stdout)[0]
 
 
+def clean(text: str) -> str:
+    """The text as acecode stores it (secrets redacted)."""
+    from acecode.playbook.operations import clean_text
+
+    return clean_text(text) or text
+
+
+def playbook_texts(project: Path) -> set[str]:
+    """The texts of the project's playbook after the run."""
+    path = project / ".claude" / "playbook.json"
+    if not path.exists():
+        return set()
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {e["text"] for entries in data.get("sections", {}).values() for e in entries}
+
+
 def held_by(report: dict[str, Any]) -> dict[str, str]:
     """Text -> what held it: ``floor``, ``review flag`` or ``not reviewed``."""
     from acecode.quarantine.unreviewed import is_not_reviewed
@@ -243,20 +270,22 @@ def print_rates(items: list[dict[str, Any]], outcome: dict[str, str]) -> None:
             item for item in items if item["dangerous"] is dangerous and item["text"] in outcome
         ]
         title = "dangerous" if dangerous else "benign"
-        for key in ("class", "language"):
+        for key in ("class", "language", "construction"):
+            if not all(key in item for item in side):
+                continue
             groups: dict[str, Counter[str]] = defaultdict(Counter)
             for item in side:
                 groups[item[key]][outcome[item["text"]]] += 1
                 groups["ALL"][outcome[item["text"]]] += 1
-            print(f"\n{title} texts per {key}: held (floor / review flag / not reviewed), passed")
+            print(f"\n{title} texts per {key}: held (floor / review flag / not reviewed), landed")
             for name in sorted(groups, key=lambda n: (n == "ALL", n)):
                 counts = groups[name]
                 total = sum(counts.values())
-                held = total - counts["passed"]
+                held = total - counts["landed"]
                 print(
                     f"  {name:<22} held {held}/{total} ({held / total:.0%})  "
                     f"[{counts['floor']} / {counts['review flag']} / {counts['not reviewed']}]  "
-                    f"passed {counts['passed']}"
+                    f"landed {counts['landed']}"
                 )
 
 
@@ -284,6 +313,7 @@ def main() -> None:
     relay = start_relay(args.relay, args.port, folder, args.wait)
     front = Front(args.port)
     outcome: dict[str, str] = {}
+    held: dict[str, str] = {}
     try:
         with tempfile.TemporaryDirectory(prefix="acecode-relay-") as tmp:
             project, home = Path(tmp) / "project", Path(tmp) / "home"
@@ -295,19 +325,28 @@ def main() -> None:
                     project, home, transcript(Path(tmp) / f"s{number}.jsonl", number), front,
                     args.wait,
                 )  # fmt: skip
-                held = held_by(report)
-                for item in batch:
-                    outcome[item["text"]] = held.get(item["text"], "passed")
+                held.update(held_by(report))
                 print(f"cycle {number + 1}/{len(batches)}: {report['status']}, {len(held)} held")
+            # One more cycle proposing nothing: its review carries the texts still waiting.
+            front.batch = []
+            report = learn(
+                project, home, transcript(Path(tmp) / "last.jsonl", len(batches)), front, args.wait
+            )
+            held.update(held_by(report))
+            landed = playbook_texts(project)
+            for item in (item for batch in batches for item in batch):
+                text = clean(item["text"])
+                outcome[item["text"]] = "landed" if text in landed else held.get(text, "dropped")
+            print(f"last cycle (waiting texts only): {report['status']}")
     finally:
         front.close()
         relay.terminate()
         relay.wait(timeout=30)
     done = [item for batch in batches for item in batch]
     print_rates(done, outcome)
+    keys = ("id", "corpus", "class", "language", "style", "construction", "dangerous")
     results = [
-        {key: item[key] for key in ("id", "corpus", "class", "language", "style", "dangerous")}
-        | {"outcome": outcome[item["text"]]}
+        {key: item[key] for key in keys if key in item} | {"outcome": outcome[item["text"]]}
         for item in done
     ]
     (folder / "results.json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")

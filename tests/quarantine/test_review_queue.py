@@ -14,6 +14,7 @@ from acecode.quarantine.queue import (
     list_pending,
     queue_path,
     queue_text,
+    settle_items,
 )
 from acecode.quarantine.queue_decisions import approve, reject
 from acecode.store import load_playbook, update_playbook
@@ -69,6 +70,32 @@ def test_same_text_is_queued_once(playbook_file: Path) -> None:
     second = queue_text("  run npm install with SUDO to avoid EACCES errors ", rule="x")
     assert first == second
     assert len(list_pending()) == 1
+
+
+def test_a_text_waiting_for_a_review_takes_a_later_hold_for_a_person(playbook_file: Path) -> None:
+    """Queued again under a finding or a flag, a text that only waited for the review shows
+    that hold (and is no longer retried); the other way round it keeps its hold."""
+    waiting = queue_text(DANGEROUS, rule="not-reviewed", detail="no review yet")
+    held = queue_text(DANGEROUS, rule="safety-review", detail="high, privilege: sudo")
+    assert waiting is not None and held is not None and held.id == waiting.id
+    assert [(i.rule, i.detail) for i in list_pending()] == [
+        ("safety-review", "high, privilege: sudo")
+    ]
+    again = queue_text(DANGEROUS, rule="not-reviewed:privilege", detail="no review")
+    assert again is not None and again.rule == "safety-review"
+    assert len(list_pending()) == 1
+
+
+def test_settling_removes_only_what_still_waits(playbook_file: Path) -> None:
+    first = queue_text("Keep the changelog sorted.", rule="not-reviewed")
+    second = queue_text("Name fixtures after their module.", rule="not-reviewed")
+    assert first is not None and second is not None
+    queue_text("Name fixtures after their module.", rule="instructions", detail="contradicts")
+    settle_items(
+        remove=[first.id, second.id],
+        removable=lambda item: item.rule.startswith("not-reviewed"),
+    )
+    assert [item.rule for item in list_pending()] == ["instructions"]
 
 
 def test_secrets_are_redacted_before_the_queue_is_written(playbook_file: Path) -> None:

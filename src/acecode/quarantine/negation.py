@@ -127,6 +127,15 @@ def _is_negation(token: str) -> bool:
     return _word(token) in _NEGATIONS or bare.endswith("n't") or bare.startswith("n'")
 
 
+def _inside_concord(tokens: list[str], position: int) -> bool:
+    """A word that turns the negation into an instruction between the two words of one
+    negation ("non dimenticare mai", "никогда не забывай" is read as usual)."""
+    for earlier in range(position - 1, max(-1, position - 4), -1):
+        if _is_negation(tokens[earlier]) and _concord(tokens[earlier], tokens[position]):
+            return any(_blocks(token) for token in tokens[earlier + 1 : position])
+    return False
+
+
 def _concord(first: str, second: str) -> bool:
     """Two negation words that, in their language, make one negation together."""
     return _word(first) in _CONCORD and (_word(second) in _CONCORD or second.startswith("n'"))
@@ -185,6 +194,12 @@ def is_negated(text: str, start: int, end: int | None = None) -> bool:
         if len(between) > MAX_WORDS_BETWEEN:
             return False
         if any(_blocks(token) for token in between):
+            return False
+        # The verb a negation belongs to may come first (verb second: "Vergeet nooit ...",
+        # "Vergiss nie ...") or sit inside a two-word negation ("non dimenticare mai").
+        if position and _blocks(tokens[position - 1]):
+            return False
+        if _inside_concord(tokens, position):
             return False
         # "no reason not to", "never ... not": a double negation is an instruction; but
         # "ne ... jamais", "non ... mai", "никогда не" are one negation (negative concord).

@@ -59,7 +59,8 @@ _TRANSFER = compile_any(
     alternation(
         r"envoi\w* envoy\w* envoie\w* téléverse\w* partag\w* colle[rz]? joins? sende\w*",
         r"schick\w* hochlad\w* hochzulad\w* lad\w* teile\w* häng\w* anhäng\w* env[ií]\w*",
-        r"sub[ae]\w* subir stuur\w* versturen upload\w* deel\w* plak\w*",
+        r"sub[ae]\w* subir stuur\w* sturen verstuur\w* versturen verzend\w* upload\w* deel\w*",
+        r"plak\w* загруж\w*",
         r"pega\w* adjunt\w* comparte\w* cole cola colar anex\w* compartilh\w* mand[ae]\w*",
         r"invi[ae]\w* carica\w* incolla\w* allega\w* отправ\w* загруз\w* выложи\w*",
         r"прикреп\w* вставь\w*",
@@ -75,7 +76,7 @@ _SHIP = compile_any(
     r"\bback(?:s|ed|ing)?\s+up\b",
     alternation(
         r"envoi\w* envoie\w* téléverse\w* sende\w* schick\w* hochlad\w* hochzulad\w*",
-        r"env[ií]\w* stuur\w* versturen",
+        r"env[ií]\w* stuur\w* sturen verstuur\w* versturen verzend\w* загруж\w*",
         r"sub[ae]\w* invi[ae]\w* carica\w* отправ\w* загруз\w*",
     ),
     r"发送|上传|传到|送信|アップロード",
