@@ -144,6 +144,7 @@ def probe_hostile(start_server: Callable, scratch: Path) -> list[list[str]]:
             project, home = base / "project", base / "home"
             project.mkdir(parents=True)
             home.mkdir()
+            os.environ["HOME"] = str(home)  # the playbook's texts marked under this home's key
             valid_playbook(project)
             case.write(project, home)
             env = environment(project, home, server.env())

@@ -14,6 +14,7 @@ from acecode.playbook.schema import iter_entries
 from acecode.project.layers import user_playbook_file
 from acecode.store import load_playbook, save_playbook
 from acecode.store.history import list_cycles
+from support.show_table import table_rows
 
 RULE = {"name": "pref-001", "text": "Prefer pathlib over os.path.", "helpful": 3, "harmful": 1}
 USER_RULE = {"name": "u-pref-001", "text": "Reply tersely.", "helpful": 2, "harmful": 0}
@@ -38,11 +39,7 @@ def layers(project_dir: Path) -> tuple[Path, Path]:
 
 def test_show_lists_both_layers_and_says_which_each_entry_is_in(layers):
     table = run("show").stdout
-    header = next(line for line in table.splitlines() if "┃ layer " in line)
-    columns = [cell.strip() for cell in header.split("┃")[1:-1]]
-    rows = [[cell.strip() for cell in line.split("│")[1:-1]] for line in table.splitlines()]
-    layer, name = columns.index("layer"), columns.index("id")
-    layer_by_id = {row[name]: row[layer] for row in rows if len(row) == len(columns)}
+    layer_by_id = {row["id"]: row["layer"] for row in table_rows(table)}
 
     assert layer_by_id == {"pref-001": "project", "u-pref-001": "user"}
     assert "┃ layer " in table

@@ -288,11 +288,16 @@ def test_restore_unknown_name_is_a_clear_error(path: Path) -> None:
         restore_entry(path, "pat-404")
 
 
-def test_journal_failure_warns_and_keeps_the_saved_playbook(path: Path, capsys) -> None:
+def test_journal_failure_refuses_the_save_and_changes_nothing(path: Path) -> None:
+    """A save and its history commit together (``acecode.store.commit``): a journal that
+    cannot be written refuses the save with one line naming it, and the playbook is as it
+    was (here: still absent), so ``undo`` never meets a change it has no record of."""
+    from acecode.store.errors import PlaybookWriteError
+
     journal_path(path).mkdir(parents=True)  # a folder where the database should be
-    seed(path, 2)
-    assert len(texts(path)) == 2
-    assert "history journal" in capsys.readouterr().err
+    with pytest.raises(PlaybookWriteError, match="history journal cannot be written"):
+        seed(path, 2)
+    assert not path.exists()
 
 
 def test_causes_derived_from_outcomes_and_pruned_records(path: Path) -> None:

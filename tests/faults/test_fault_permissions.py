@@ -121,8 +121,15 @@ def test_fault_read_only_claude_dir_show_and_injection_still_work(
     assert show.returncode == 0 and show.stderr == ""
     assert "Run pytest -x first" in show.stdout
     assert hook.returncode == 0 and hook.stderr == ""
-    context = json.loads(hook.stdout)["hookSpecificOutput"]["additionalContext"]
-    assert "Run pytest -x first" in context
+    output = json.loads(hook.stdout)
+    context = output.get("hookSpecificOutput", {}).get("additionalContext", "")
+    if (read_only_claude / "acecode").exists():
+        assert "Run pytest -x first" in context
+    else:
+        # Without the state folder nothing records the texts as written here: a playbook
+        # checked out read-only is one that arrived, held until a review passes it.
+        assert "Run pytest -x first" not in context
+        assert "not written on this machine" in output["systemMessage"]
     assert _tree(read_only_claude) == before
 
 

@@ -17,6 +17,7 @@ from acecode.playbook.budget import context_length
 from acecode.prompts.templates import load_template
 from support.hang_guard import HANG_GUARD
 from support.playbooks import entry
+from support.show_table import table_rows
 
 PADDING = " so the next session does not repeat the same mistake"
 
@@ -98,11 +99,7 @@ def test_show_marks_pinned_entries_in_every_format(project_dir: Path) -> None:
     acecode("pin", "pat-002", env={})
     env = {"COLUMNS": "200"}
     table = acecode("show", env=env).stdout
-    rows = {
-        cells[2]: cells[3]
-        for cells in ([c.strip() for c in line.split("│")[1:-1]] for line in table.splitlines())
-        if len(cells) == 7
-    }
+    rows = {row["id"]: row["pinned"] for row in table_rows(table)}
     assert rows == {"pat-001": "", "pat-002": "yes"}
     assert "┃ pinned ┃" in table
     markdown = acecode("show", "--format", "md", env=env).stdout

@@ -81,7 +81,6 @@ def test_empty_model_and_effort_leave_both_to_claude_code(claude_env: dict[str, 
     [
         ("ACECODE_CLAUDE_EFFORT", "fast", "claude_effort .from ACECODE_CLAUDE_EFFORT. must be one"),
         ("ACECODE_CLAUDE_TIMEOUT", "0", "claude_timeout .from ACECODE_CLAUDE_TIMEOUT. must be"),
-        ("ACECODE_CLAUDE_TIMEOUT", "-5", "must be a positive number of seconds"),
     ],
 )
 def test_bad_values_are_one_clear_error(
@@ -89,3 +88,16 @@ def test_bad_values_are_one_clear_error(
 ) -> None:
     with pytest.raises(ProviderConfigError, match=message):
         explain_provider({**claude_env, name: value})
+
+
+def test_a_negative_timeout_is_named_and_the_default_used(
+    claude_env: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every setting is validated where it is read (issue 28): a negative number is one line
+    naming the variable, and the default stands instead of failing the provider."""
+    choice = explain_provider({**claude_env, "ACECODE_CLAUDE_TIMEOUT": "-5"})
+
+    assert choice.timeout == 300.0
+    assert 'ACECODE_CLAUDE_TIMEOUT = "-5" is not a number, 0 or more; ignored' in (
+        capsys.readouterr().err
+    )

@@ -135,7 +135,9 @@ def test_a_failure_learned_in_two_projects_becomes_a_user_entry_met_in_the_third
 
     first = learn(a, curator, [ADD], "sa")
     told = notes(curator.prompts[-1])
-    assert told.startswith("- F1: `Edit(file_path=") and "old_string='def helper'" in told
+    # The call is clipped to COMMAND_CHARS: how much of old_string shows depends on the
+    # length of the (temporary) project path, so only the call's start is asserted.
+    assert told.startswith("- F1: `Edit(file_path=")
     assert told.endswith("failed: " + NOT_READ)
     assert first.promoted == []
     assert [e["name"] for _, e in iter_entries(load_playbook(a / ".claude/playbook.json"))] == [

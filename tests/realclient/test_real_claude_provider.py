@@ -32,6 +32,7 @@ SESSION = DATA / "transcripts" / "agtrace" / "claude_session.jsonl"
 OLD_HELP = DATA / "claude_cli" / "help-old.txt"
 # Every role prompt opens with "You are the <role> of acecode".
 ROLE_PROMPT = re.compile(r"You are the [a-z ]+ of acecode")
+DIGEST_BLOCK = re.compile(r"<project-instructions>.*?</project-instructions>", re.S)
 RULE = "Run pytest from the repository root so the package imports resolve."
 MARKERS = {
     "project CLAUDE.md": "PROJECT-MD-MARKER",
@@ -159,10 +160,15 @@ def test_learning_through_the_real_claude_is_lean_and_leaves_no_session(
     for request in nested:
         assert request.tool_names == []
         assert request.size <= 2 * prompt_bytes(request), (request.size, prompt_bytes(request))
+        # acecode hands the reflector and the curator its own digest of the project's
+        # instructions (acecode.instructions.digest); outside it the CLI must add nothing.
+        outside = DIGEST_BLOCK.sub("", request.text)
         for name, marker in MARKERS.items():
-            assert marker not in request.text, f"the nested run carried the {name}"
+            assert marker not in outside, f"the nested run carried the {name}"
         assert "sonnet" in request.body["model"]  # the alias, not the user's default model
         assert request.body.get("output_config", {}).get("effort") == "low"
+    digests = [DIGEST_BLOCK.search(r.text) for r in nested if acecode_role(r) != "safety_review"]
+    assert all(d and MARKERS["project CLAUDE.md"] in d.group() for d in digests), digests
     assert list(traces.iterdir()) == []  # no hook fired, no MCP server started
     assert session_files(claude) == before
 

@@ -33,12 +33,15 @@ class Hostile:
 
 
 def valid_playbook(project: Path) -> Path:
-    """A small valid project playbook (every case starts from it)."""
+    """A small valid project playbook (every case starts from it), recorded as written on
+    this machine: the user's own playbook, which the session-start hook injects unscreened."""
+    from support.playbooks import written_here
+
     path = project / ".claude" / "playbook.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     entries = [{"name": "pat-001", "text": VALID_RULE, "helpful": 2, "harmful": 0}]
     path.write_text(json.dumps({"version": "1.0", "sections": {"PATTERNS & APPROACHES": entries}}))
-    return path
+    return written_here(path)
 
 
 def _playbook(project: Path) -> Path:

@@ -37,6 +37,8 @@ from __future__ import annotations
 import os
 import re
 
+from acecode.errors import AcecodeError
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (the tool hooks' hit path)
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
@@ -76,7 +78,7 @@ _PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$", re.MULTIL
 _SHELL_C = frozenset({"-c", "-lc", "-ic"})
 
 
-class PatternError(ValueError):
+class PatternError(AcecodeError, ValueError):
     """A pattern that cannot be used; the message says why, in one line."""
 
 

@@ -26,6 +26,7 @@ import re
 import sys
 from collections.abc import Iterator
 
+from acecode.errors import AcecodeError
 from acecode.recall.pattern import MAX_INPUT_CHARS, MAX_PATTERN_CHARS, InputPattern, PatternError
 
 MAX_PROBE_SHARE = 0.1
@@ -264,8 +265,8 @@ def _has_cpu_timer() -> bool:
     return hasattr(signal, "setitimer") and hasattr(signal, "SIGPROF")
 
 
-class _OverBudget(Exception):
-    pass
+class _OverBudget(AcecodeError):
+    """The CPU-time alarm fired inside the search: the pattern is too slow to keep."""
 
 
 def _within_budget_here(source: str) -> bool:

@@ -207,5 +207,7 @@ def playbook_lock(where: Where, timeout: float) -> Iterator[None]:
         if legacy.exists():
             with _held(legacy, playbook, timeout), contextlib.suppress(OSError):
                 legacy.unlink()
+            with contextlib.suppress(OSError):  # its stamp, beside the playbook in git's view
+                os.unlink(_holder_file(legacy))
         remove_stale_temp_files(playbook)
         yield
