@@ -67,7 +67,8 @@ def test_the_entry_is_linked_to_the_moment_named_even_when_words_point_elsewhere
 
 
 def test_without_refs_the_fallback_uses_the_entrys_own_text(routed_llm, playbook, tmp_path):
-    routed_llm(curator_says(add(PYYAML), add("Use British spelling in docs.", refs=[])))
+    spelling = "Use British spelling in docs."
+    routed_llm(curator_says(add(PYYAML), add(spelling)))
     run_cycle_sync(session(tmp_path / "s.jsonl", ["fix", "Use British spelling"], FAILURES))
 
     origins = load_provenance(playbook)
@@ -76,6 +77,35 @@ def test_without_refs_the_fallback_uses_the_entrys_own_text(routed_llm, playbook
         "overlap",
     )
     assert origins["mis-002"][0].evidence.request == "Use British spelling"
+
+
+def test_refs_said_empty_link_no_moment_however_many_words_match(routed_llm, playbook, tmp_path):
+    """A real model (bench/relay/recall-run1) wrote ``refs: []`` for a lesson of no failed
+    call; the word overlap tied it to an unrelated failure, and recall showed it there."""
+    routed_llm(curator_says(add("Import yaml lazily: PyYAML is an optional module.", refs=[])))
+    run_cycle_sync(session(tmp_path / "s.jsonl", ["fix"], FAILURES))
+
+    evidence = load_provenance(playbook)["mis-001"][0].evidence
+    assert (evidence.kind, evidence.ref) == ("none", "")
+
+
+def test_a_finding_marked_with_no_moment_links_none(routed_llm, playbook, tmp_path):
+    """The finding the rule comes from opens with ``[-]``: another finding's moment (one
+    that shares fewer words) is not taken instead."""
+    findings = [
+        "[-] Review the generated migration: SQLite cannot alter a column's nullability.",
+        "[F2] PyYAML is missing from the test environment; install it with pip.",
+    ]
+    rule = "Review every generated migration: SQLite cannot alter nullability in place."
+
+    def route(system: str, prompt: str) -> str:
+        if is_curator(system, prompt):
+            return json.dumps({"reasoning": "scripted", "operations": [add(rule)]})
+        return json.dumps({"findings": findings, "tags": []})
+
+    routed_llm(route)
+    run_cycle_sync(session(tmp_path / "s.jsonl", ["fix"], FAILURES))
+    assert load_provenance(playbook)["mis-001"][0].evidence.kind == "none"
 
 
 def test_a_finding_names_the_moment_when_the_curator_does_not(routed_llm, playbook, tmp_path):

@@ -23,7 +23,9 @@ reflector's analysis. The evidence is the moment of the session the operation
 names (its ``refs``, ``F3`` or ``C1``, checked against the session the cycle
 read, :mod:`acecode.pipeline.evidence`); when it names none that exists, the
 moments of the reflector's finding that shares most words with the entry's
-text; failing that, the word-overlap fallback on the entry's text alone.
+text; failing that, the word-overlap fallback on the entry's text alone. When the
+curator's ``refs`` is ``[]`` or that finding opens with ``[-]``, the model said the
+lesson comes from no numbered moment, and the entry has no evidence (no trigger).
 """
 
 from __future__ import annotations
@@ -36,6 +38,9 @@ from acecode.pipeline.evidence import EvidencePool, refs_in
 from acecode.pipeline.triggers_step import checked_patterns
 from acecode.playbook.operations import clean_text
 from acecode.playbook.relevance import terms
+
+# How a reflector's finding says that no numbered moment shows its lesson.
+NO_MOMENT = "[-]"
 
 
 def _proposing(proposed: list[Any], text: str) -> dict[str, Any]:
@@ -54,13 +59,17 @@ def _curator_reason(op: dict[str, Any], fallback: str) -> str:
     return reason.strip() if isinstance(reason, str) and reason.strip() else fallback
 
 
-def _finding_refs(analysis: str, text: str, pool: EvidencePool) -> list[str]:
-    """The moments of the reflector's finding that shares most words with ``text``."""
+def _finding_refs(analysis: str, text: str, pool: EvidencePool) -> list[str] | None:
+    """The moments of the reflector's finding that shares most words with ``text``: [] when
+    that finding says it has none (it opens with ``[-]``); None when no finding names
+    moments or says so (an analysis in another form) or none shares a word."""
     wanted = set(terms(text))
-    best: tuple[int, list[str]] = (0, [])
+    best: tuple[int, list[str] | None] = (0, None)
     for finding in analysis.splitlines():
         refs = pool.known(refs_in(finding))
-        shared = len(wanted & set(terms(finding))) if refs else 0
+        if not refs and NO_MOMENT not in finding[:8]:
+            continue
+        shared = len(wanted & set(terms(finding)))
         if shared > best[0]:
             best = (shared, refs)
     return best[1]
@@ -70,12 +79,18 @@ def entry_evidence(
     pool: EvidencePool, text: str, op: dict[str, Any], analysis: str
 ) -> dict[str, str]:
     """The evidence of an entry with ``text`` that ``op`` proposed (see the module)."""
-    named = pool.resolve(refs_in(op.get("refs")))
+    refs = op.get("refs")
+    named = pool.resolve(refs_in(refs))
     if named is not None:
         return named
-    found = pool.resolve(_finding_refs(analysis, text, pool))
+    finding = _finding_refs(analysis, text, pool)
+    found = pool.resolve(finding or [])
     if found is not None:
         return {**found, "link": "finding"}
+    if refs == [] or finding == []:
+        # The model said the lesson comes from no numbered moment: a word overlap would
+        # tie it to some failure anyway, and recall would show it at that failure.
+        return {"kind": "none"}
     return pool.match(text)
 
 
