@@ -13,6 +13,7 @@ lines (``- ...``) stay lines, and double backticks become single ones.
 
 from __future__ import annotations
 
+import copy
 import inspect
 import re
 from typing import Any
@@ -67,24 +68,30 @@ def _value_word(shown: str) -> str:
 def _one_metavar_style(param: Any, context: Any) -> None:
     """``NAME``, ``[NAME]`` and ``NAME...`` for arguments, a word for an option's value.
 
-    Typer 0.29 shows an argument as ``{name}`` in the usage line and every value's
-    Python type (``<list[Path]>``); an argument's name already says what it is, and an
-    option's value gets the word click uses. Duck-typed and skipped where a typer
-    version lacks these hooks (older ones print click's metavars, which are these).
+    Typer shows an argument as ``{name}`` in the usage line and every value's Python type
+    (``<list[Path]>``); an argument's name already says what it is, and an option's value
+    gets the word click uses. Typer 0.29 asks ``display_type``, ``_usage_display_name`` and
+    ``display_type_rich``; 0.28 asks ``make_metavar`` and the type's name: both are set.
     """
-    display_type = getattr(param, "display_type", None)
-    if display_type is None or getattr(param, "is_flag", False):
+    if getattr(param, "is_flag", False):
         return
+    display_type = getattr(param, "display_type", None)
     if getattr(param, "param_type_name", "") == "argument":
         many = param.nargs != 1
         # A metavar written in this style already ("[TEXT]", "TRANSCRIPT...") is taken bare.
         name = (param.metavar or param.name or "").upper().removesuffix("...").strip("[]")
-        param.metavar = name + ("..." if many else "")
-        usage = param.metavar if param.required else f"[{name}]" + ("..." if many else "")
-        param._usage_display_name = lambda: usage
+        shown = name + ("..." if many else "")
+        in_usage = shown if param.required else f"[{name}]" + ("..." if many else "")
+        param.metavar = shown
+        param._usage_display_name = lambda: in_usage
         param.display_type_rich = lambda ctx: None
+        param.make_metavar = lambda ctx=None, usage=False: in_usage if usage else shown
+        if display_type is None:  # 0.28 prints the type's metavar, else <its name>
+            param.type = copy.copy(param.type)
+            param.type.get_metavar = lambda *args, **kwargs: ""
     elif param.metavar is None:
-        param.metavar = _value_word(str(display_type(context)))
+        kind = display_type(context) if display_type else f"<{param.type.name}>"
+        param.metavar = _value_word(str(kind))
 
 
 def tidy_command(command: Any, help_names: list[str]) -> None:
@@ -108,11 +115,14 @@ def tidy_command(command: Any, help_names: list[str]) -> None:
         tidy_command(sub, help_names)
 
 
-# What typer 0.29 passes on from pydantic for a value it cannot convert, and plain words.
+# What typer passes on for a value it cannot convert (0.29: pydantic's words; 0.28: a
+# Python type's name), and plain words.
 _PYDANTIC_WORDS = (
     (re.compile(r"^Value error, "), ""),
     (re.compile(r"^Input should be a valid integer.*$"), "not a whole number"),
     (re.compile(r"^Input should be a valid number.*$"), "not a number"),
+    (re.compile(r"^.* is not a valid int\.?$"), "not a whole number"),
+    (re.compile(r"^.* is not a valid float\.?$"), "not a number"),
 )
 
 
