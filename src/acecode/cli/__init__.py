@@ -30,4 +30,4 @@ def main(argv: list[str] | None = None) -> None:
     stamp_stderr_into_log()  # the background learner: its stderr is learn.log
     from acecode.cli.app import build_app
 
-    build_app()(args=args, prog_name="acecode")
+    build_app(args)(args=args, prog_name="acecode")
