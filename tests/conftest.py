@@ -94,3 +94,22 @@ def provider_configured(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     for name, value in CONFIGURED_PROVIDER.items():
         monkeypatch.setenv(name, value)
     return dict(CONFIGURED_PROVIDER)
+
+
+@pytest.fixture(autouse=True)
+def fresh_events_logger(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test meets acecode's events logger as a new process does: no handler yet,
+    not disabled, the first event installs acecode's own. A handler, level or ``disabled``
+    flag left by an earlier test in the same worker (a library's logging set-up, an
+    in-process CLI run) would otherwise swallow the warnings a later test reads."""
+    import logging
+
+    from acecode import events
+
+    logger = logging.getLogger(events.EVENTS_LOGGER)
+    monkeypatch.setattr(logger, "handlers", [])
+    monkeypatch.setattr(logger, "level", logging.NOTSET)
+    monkeypatch.setattr(logger, "disabled", False)
+    monkeypatch.setattr(logger, "propagate", True)
+    monkeypatch.setattr(events, "_ready", False)
+    logger.manager._clear_cache()  # isEnabledFor's cache, kept across tests otherwise

@@ -94,7 +94,16 @@ def test_a_cloned_playbook_reaches_the_model_as_the_background_review_passes_it(
 ) -> None:
     assert all(screen_text(text).flagged for text in HELD.values())
     assert not any(screen_text(text).flagged for text in [*BENIGN.values(), QUIET])
-    server.responder = Script(agent=(Reply("Hello."),), roles={"safety_review": _reviewer})
+
+    def review_after_the_first_prompt(request: Recorded) -> dict:
+        # The background review answers once the first prompt has reached the model, so
+        # that prompt shows what a session has before the review passed anything (with
+        # an instant reviewer the review could finish first on a fast machine).
+        server.wait_for(lambda r: is_agent_turn(r) and FIRST in r.text)
+        return _reviewer(request)
+
+    roles = {"safety_review": review_after_the_first_prompt}
+    server.responder = Script(agent=(Reply("Hello."),), roles=roles)
     _clone_with_a_teammates_playbook(project_dir)
     install(claude, project_dir)
     layer = Layer.of_project(project_dir)
