@@ -113,11 +113,3 @@ def fresh_events_logger(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(logger, "propagate", True)
     monkeypatch.setattr(events, "_ready", False)
     logger.manager._clear_cache()  # isEnabledFor's cache, kept across tests otherwise
-
-
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto``: one worker more than the machine has cores. The suite waits on real
-    subprocesses, servers and CLIs about a third of the time (tests/pipeline on 2 cores:
-    69 % busy with 2 workers, 87 % with 3, and 20 % less wall time), so a worker per core
-    leaves a core idle; more than one extra only adds contention."""
-    return (os.cpu_count() or 1) + 1
