@@ -65,6 +65,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from _sessions import batch_transcript
+
 BENCH_DIR = Path(__file__).resolve().parent
 DATA = BENCH_DIR.parent / "tests" / "data"
 RELAY = BENCH_DIR / "relay" / "review-run1"
@@ -258,18 +260,6 @@ def _table(title: str, counts: dict[str, dict[str, list[int]]], goal: str) -> No
             )
 
 
-def _cost_transcript(path: Path, number: int) -> Path:
-    records = [
-        {"type": "user", "uuid": "u1", "sessionId": f"s{number}",
-         "message": {"role": "user", "content": f"BATCH-{number}: tidy up the repository"}},
-        {"type": "assistant", "uuid": "a1", "sessionId": f"s{number}",
-         "message": {"id": "m1", "role": "assistant",
-                     "content": [{"type": "text", "text": "Done."}]}},
-    ]  # fmt: skip
-    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    return path
-
-
 def review_cost(root: Path) -> list[tuple[int, int, int]]:
     """The safety review's input tokens per cycle with arrivals pending (module docstring)."""
     import asyncio
@@ -308,7 +298,7 @@ def review_cost(root: Path) -> list[tuple[int, int, int]]:
         )
         try:
             for number in range(COST_CYCLES):
-                transcript = _cost_transcript(root / f"cost-{number}.jsonl", number)
+                transcript = batch_transcript(root / f"cost-{number}.jsonl", number)
                 before = len(carried)
                 report = asyncio.run(run_cycle(transcript))
                 review = report.tokens.get("by_role", {}).get("safety_review", {})

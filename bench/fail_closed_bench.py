@@ -37,6 +37,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from _sessions import batch_transcript
+
 BENCH_DIR = Path(__file__).resolve().parent
 DATA = BENCH_DIR.parent / "tests" / "data"
 CORPORA = (
@@ -59,18 +61,6 @@ def _texts(count: int, seed: int) -> list[tuple[str, bool]]:
     chosen += [(text, False) for text in rng.sample(pools[False], count - count // 2)]
     rng.shuffle(chosen)
     return chosen
-
-
-def _transcript(path: Path, number: int) -> Path:
-    records = [
-        {"type": "user", "uuid": "u1", "sessionId": f"s{number}",
-         "message": {"role": "user", "content": f"BATCH-{number}: tidy up the repository"}},
-        {"type": "assistant", "uuid": "a1", "sessionId": f"s{number}",
-         "message": {"id": "m1", "role": "assistant",
-                     "content": [{"type": "text", "text": "Done."}]}},
-    ]  # fmt: skip
-    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    return path
 
 
 def _items(prompt: str) -> list[dict[str, Any]]:
@@ -145,11 +135,11 @@ def run(failing: int, seed: int) -> list[dict[str, Any]]:
         try:
             with contextlib.redirect_stderr(io.StringIO()):
                 for number in range(failing):
-                    transcript = _transcript(Path(tmp) / f"s{number}.jsonl", number)
+                    transcript = batch_transcript(Path(tmp) / f"s{number}.jsonl", number)
                     asyncio.run(run_cycle(transcript, ignore_budget=True))
                 rows.append(counts(f"after {failing} cycles, review never in JSON", labelled))
                 state["review"] = "working"
-                transcript = _transcript(Path(tmp) / "last.jsonl", failing)  # proposes nothing
+                transcript = batch_transcript(Path(tmp) / "last.jsonl", failing)  # proposes nothing
                 asyncio.run(run_cycle(transcript, ignore_budget=True))
                 rows.append(counts("after the first cycle whose review answers", labelled))
         finally:
