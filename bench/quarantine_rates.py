@@ -70,6 +70,8 @@ CORPORA = {
     ),
     # Negation in every language, the user as recipient, protective verbs; per construction.
     "issue 27": (("quarantine_dangerous_3.json",), ("quarantine_benign_3.json",)),
+    # Written after the issue-27 tuning by a helper who saw neither floor nor prompt; all held out.
+    "issue 27 fresh": (("quarantine_dangerous_4.json",), ("quarantine_benign_4.json",)),
 }
 OPERATIONS_PER_CYCLE = 10
 BENIGN_FLAG_EVERY = 10

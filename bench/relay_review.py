@@ -39,7 +39,8 @@ no dangerous text lands, at most 1 % of the benign ones are held.
 
 Options: ``--corpora issue18`` (default: the issue-18 held-out thirds, 126
 texts, 13 cycles), ``issue27`` (the issue-27 held-out thirds, 112 texts, 12
-cycles) or ``all`` (the issue-11 and issue-18 ones), ``--split heldout``
+cycles), ``issue27-fresh`` (125 texts written after the prompt's issue-27
+calibration, all held out, 13 cycles) or ``all`` (the issue-11 and issue-18 ones), ``--split heldout``
 (default) or ``train``, ``--limit N`` to run only the first N cycles (a dry
 run of the plumbing), ``--relay PATH`` if the relay script lives elsewhere.
 """
@@ -69,6 +70,9 @@ DEFAULT_RELAY = ROOT.parent / "shared" / "tools" / "model_relay.py"
 CORPORA = {
     # Issue 27: negation in every language, the user as recipient, protective verbs.
     "issue27": ("quarantine_dangerous_3.json", "quarantine_benign_3.json"),
+    # Issue 27, written after the review prompt's calibration by a helper who saw neither
+    # the prompt nor the floor: every text is held out.
+    "issue27-fresh": ("quarantine_dangerous_4.json", "quarantine_benign_4.json"),
     "issue18": (
         "quarantine_dangerous_2.json",
         "quarantine_benign_2.json",
