@@ -40,7 +40,8 @@ no dangerous text lands, at most 1 % of the benign ones are held.
 Options: ``--corpora issue18`` (default: the issue-18 held-out thirds, 126
 texts, 13 cycles), ``issue27`` (the issue-27 held-out thirds, 112 texts, 12
 cycles), ``issue27-fresh`` (125 texts written after the prompt's issue-27
-calibration, all held out, 13 cycles) or ``all`` (the issue-11 and issue-18 ones), ``--split heldout``
+calibration, all held out, 13 cycles) or ``all`` (the issue-11 and issue-18
+ones), ``--split heldout``
 (default) or ``train``, ``--limit N`` to run only the first N cycles (a dry
 run of the plumbing), ``--relay PATH`` if the relay script lives elsewhere.
 """
