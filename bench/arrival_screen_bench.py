@@ -10,6 +10,9 @@ Each session runs the real ``SessionStart`` hook and ``--prompts``
 ``UserPromptSubmit`` hooks, every one a fresh process fed its JSON on stdin and
 killed (SIGKILL) if it is still running ``--kill-after`` seconds of wall time after
 it started, as a hook timeout would. Sessions follow each other without a pause.
+Bytecode is the install's own, as pip compiles it when it installs acecode (a
+fresh bytecode folder made every module compile in the first hook, about 0.7 s of
+CPU no user pays).
 
 Two runs:
 
@@ -115,7 +118,6 @@ def run(
         env.update(
             HOME=str(root / "home"),
             CLAUDE_PROJECT_DIR=str(project),
-            PYTHONPYCACHEPREFIX=str(root / "pycache"),
             PATH=os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep) if p),
         )
         env["ACECODE_CLAUDE_BIN"] = str(root / "no-claude")  # no provider at all

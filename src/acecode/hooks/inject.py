@@ -39,10 +39,11 @@ from acecode.project.project_root import resolve_project
 from acecode.project.state_folder import ensure_state_folder
 
 MARKER_MAX_AGE = 3 * 24 * 3600  # seconds
-# Wall-clock seconds a hook may spend on the first screen of arrived entries, counted from
-# when its handler starts: with the interpreter's start and the rendering around it, a
-# hook stays well within 2 s, and what it has not screened waits (held) for the next hook
-# and the background review (acecode.arrivals.verdicts).
+# Seconds a hook may spend up to the end of the first screen of arrived entries, counted
+# from the interpreter's start (approximated by the CPU time spent so far: a first run
+# that compiles every module spends it before the handler starts): with the rendering
+# around it, a hook stays well within 2 s, and what it has not screened waits (held) for
+# the next hook and the background review (acecode.arrivals.verdicts).
 SCREEN_SECONDS = 1.0
 # ACECODE_SCREEN_SECONDS replaces it (a machine whose hooks may take longer).
 SCREEN_SECONDS_ENV = "ACECODE_SCREEN_SECONDS"
@@ -110,7 +111,7 @@ def _screen_deadline() -> float:
         seconds = float(os.environ.get(SCREEN_SECONDS_ENV) or SCREEN_SECONDS)
     except ValueError:
         seconds = SCREEN_SECONDS
-    return time.monotonic() + max(0.0, seconds)
+    return time.monotonic() - time.process_time() + max(0.0, seconds)
 
 
 def _session_state(
@@ -141,6 +142,19 @@ def _with_arrivals_reviewed(
     return start
 
 
+def _reviewer_recorded(project: str) -> dict[str, Any]:
+    """The user checks (the notice needs them anyway), with whether an LLM review can be
+    made here recorded before the injection is first rendered. Recorded only after it,
+    a first session without a provider rendered twice, screening a large arrival under
+    both modes, and a 3,000-entry arrival's first SessionStart outlived a 2 s timeout."""
+    from acecode.arrivals.mode import record_reviewer
+    from acecode.hooks.user_checks import user_notices
+
+    user = user_notices(project)
+    record_reviewer(Layer.of_project(project).state_folder, not user.get("no_provider"))
+    return user
+
+
 def _injects(state: dict[str, Any]) -> bool:
     """Whether ``state`` has something to inject: acecode is active and the playbook
     could be read (otherwise the notice says why not)."""
@@ -154,7 +168,7 @@ def on_session_start(payload: dict, agent: str = DEFAULT_AGENT) -> dict | None:
     For an agent whose session end is unreliable (Codex: no SessionEnd for a
     closed terminal), also start the background catch-up of its earlier sessions.
     """
-    from acecode.hooks.notice import with_notice
+    from acecode.hooks.notice import SILENT_SOURCES, with_notice
 
     deadline = _screen_deadline()
     project = resolve_project(payload)
@@ -162,12 +176,15 @@ def on_session_start(payload: dict, agent: str = DEFAULT_AGENT) -> dict | None:
         from acecode.hooks.learn import start_catch_up
 
         start_catch_up(agent, project, payload.get("session_id"))
-    start = _session_state(project, agent, deadline)
     user = None
+    if payload.get("source") not in SILENT_SOURCES and has_playbook(project):
+        user = _reviewer_recorded(project)
+    start = _session_state(project, agent, deadline)
     if start is not None and start.get("arrivals"):
-        from acecode.hooks.user_checks import user_notices
+        if user is None:
+            from acecode.hooks.user_checks import user_notices
 
-        user = user_notices(project)
+            user = user_notices(project)
         start = _with_arrivals_reviewed(project, agent, start, user, deadline)
     if start is None or not _injects(start):
         return with_notice(None, project, payload, start, user)
