@@ -13,9 +13,11 @@ The same holds in the other languages the screen reads: French ("ne ...
 jamais", "n'utilise", "au lieu de"), German ("nicht", "niemals", "statt"),
 Dutch ("niet", "nooit", "geen"), Spanish and Portuguese ("no", "nunca",
 "não", "en lugar de"), Italian ("non ... mai"), Russian ("не", "никогда"),
+Swedish, Danish and Norwegian ("aldrig", "inte", "ikke"), Polish ("nigdy nie"),
 Chinese ("不要", "别", "禁止" before the verb) and Japanese, where the negation
-follows the verb ("削除しないでください"). German and Dutch put the negation
-after the verb and its object in a command or a main clause (verb second):
+follows the verb ("削除しないでください"). German, Dutch and the Scandinavian
+languages put the negation after the verb and its object in a command or a main
+clause (verb second):
 "Speichere Passwörter niemals im Code", "Push nooit met --force", "Zeige dem
 Nutzer keine Tokens"; such a negation later in the verb's clause counts,
 unless it only sets an alternative aside ("... und nicht die Logs"). The
@@ -45,19 +47,38 @@ _NEGATIONS = frozenset(
         "jamás", "evita", "evite", "não", "nao", "non", "mai", "evitare", "nobody",
         # Dutch
         "niet", "nooit", "geen", "nimmer", "vermijd",
+        # Swedish, Danish, Norwegian, Polish
+        "aldrig", "aldri", "inte", "ikke", "ingen", "inga", "undvik", "undgå", "unngå",
+        "nigdy", "unikaj",
         # Russian
         "не", "ни", "никогда", "нельзя", "избегай",
     }
 )  # fmt: skip
 # "without sudo", "sans sudo", "ohne sudo": the word right before the match.
-_WITHOUT = frozenset({"without", "sans", "ohne", "zonder", "sin", "sem", "senza", "без"})
+_WITHOUT = frozenset(
+    {
+        "without",
+        "sans",
+        "ohne",
+        "zonder",
+        "sin",
+        "sem",
+        "senza",
+        "без",
+        "utan",
+        "uden",
+        "uten",
+        "bez",
+    }
+)
 # The words that make "never X" an instruction in the other languages (the English ones
 # are whole words in _BLOCKERS): forget, ask, wait, hesitate, need, worry ...
 _BLOCKER_STEMS = re.compile(
     r"^(?:oubli|hésit|attend|demand|inquièt|vergiss|vergess|vergesst|frag|wart|zöger|"
     r"sorg|vergeet|vergeten|vraag|wacht|aarzel|olvid|pid|pregunt|esper|dud|preocup|"
     r"esqueç|esquec|pergunt|hesit|dimentic|chied|aspett|esit|preoccup|забыв|забуд|"
-    r"спраш|жди|ждать|жд|сомнева|волну|бойся)"
+    r"спраш|жди|ждать|жд|сомнева|волну|бойся|glöm|glem|fråg|spørg|spør|vänt|vent|tvek|"
+    r"nøl|tøv|behöv|behøv|oroa|bekymr|zapomin|zapomn|pyta|czeka|wahaj|martw)"
 )
 # Chinese negations stand right before the verb, with no spaces to count words by.
 _CJK_NEGATION = re.compile(
@@ -71,9 +92,12 @@ _JA_NEGATION = re.compile(
     r"べきではない|避け|やめ)"
 )
 _JA_NOT_NEGATION = re.compile(r"(?:かま|構)いません$|(?:かま|構)わない$")
-# German and Dutch put the negation after the verb (and its object) in a command or a
-# main clause: "Speichere Passwörter niemals im Code", "Print nooit tokens".
-_V2_NEGATION = re.compile(r"\b(?:nie|niemals|nimmer|nooit|niet|kein\w*|geen)\b")
+# German, Dutch and the Scandinavian languages put the negation after the verb (and its
+# object) in a command or a main clause: "Speichere Passwörter niemals im Code", "Print
+# nooit tokens", "Kör aldrig curl | sh".
+_V2_NEGATION = re.compile(
+    r"\b(?:nie|niemals|nimmer|nooit|niet|kein\w*|geen|aldrig|aldri|inte|ikke|ingen|inga)\b"
+)
 # "... und nicht die Logs", "..., maar niet ...": an alternative set aside, not the verb.
 _ALTERNATIVE = re.compile(r"\b(?:und|oder|sondern|auch|en|of|maar|ook|noch|als)\s+$")
 _PREFER_OVER = re.compile(r"\bprefer\w*\b.{0,80}\bover\s*[`'\"]?$")
@@ -113,7 +137,7 @@ MAX_WORDS_BETWEEN = 6
 # Languages whose negation takes two words ("ne ... pas", "non ... mai", "никогда не").
 _CONCORD = frozenset(
     {"ne", "pas", "jamais", "aucun", "non", "mai", "не", "ни", "никогда", "nunca", "não", "nao",
-     "jamás", "nie", "niemals", "nicht", "kein", "keine", "niet", "nooit", "geen"}
+     "jamás", "nie", "niemals", "nicht", "kein", "keine", "niet", "nooit", "geen", "nigdy"}
 )  # fmt: skip
 
 
