@@ -15,7 +15,7 @@ import pytest
 from acecode.llm import LLMCallError, complete, usage
 from acecode.llm.retry import MAX_RETRY_AFTER
 from support import wire
-from support.wire import Reply, ScriptedLLMServer
+from support.wire import SLOW_REPLY_TIMEOUT, Reply, ScriptedLLMServer
 
 
 @pytest.fixture(params=["anthropic", "openai"])
@@ -141,14 +141,14 @@ def test_slow_response_times_out_and_is_retried(
     monkeypatch: pytest.MonkeyPatch,
     diagnostic_mode: Path,
 ) -> None:
-    monkeypatch.setenv("ACECODE_LLM_TIMEOUT", "0.3")
+    monkeypatch.setenv("ACECODE_LLM_TIMEOUT", str(SLOW_REPLY_TIMEOUT))  # see support.wire
     server.play(Reply(text="too late", held=True), "in time")
     assert call() == "in time"
     assert server.attempts == 2
     assert len(recorded_delays) == 1
     first = wire.diagnostic_files(diagnostic_mode, "wire_attempt1")[0].read_text()
     assert "retryable" in first
-    assert "timeout: 0.3 s" in first
+    assert f"timeout: {SLOW_REPLY_TIMEOUT:g} s" in first
 
 
 def test_connection_refused_is_retried_then_fails(

@@ -11,7 +11,7 @@ import pytest
 from acecode.playbook.schema import empty_playbook
 from acecode.roles.curator import run_curator
 from support import wire
-from support.wire import Reply, ScriptedLLMServer
+from support.wire import SLOW_REPLY_TIMEOUT, Reply, ScriptedLLMServer
 
 EMPTY = {"reasoning": "", "operations": []}
 REFLECTION = {
@@ -180,7 +180,7 @@ def test_401_returns_empty_without_retry(server: ScriptedLLMServer, recorded_del
 def test_slow_reply_times_out_then_retry_succeeds(
     server: ScriptedLLMServer, recorded_delays: list, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("ACECODE_LLM_TIMEOUT", "0.3")
+    monkeypatch.setenv("ACECODE_LLM_TIMEOUT", str(SLOW_REPLY_TIMEOUT))  # see support.wire
     server.play(Reply(text=json.dumps(CURATION), held=True), json.dumps(CURATION))
     assert curate() == CURATION
     assert server.attempts == 2

@@ -23,6 +23,11 @@ from acecode.llm import retry
 from support.hang_guard import HANG_GUARD
 from support.llm_env import LLM_ENV_VARS
 
+# acecode's request timeout in the tests where a held reply times out and the retry is
+# answered: the retry's answer must beat it however loaded the machine (with 0.3 s, three
+# suites at once on two cores timed the retry out too), and it is the wait each such test
+# pays once.
+SLOW_REPLY_TIMEOUT = 3.0
 ANTHROPIC_PATH = "/v1/messages"
 OPENAI_PATH = "/v1/chat/completions"
 
