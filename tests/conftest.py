@@ -52,6 +52,7 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
         return None
     return WORKERS_PER_CORE * len(os.sched_getaffinity(0))
 
+
 # Seconds before a progress line: longer than any test's hang guard.
 PROGRESS_NEVER = 24 * 3600
 
