@@ -11,35 +11,40 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import NamedTuple
 
 import pytest
+from dist_support import REPO, Dist
+from filelock import FileLock
 
 from support.hang_guard import LONG_HANG_GUARD
 
-REPO = Path(__file__).resolve().parents[2]
 BUILT_BY_CI = os.environ.get("CI_BUILT_DIST")
 
 
-class Dist(NamedTuple):
-    """One wheel and one sdist of this checkout."""
-
-    wheel: Path
-    sdist: Path
-
-
 @pytest.fixture(scope="session")
-def dist(tmp_path_factory: pytest.TempPathFactory) -> Dist:
+def dist(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Dist:
+    """The wheel and sdist: CI's, or built once for this run."""
     if BUILT_BY_CI:
         folder = Path(BUILT_BY_CI)
-    else:
+    elif worker_id == "master":  # no xdist: this process alone
         folder = tmp_path_factory.mktemp("dist")
-        subprocess.run(
-            [sys.executable, "-m", "build", "--outdir", str(folder), str(REPO)],
-            check=True,
-            capture_output=True,
-            timeout=LONG_HANG_GUARD,
-        )
+        _build(folder)
+    else:
+        # One build for every xdist worker of this run (their temp folders share a
+        # parent): two builds in one source tree at once collide and fail.
+        folder = tmp_path_factory.getbasetemp().parent / "dist"
+        with FileLock(f"{folder}.lock"):
+            if not any(folder.glob("acecode-*.whl")):
+                _build(folder)
     (wheel,) = folder.glob("acecode-*.whl")
     (sdist,) = folder.glob("acecode-*.tar.gz")
     return Dist(wheel, sdist)
+
+
+def _build(folder: Path) -> None:
+    subprocess.run(
+        [sys.executable, "-m", "build", "--outdir", str(folder), str(REPO)],
+        check=True,
+        capture_output=True,
+        timeout=LONG_HANG_GUARD,
+    )

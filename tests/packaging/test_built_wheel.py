@@ -14,9 +14,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from dist_support import Dist
 
 import acecode
-from conftest import Dist
 from support.hang_guard import HANG_GUARD, LONG_HANG_GUARD
 
 pytestmark = pytest.mark.slow

@@ -11,10 +11,10 @@ from email.parser import Parser
 from pathlib import Path
 
 import typer
+from dist_support import REPO, Dist
 
 import acecode
 from acecode.cli.app import build_app
-from conftest import REPO, Dist
 
 LINK = re.compile(r"\]\(([^)]+)\)|<a\s+href=\"([^\"]+)\"")
 PLACEHOLDER = re.compile(r"<owner>|<org>|\bTODO\b|\bTBD\b|not on PyPI|example\.com", re.I)

@@ -10,8 +10,8 @@ import shutil
 import subprocess
 
 import yaml
+from dist_support import REPO
 
-from conftest import REPO
 from support.hang_guard import HANG_GUARD
 
 WORKFLOW = REPO / ".github" / "workflows" / "release.yml"
