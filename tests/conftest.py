@@ -39,7 +39,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 # its time waiting on what it started (a Claude Code session's terminal, a scripted
 # server, a pip install, a learning cycle in the background) with its core idle:
 # with one worker per core the whole suite used 146 % of a 2-core machine and took
-# 982 s, with two per core 171 % and 803 s (both green; README, Contributing).
+# 982 s, with two per core 171 % and 803 s (both green); three per core were no faster.
 WORKERS_PER_CORE = 2
 
 

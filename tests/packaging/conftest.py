@@ -42,6 +42,7 @@ def dist(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Dist:
 
 
 def _build(folder: Path) -> None:
+    """``python -m build`` of this checkout into ``folder``, as a package index would get it."""
     subprocess.run(
         [sys.executable, "-m", "build", "--outdir", str(folder), str(REPO)],
         check=True,
